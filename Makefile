@@ -1,0 +1,61 @@
+# dapscope — build, set up, run, test, benchmark.
+# `make run` and `make test` install whatever is missing first (idempotent).
+
+SHELL      := /bin/bash
+GO         ?= go
+PYTHON     ?= /usr/bin/python3
+GOBIN      := $(shell $(GO) env GOPATH)/bin
+DLV        := $(GOBIN)/dlv
+DLV_VERSION := v1.27.2
+export PATH := $(GOBIN):$(PATH)
+
+.PHONY: all build setup setup-python setup-dlv setup-node run test test-go test-ext e2e bench clean
+
+all: build
+
+build:
+	$(GO) build -o dapscope .
+
+## setup: install what is missing (Debian python packages, Delve, npm packages).
+setup: setup-python setup-dlv setup-node
+
+setup-python:
+	@if ! $(PYTHON) -c 'import debugpy, pandas, numpy' 2>/dev/null; then \
+		echo "setup: installing python3-debugpy python3-pandas python3-numpy from Debian"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q python3-debugpy python3-pandas python3-numpy; \
+	fi
+
+setup-dlv:
+	@if [ ! -x $(DLV) ]; then \
+		echo "setup: installing Delve $(DLV_VERSION)"; \
+		$(GO) install github.com/go-delve/delve/cmd/dlv@$(DLV_VERSION); \
+	fi
+
+setup-node:
+	@if [ -f package-lock.json ] && [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
+
+## run: the main job on the bundled example.
+run: setup build
+	./dapscope example
+
+## test: every test (Go with -race, extension, end to end in a real VS Code).
+test: setup test-go test-ext e2e
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 25m ./...
+
+test-ext:
+	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi
+
+e2e:
+	@if [ -x vscode-extension/e2e/run.sh ]; then vscode-extension/e2e/run.sh; fi
+
+## bench: benchmarks, benchstat-friendly (count 5).
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./... | tee bench.txt
+
+clean:
+	rm -f dapscope bench.txt

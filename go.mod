@@ -1,0 +1,3 @@
+module github.com/dapscope/dapscope
+
+go 1.26.8
