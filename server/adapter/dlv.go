@@ -1,0 +1,108 @@
+// dlv.go: starts Delve's DAP server. The sidecar listens on loopback first
+// and starts `dlv dap --client-addr` so Delve dials in: no port race.
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// DlvConfig configures a Delve adapter.
+type DlvConfig struct {
+	Dlv    string // default: FindDlv()
+	Dir    string
+	Env    []string
+	Logger *slog.Logger
+	// ConnectTimeout bounds the wait for Delve to dial in (default 20 s).
+	ConnectTimeout time.Duration
+}
+
+// FindDlv looks for dlv on PATH, then in $GOPATH/bin and ~/go/bin.
+func FindDlv() (string, error) {
+	if p, err := exec.LookPath("dlv"); err == nil {
+		return p, nil
+	}
+	var dirs []string
+	if gp := os.Getenv("GOPATH"); gp != "" {
+		dirs = append(dirs, filepath.Join(gp, "bin"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "dlv")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("dlv not found on PATH or in GOPATH/bin (run `make setup`)")
+}
+
+// StartDlv starts `dlv dap` and waits for it to connect back.
+func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
+	bin := cfg.Dlv
+	if bin == "" {
+		var err error
+		if bin, err = FindDlv(); err != nil {
+			return nil, err
+		}
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	timeout := cfg.ConnectTimeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	cmd := exec.Command(bin, "dap", "--client-addr", ln.Addr().String())
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	a, err := startProcess(cmd, log.With("adapter", "dlv"), true)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	a.Kind = "dlv"
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan accepted, 1)
+	go func() {
+		c, err := ln.Accept()
+		ch <- accepted{c, err}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			_ = a.Close()
+			return nil, fmt.Errorf("waiting for dlv to connect: %w", r.err)
+		}
+		if tc, ok := r.c.(*net.TCPConn); ok {
+			_ = tc.SetNoDelay(true)
+		}
+		a.conn = r.c
+		return a, nil
+	case <-a.Exited():
+		_ = ln.Close()
+		return nil, fmt.Errorf("dlv exited before connecting: %v", a.waitErr)
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	_ = ln.Close()
+	_ = a.Close()
+	return nil, fmt.Errorf("dlv did not connect within %s", timeout)
+}

@@ -1,0 +1,160 @@
+// Package adapter starts real debug adapters (debugpy, Delve) as child
+// processes and hands back their DAP connection.
+//
+// This file holds the child-process plumbing shared by both: its own process
+// group, stderr drained continuously into the log, and staged shutdown
+// (close stdin, wait, SIGTERM, wait, SIGKILL the whole group) so that no
+// adapter, launcher or debuggee is left behind.
+package adapter
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"log/slog"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Grace periods of the staged shutdown.
+var (
+	StdinGrace = 2 * time.Second
+	TermGrace  = 2 * time.Second
+)
+
+// Adapter is a running debug adapter.
+type Adapter struct {
+	Kind string // "debugpy" or "dlv"
+	conn io.ReadWriteCloser
+	cmd  *exec.Cmd
+	log  *slog.Logger
+
+	closeOnce sync.Once
+	waitDone  chan struct{}
+	waitErr   error
+	stdin     io.Closer
+}
+
+// Conn is the DAP connection to the adapter.
+func (a *Adapter) Conn() io.ReadWriteCloser { return a.conn }
+
+// PID is the adapter's process id (its process group id too).
+func (a *Adapter) PID() int { return a.cmd.Process.Pid }
+
+// Exited is closed when the adapter process has exited.
+func (a *Adapter) Exited() <-chan struct{} { return a.waitDone }
+
+// ExitErr is the process's exit status once Exited is closed.
+func (a *Adapter) ExitErr() error {
+	<-a.waitDone
+	return a.waitErr
+}
+
+// startProcess starts cmd in its own process group with stderr (and stdout
+// when drainStdout) drained into the log.
+func startProcess(cmd *exec.Cmd, log *slog.Logger, drainStdout bool) (*Adapter, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stdout io.ReadCloser
+	if drainStdout {
+		if stdout, err = cmd.StdoutPipe(); err != nil {
+			return nil, err
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	a := &Adapter{cmd: cmd, log: log, waitDone: make(chan struct{})}
+	var drains sync.WaitGroup
+	drains.Add(1)
+	go func() { defer drains.Done(); drain(stderr, log, "stderr") }()
+	if stdout != nil {
+		drains.Add(1)
+		go func() { defer drains.Done(); drain(stdout, log, "stdout") }()
+	}
+	go func() {
+		drains.Wait() // Wait must not run before the pipes are drained
+		a.waitErr = cmd.Wait()
+		close(a.waitDone)
+	}()
+	return a, nil
+}
+
+// drain logs a child's output line by line until EOF; long lines are cut
+// so a chatty adapter cannot make the log grow without bound.
+func drain(r io.Reader, log *slog.Logger, stream string) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) > 2048 {
+			line = line[:2048] + "…"
+		}
+		log.Debug("adapter output", "stream", stream, "line", line)
+	}
+	_, _ = io.Copy(io.Discard, r) // keep draining past an over-long line
+}
+
+// Close ends the adapter: close its input, then SIGTERM, then SIGKILL, each
+// after a grace period, and finally kill whatever is left in its process
+// group (launcher, debuggee). It returns once the process has exited.
+func (a *Adapter) Close() error {
+	a.closeOnce.Do(func() {
+		if a.conn != nil {
+			_ = a.conn.Close()
+		}
+		if a.stdin != nil {
+			_ = a.stdin.Close()
+		}
+		pgid := a.cmd.Process.Pid
+		if !waitFor(a.waitDone, StdinGrace) {
+			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			if !waitFor(a.waitDone, TermGrace) {
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				<-a.waitDone
+			}
+		}
+		// The adapter is gone; anything still in its group is an orphan.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	})
+	<-a.waitDone
+	var ee *exec.ExitError
+	if errors.As(a.waitErr, &ee) {
+		return nil // a signalled or non-zero exit is the expected end here
+	}
+	return a.waitErr
+}
+
+// Kill ends the adapter's process group at once (tests, crash simulation).
+func (a *Adapter) Kill() { _ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL) }
+
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// pipeConn joins a child's stdout (read) and stdin (write) into one
+// connection.
+type pipeConn struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p *pipeConn) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p *pipeConn) Close() error {
+	err := p.w.Close()
+	_ = p.ReadCloser.Close()
+	return err
+}
+

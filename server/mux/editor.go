@@ -1,0 +1,242 @@
+// editor.go: the primary client. The editor's bytes go upstream untouched;
+// the sidecar intercepts only "dapscope/…" requests (answered here), cancel
+// requests the adapter cannot honour, and requests after the adapter died.
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/dapscope/dapscope/server/dap"
+)
+
+type editorConn struct {
+	m    *Mux
+	conn io.ReadWriteCloser
+	w    *dap.Writer
+
+	mu         sync.Mutex
+	pending    map[int]string // editor request seq → command, until answered
+	sawEnd     bool           // editor already got a terminated event
+	closed     bool
+	handlers   sync.WaitGroup
+	ctx        context.Context
+	cancelCtx  context.CancelFunc
+	writeErrMu sync.Once
+}
+
+// ServeEditor attaches conn as the primary client and serves it until the
+// editor disconnects or ctx ends. Only one editor may be attached.
+func (m *Mux) ServeEditor(ctx context.Context, conn io.ReadWriteCloser) error {
+	ctx, cancel := context.WithCancel(ctx)
+	ed := &editorConn{m: m, conn: conn, w: dap.NewWriter(conn), pending: map[int]string{}, ctx: ctx, cancelCtx: cancel}
+	m.mu.Lock()
+	if m.editor != nil {
+		m.mu.Unlock()
+		cancel()
+		return errors.New("an editor is already attached")
+	}
+	m.editor = ed
+	m.mu.Unlock()
+
+	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
+	err := ed.readLoop()
+	stop()
+	cancel()
+	ed.handlers.Wait()
+	m.mu.Lock()
+	if m.editor == ed {
+		m.editor = nil
+	}
+	m.mu.Unlock()
+	ed.mu.Lock()
+	ed.closed = true
+	ed.mu.Unlock()
+	_ = conn.Close()
+	return err
+}
+
+func (ed *editorConn) readLoop() error {
+	r := dap.NewReader(ed.conn)
+	for {
+		body, err := r.ReadFrame()
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || ed.ctx.Err() != nil {
+				return nil
+			}
+			ed.m.log.Warn("closing editor connection", "reason", err)
+			return err
+		}
+		env, err := dap.Peek(body)
+		if err != nil {
+			// The framing is intact, so the stream can go on: drop this
+			// message with a logged reason and keep the session alive.
+			ed.m.log.Warn("dropping malformed message from editor", "err", err)
+			continue
+		}
+		switch env.Type {
+		case "request":
+			ed.request(env, body)
+		case "response": // answer to a reverse request: upstream as is
+			ed.upstream(env, body)
+		default:
+			ed.m.log.Warn("dropping unexpected message from editor", "type", env.Type)
+		}
+	}
+}
+
+func (ed *editorConn) request(env dap.Envelope, body []byte) {
+	m := ed.m
+	if strings.HasPrefix(env.Command, CustomPrefix) {
+		ed.handlers.Add(1)
+		go ed.custom(env, body)
+		return
+	}
+	m.mu.Lock()
+	dead, deadErr := m.dead, m.deadErr
+	supportsCancel := m.state.SupportsCancel
+	m.mu.Unlock()
+	if dead {
+		if env.Command == "disconnect" || env.Command == "terminate" {
+			ed.reply(dap.SuccessResponse(ed.nextSeq(), env, nil))
+			return
+		}
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter exited: "+deadErr.Error()))
+		return
+	}
+	if env.Command == "cancel" && !supportsCancel {
+		// debugpy never answers cancel and then hangs the session: never forward it.
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "cancel is not supported by this debug adapter"))
+		return
+	}
+	ed.mu.Lock()
+	ed.pending[env.Seq] = env.Command
+	ed.mu.Unlock()
+	if env.Command == "setBreakpoints" {
+		var a struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(body, &a)
+		m.mu.Lock()
+		m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
+		m.mu.Unlock()
+	}
+	ed.upstream(env, body)
+}
+
+func (ed *editorConn) upstream(env dap.Envelope, body []byte) {
+	if err := ed.m.upW.WriteFrame(body); err != nil {
+		ed.m.log.Debug("forwarding editor message", "command", env.Command, "err", err)
+		if env.Type == "request" {
+			ed.forgetPending(env.Seq)
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter unavailable: "+err.Error()))
+		}
+	}
+}
+
+// custom answers a "dapscope/…" request; panics become error responses.
+func (ed *editorConn) custom(env dap.Envelope, body []byte) {
+	defer ed.handlers.Done()
+	var req struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(body, &req)
+	defer func() {
+		if p := recover(); p != nil {
+			ed.m.log.Error("panic in custom request", "command", env.Command, "panic", p)
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDInternal, "internal error in "+env.Command))
+		}
+	}()
+	if ed.m.opts.Handler == nil {
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "unknown command "+env.Command))
+		return
+	}
+	out, err := ed.m.opts.Handler(ed.ctx, env.Command, req.Arguments)
+	if err != nil {
+		id := dap.ErrIDBadArguments
+		var coded interface{ DAPErrorID() int }
+		if errors.As(err, &coded) {
+			id = coded.DAPErrorID()
+		}
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, id, err.Error()))
+		return
+	}
+	resp, err := dap.SuccessResponse(ed.nextSeq(), env, out)
+	if err == nil && len(resp) > dap.MaxFrame {
+		err = errors.New("response exceeds 16 MiB")
+	}
+	if err != nil {
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDTooLarge, env.Command+": "+err.Error()))
+		return
+	}
+	ed.write(resp)
+}
+
+func (ed *editorConn) nextSeq() int {
+	ed.m.mu.Lock()
+	defer ed.m.mu.Unlock()
+	ed.m.outSeq++
+	return ed.m.outSeq
+}
+
+func (ed *editorConn) reply(b []byte, err error) {
+	if err == nil {
+		ed.write(b)
+	}
+}
+
+// write sends one frame to the editor; a broken editor connection is
+// logged once and otherwise ignored (the read loop notices the close).
+func (ed *editorConn) write(body []byte) {
+	if body == nil {
+		return
+	}
+	ed.mu.Lock()
+	closed := ed.closed
+	ed.mu.Unlock()
+	if closed {
+		return
+	}
+	if err := ed.w.WriteFrame(body); err != nil {
+		ed.writeErrMu.Do(func() { ed.m.log.Warn("writing to editor", "err", err) })
+	}
+}
+
+// markEnded records that the editor got the adapter's terminated event.
+func (ed *editorConn) markEnded() {
+	ed.mu.Lock()
+	ed.sawEnd = true
+	ed.mu.Unlock()
+}
+
+func (ed *editorConn) forgetPending(seq int) {
+	ed.mu.Lock()
+	delete(ed.pending, seq)
+	ed.mu.Unlock()
+}
+
+// adapterGone answers every pending editor request with an error and tells
+// the editor the session ended.
+func (ed *editorConn) adapterGone(err error) {
+	ed.mu.Lock()
+	pending := ed.pending
+	ed.pending = map[int]string{}
+	sawEnd := ed.sawEnd
+	ed.mu.Unlock()
+	for seq, cmd := range pending {
+		env := dap.Envelope{Seq: seq, Type: "request", Command: cmd}
+		if cmd == "disconnect" || cmd == "terminate" {
+			ed.reply(dap.SuccessResponse(ed.nextSeq(), env, nil))
+			continue
+		}
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter exited: "+err.Error()))
+	}
+	if !sawEnd {
+		b, _ := json.Marshal(dap.Event{Seq: ed.nextSeq(), Type: "event", Event: "terminated"})
+		ed.write(b)
+	}
+}

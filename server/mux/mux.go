@@ -1,0 +1,415 @@
+// Package mux shares ONE live debug-adapter connection between the editor
+// (the primary client, which sees exactly the stream it would see talking to
+// the adapter directly) and any number of internal clients (inspector, MCP
+// agents, hover).
+//
+// This file holds the Mux: the upstream read loop, routing of responses by
+// request_seq, event fan-out, and internal requests (Do/Call). The editor
+// side is in editor.go, state tracking in state.go.
+//
+// Sequence numbers: the editor's requests go upstream byte-for-byte with the
+// editor's own seq. The sidecar's requests are rewritten into a disjoint
+// range starting at InternalSeqBase, so a response's request_seq alone says
+// who asked; internal callers never see the upstream seq.
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/dapscope/dapscope/server/dap"
+)
+
+// InternalSeqBase is the first seq the sidecar uses upstream. Editors count
+// from 1, so the ranges never meet in practice.
+const InternalSeqBase = 1 << 30
+
+// ErrAdapterExited is returned for requests pending or sent after the
+// adapter connection closed.
+var ErrAdapterExited = errors.New("debug adapter exited")
+
+// NotPausedError is the fast failure for requests that need a stopped thread.
+type NotPausedError struct {
+	Command string
+	Status  string
+}
+
+func (e *NotPausedError) Error() string {
+	return fmt.Sprintf("%s needs a paused debuggee (session is %s)", e.Command, e.Status)
+}
+
+// Handler answers editor requests under the reserved "dapscope/" prefix. It
+// returns the response body, or an error sent as an error response.
+type Handler func(ctx context.Context, command string, arguments json.RawMessage) (any, error)
+
+// ReverseHandler answers adapter→client requests (runInTerminal,
+// startDebugging) when no editor is attached.
+type ReverseHandler func(command string, arguments json.RawMessage) (any, error)
+
+// Options configure a Mux.
+type Options struct {
+	Logger *slog.Logger
+	// Handler serves "dapscope/…" requests from the editor.
+	Handler Handler
+	// Reverse serves adapter reverse requests in headless sessions.
+	Reverse ReverseHandler
+}
+
+// CustomPrefix marks requests the sidecar answers itself.
+const CustomPrefix = "dapscope/"
+
+type waiter struct {
+	command string
+	ch      chan *dap.Response
+}
+
+// Mux is one shared adapter session.
+type Mux struct {
+	log  *slog.Logger
+	opts Options
+	up   io.ReadWriteCloser
+	upW  *dap.Writer
+
+	mu       sync.Mutex
+	seq      int
+	pending  map[int]waiter // internal requests by upstream seq
+	state    State
+	changed  chan struct{} // closed and replaced on every state change
+	subs     map[*Subscription]struct{}
+	editor   *editorConn
+	dead     bool
+	deadErr  error
+	outSeq   int // seq of messages the sidecar authors toward the editor
+	reqPaths map[int]string
+
+	done chan struct{}
+}
+
+// New starts routing on the adapter connection up. Run must be called.
+func New(up io.ReadWriteCloser, opts Options) *Mux {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Mux{
+		log:      opts.Logger,
+		opts:     opts,
+		up:       up,
+		upW:      dap.NewWriter(up),
+		seq:      InternalSeqBase,
+		pending:  map[int]waiter{},
+		state:    State{Status: StatusStarting},
+		changed:  make(chan struct{}),
+		subs:     map[*Subscription]struct{}{},
+		outSeq:   InternalSeqBase,
+		reqPaths: map[int]string{},
+		done:     make(chan struct{}),
+	}
+}
+
+// Done is closed when the adapter connection has ended.
+func (m *Mux) Done() <-chan struct{} { return m.done }
+
+// Err is why the adapter connection ended (nil while running).
+func (m *Mux) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.deadErr
+}
+
+// State returns a snapshot of the tracked session state.
+func (m *Mux) State() State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.state.clone()
+}
+
+// Changed returns a channel closed at the next state change.
+func (m *Mux) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
+}
+
+// notifyLocked wakes state waiters; m.mu must be held.
+func (m *Mux) notifyLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// Run reads the adapter until it closes; it returns the reason. All pending
+// requests of every client are failed when it returns.
+func (m *Mux) Run() error {
+	r := dap.NewReader(m.up)
+	var err error
+	for {
+		var body []byte
+		body, err = r.ReadFrame()
+		if err != nil {
+			break
+		}
+		env, perr := dap.Peek(body)
+		if perr != nil {
+			m.log.Warn("dropping malformed message from adapter", "err", perr)
+			continue
+		}
+		m.fromAdapter(env, body)
+	}
+	if err == io.EOF {
+		err = ErrAdapterExited
+	} else {
+		err = fmt.Errorf("%w: %v", ErrAdapterExited, err)
+	}
+	m.shutdown(err)
+	return err
+}
+
+func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
+	switch env.Type {
+	case "response":
+		m.mu.Lock()
+		path := m.reqPaths[env.RequestSeq]
+		delete(m.reqPaths, env.RequestSeq)
+		success := env.Success != nil && *env.Success
+		if m.observeResponse(env, path, success, body) {
+			m.notifyLocked()
+		}
+		if env.RequestSeq >= InternalSeqBase {
+			w, ok := m.pending[env.RequestSeq]
+			delete(m.pending, env.RequestSeq)
+			m.mu.Unlock()
+			if !ok {
+				m.log.Debug("late response for an abandoned internal request", "request_seq", env.RequestSeq, "command", env.Command)
+				return
+			}
+			var resp dap.Response
+			if err := json.Unmarshal(body, &resp); err != nil {
+				resp = dap.Response{Command: w.command, Message: "undecodable response: " + err.Error()}
+			}
+			w.ch <- &resp // buffered, one response per waiter
+			return
+		}
+		ed := m.editor
+		m.mu.Unlock()
+		if ed != nil {
+			ed.forgetPending(env.RequestSeq)
+			ed.write(body)
+		}
+	case "event":
+		var ev dap.Event
+		_ = json.Unmarshal(body, &ev)
+		m.mu.Lock()
+		if m.state.observeEvent(env.Event, ev.Body) {
+			m.notifyLocked()
+		}
+		ed := m.editor
+		subs := make([]*Subscription, 0, len(m.subs))
+		for s := range m.subs {
+			subs = append(subs, s)
+		}
+		m.mu.Unlock()
+		if ed != nil {
+			if env.Event == "terminated" {
+				ed.markEnded()
+			}
+			ed.write(body)
+		}
+		for _, s := range subs {
+			s.deliver(&ev)
+		}
+	case "request":
+		m.reverseRequest(env, body)
+	}
+}
+
+func (m *Mux) observeResponse(env dap.Envelope, path string, success bool, body []byte) bool {
+	// Only a few commands change state; avoid decoding the rest.
+	if env.Command != "initialize" && !resumingCommands[env.Command] && env.Command != "setBreakpoints" && env.Command != "threads" {
+		return false
+	}
+	var r struct {
+		Body json.RawMessage `json:"body"`
+	}
+	_ = json.Unmarshal(body, &r)
+	return m.state.observeResponse(env.Command, path, success, r.Body)
+}
+
+// reverseRequest sends an adapter→client request to the editor, or answers
+// it in headless sessions.
+func (m *Mux) reverseRequest(env dap.Envelope, body []byte) {
+	m.mu.Lock()
+	ed := m.editor
+	m.mu.Unlock()
+	if ed != nil {
+		ed.write(body)
+		return
+	}
+	var req struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(body, &req)
+	var resp []byte
+	if m.opts.Reverse != nil {
+		out, err := m.opts.Reverse(env.Command, req.Arguments)
+		if err == nil {
+			resp, err = dap.SuccessResponse(m.nextUpSeq(), env, out)
+		}
+		if err != nil {
+			resp = dap.ErrorResponse(m.nextUpSeq(), env, dap.ErrIDUnknownCommand, err.Error())
+		}
+	} else {
+		resp = dap.ErrorResponse(m.nextUpSeq(), env, dap.ErrIDUnknownCommand, "no editor attached to answer "+env.Command)
+	}
+	if err := m.upW.WriteFrame(resp); err != nil {
+		m.log.Debug("answering reverse request", "err", err)
+	}
+}
+
+func (m *Mux) nextUpSeq() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seq++
+	return m.seq
+}
+
+// shutdown marks the adapter dead and fails everything pending.
+func (m *Mux) shutdown(err error) {
+	m.mu.Lock()
+	if m.dead {
+		m.mu.Unlock()
+		return
+	}
+	m.dead = true
+	m.deadErr = err
+	m.state.AdapterDead = true
+	if m.state.Status != StatusExited {
+		m.state.Status = StatusTerminated
+	}
+	pending := m.pending
+	m.pending = map[int]waiter{}
+	ed := m.editor
+	subs := m.subs
+	m.subs = map[*Subscription]struct{}{}
+	m.notifyLocked()
+	close(m.done)
+	m.mu.Unlock()
+	for seq, w := range pending {
+		w.ch <- &dap.Response{RequestSeq: seq, Command: w.command, Message: err.Error()}
+	}
+	if ed != nil {
+		ed.adapterGone(err)
+	}
+	for s := range subs {
+		s.close()
+	}
+	_ = m.up.Close()
+}
+
+// Close ends the adapter connection (the owner stops the process).
+func (m *Mux) Close() error {
+	err := m.up.Close()
+	<-m.done
+	return err
+}
+
+// Do sends one request upstream for an internal client and waits for its
+// response. ctx bounds the wait only: no cancel request is ever sent, and a
+// response arriving later is discarded.
+func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, error) {
+	m.mu.Lock()
+	if m.dead {
+		m.mu.Unlock()
+		return nil, ErrAdapterExited
+	}
+	if command == "cancel" && !m.state.SupportsCancel {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("cancel: the adapter does not support cancellation")
+	}
+	if pausedCommands[command] && !m.state.Paused() {
+		st := m.state.Status
+		m.mu.Unlock()
+		return nil, &NotPausedError{Command: command, Status: st}
+	}
+	m.seq++
+	seq := m.seq
+	w := waiter{command: command, ch: make(chan *dap.Response, 1)}
+	m.pending[seq] = w
+	if command == "setBreakpoints" {
+		m.reqPaths[seq] = sourcePathOf(args)
+	}
+	m.mu.Unlock()
+
+	body, err := json.Marshal(dap.Request{Seq: seq, Type: "request", Command: command, Arguments: args})
+	if err == nil {
+		err = m.upW.WriteFrame(body)
+	}
+	if err != nil {
+		m.forget(seq)
+		if m.isDead() {
+			return nil, ErrAdapterExited
+		}
+		return nil, fmt.Errorf("%s: %w", command, err)
+	}
+	select {
+	case resp := <-w.ch:
+		if resp.Seq == 0 && resp.Type == "" { // synthesized by shutdown
+			return nil, fmt.Errorf("%s: %w", command, ErrAdapterExited)
+		}
+		return resp, nil
+	case <-ctx.Done():
+		m.forget(seq)
+		return nil, ctx.Err()
+	}
+}
+
+// Call is Do that turns an error response into an error and decodes the
+// body into out (nil to discard).
+func (m *Mux) Call(ctx context.Context, command string, args any, out any) error {
+	resp, err := m.Do(ctx, command, args)
+	if err != nil {
+		return err
+	}
+	if err := dap.ResponseErr(resp); err != nil {
+		return err
+	}
+	if out != nil && len(resp.Body) > 0 {
+		if err := json.Unmarshal(resp.Body, out); err != nil {
+			return fmt.Errorf("%s: decoding response body: %w", command, err)
+		}
+	}
+	return nil
+}
+
+func (m *Mux) forget(seq int) {
+	m.mu.Lock()
+	delete(m.pending, seq)
+	delete(m.reqPaths, seq)
+	m.mu.Unlock()
+}
+
+func (m *Mux) isDead() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dead
+}
+
+// sourcePathOf digs source.path out of setBreakpoints arguments of any type.
+func sourcePathOf(args any) string {
+	var a struct {
+		Source struct {
+			Path string `json:"path"`
+		} `json:"source"`
+	}
+	switch v := args.(type) {
+	case json.RawMessage:
+		_ = json.Unmarshal(v, &a)
+	default:
+		b, _ := json.Marshal(v)
+		_ = json.Unmarshal(b, &a)
+	}
+	return a.Source.Path
+}

@@ -1,0 +1,82 @@
+// output.go: captured program output (stdout, stderr, console) in a bounded
+// buffer: oldest bytes dropped first, truncation flagged, read by absolute
+// offset.
+package session
+
+import "sync"
+
+// DefaultOutputLimit is the per-session output buffer (10 MB).
+const DefaultOutputLimit = 10 << 20
+
+// OutputPage is one read of the output buffer.
+type OutputPage struct {
+	Offset     int64  `json:"offset"`      // absolute offset of Data
+	NextOffset int64  `json:"next_offset"` // where the next read starts
+	Data       string `json:"data"`
+	More       bool   `json:"more,omitempty"`      // more data after NextOffset
+	Truncated  bool   `json:"truncated,omitempty"` // bytes before Offset were dropped
+	Dropped    int64  `json:"dropped,omitempty"`   // total bytes dropped so far
+	Total      int64  `json:"total"`               // bytes ever written
+}
+
+type outputBuffer struct {
+	mu    sync.Mutex
+	limit int
+	start int64 // absolute offset of buf[0]
+	buf   []byte
+}
+
+func newOutputBuffer(limit int) *outputBuffer {
+	if limit <= 0 {
+		limit = DefaultOutputLimit
+	}
+	return &outputBuffer{limit: limit}
+}
+
+func (o *outputBuffer) write(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(s) >= o.limit {
+		o.start += int64(len(o.buf)) + int64(len(s)-o.limit)
+		o.buf = append(o.buf[:0], s[len(s)-o.limit:]...)
+		return
+	}
+	if over := len(o.buf) + len(s) - o.limit; over > 0 {
+		// Drop a little more than needed so trimming is not per write.
+		drop := min(len(o.buf), over+o.limit/16)
+		o.buf = append(o.buf[:0], o.buf[drop:]...)
+		o.start += int64(drop)
+	}
+	o.buf = append(o.buf, s...)
+}
+
+func (o *outputBuffer) size() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.buf)
+}
+
+// read returns up to limit bytes from offset.
+func (o *outputBuffer) read(offset int64, limit int) OutputPage {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	end := o.start + int64(len(o.buf))
+	p := OutputPage{Total: end, Dropped: o.start}
+	if offset < o.start {
+		p.Truncated = offset < o.start
+		offset = o.start
+	}
+	if offset > end {
+		offset = end
+	}
+	if limit <= 0 {
+		limit = 64 << 10
+	}
+	lo := int(offset - o.start)
+	hi := min(len(o.buf), lo+limit)
+	p.Offset = offset
+	p.Data = string(o.buf[lo:hi])
+	p.NextOffset = offset + int64(hi-lo)
+	p.More = p.NextOffset < end
+	return p
+}

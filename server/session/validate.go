@@ -1,0 +1,137 @@
+// validate.go: checks on everything an agent or the CLI can send, with
+// typed errors naming the field. Paths are workspace-relative, never `..`,
+// and must exist; lines are 1-based within the file.
+package session
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Limits on launch specs.
+const (
+	MaxArgs        = 20
+	MaxArgLen      = 512
+	MaxEnv         = 50
+	MaxEnvKeyLen   = 64
+	MaxEnvValueLen = 1024
+	MaxSessions    = 1000
+)
+
+// resolvePath turns a workspace-relative path into an absolute one inside
+// the workspace. Absolute paths are accepted only when inside it.
+func resolvePath(workspace, field, p string) (string, error) {
+	if p == "" {
+		return "", invalid(field, "required")
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", invalid(field, "contains a NUL byte")
+	}
+	for _, part := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
+		if part == ".." {
+			return "", invalid(field, "%q must not contain '..'", p)
+		}
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(workspace, p)
+	}
+	abs = filepath.Clean(abs)
+	rel, err := filepath.Rel(workspace, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", invalid(field, "%q is outside the workspace", p)
+	}
+	return abs, nil
+}
+
+// existingFile resolves p and checks it is a regular file (or a directory
+// when dirOK, for Go packages).
+func existingFile(workspace, field, p string, dirOK bool) (string, error) {
+	abs, err := resolvePath(workspace, field, p)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", invalid(field, "%q does not exist", p)
+	}
+	if st.IsDir() && !dirOK {
+		return "", invalid(field, "%q is a directory", p)
+	}
+	return abs, nil
+}
+
+// countLines counts the lines of a file (a last line without newline counts).
+func countLines(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n, nil
+}
+
+func validateBreakpoints(workspace string, bps []Breakpoint, field string) (map[string][]Breakpoint, error) {
+	byFile := map[string][]Breakpoint{}
+	lines := map[string]int{}
+	for i, bp := range bps {
+		f := field
+		if field == "breakpoints" {
+			f = "breakpoints[" + strconv.Itoa(i) + "]"
+		}
+		abs, err := existingFile(workspace, f+".file", bp.File, false)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := lines[abs]
+		if !ok {
+			if n, err = countLines(abs); err != nil {
+				return nil, invalid(f+".file", "%v", err)
+			}
+			lines[abs] = n
+		}
+		if bp.Line < 1 || bp.Line > n {
+			return nil, invalid(f+".line", "line %d is outside %s (1..%d)", bp.Line, bp.File, n)
+		}
+		bp.File = abs
+		byFile[abs] = append(byFile[abs], bp)
+	}
+	return byFile, nil
+}
+
+func validateArgsEnv(args []string, env map[string]string) error {
+	if len(args) > MaxArgs {
+		return invalid("args", "at most %d arguments (got %d)", MaxArgs, len(args))
+	}
+	for i, a := range args {
+		if len(a) > MaxArgLen {
+			return invalid("args["+strconv.Itoa(i)+"]", "longer than %d characters", MaxArgLen)
+		}
+	}
+	if len(env) > MaxEnv {
+		return invalid("env", "at most %d entries (got %d)", MaxEnv, len(env))
+	}
+	for k, v := range env {
+		if k == "" || len(k) > MaxEnvKeyLen || strings.ContainsAny(k, "=\x00") {
+			return invalid("env", "key %q must be 1..%d characters without '=' or NUL", truncateStr(k, 80), MaxEnvKeyLen)
+		}
+		if len(v) > MaxEnvValueLen {
+			return invalid("env."+k, "value longer than %d characters", MaxEnvValueLen)
+		}
+	}
+	return nil
+}
+
+func truncateStr(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
