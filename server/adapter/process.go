@@ -157,4 +157,3 @@ func (p *pipeConn) Close() error {
 	_ = p.ReadCloser.Close()
 	return err
 }
-

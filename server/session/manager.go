@@ -221,8 +221,10 @@ func (m *Manager) newLive(ctx context.Context, origin, kind string) (*Session, e
 	}
 	var s *Session
 	mx := mux.New(ad.Conn(), mux.Options{
-		Logger:  m.log,
-		Handler: func(ctx context.Context, cmd string, args json.RawMessage) (any, error) { return m.custom(ctx, s, cmd, args) },
+		Logger: m.log,
+		Handler: func(ctx context.Context, cmd string, args json.RawMessage) (any, error) {
+			return m.custom(ctx, s, cmd, args)
+		},
 		Reverse: func(cmd string, _ json.RawMessage) (any, error) {
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},

@@ -68,11 +68,11 @@ type StopLocation struct {
 
 // Stop is what Wait returns.
 type Stop struct {
-	Running  bool             `json:"running,omitempty"` // timed out, still running
-	Exited   bool             `json:"exited,omitempty"`  // the session ended
-	Location *StopLocation    `json:"location,omitempty"`
+	Running  bool              `json:"running,omitempty"` // timed out, still running
+	Exited   bool              `json:"exited,omitempty"`  // the session ended
+	Location *StopLocation     `json:"location,omitempty"`
 	Frame    *godap.StackFrame `json:"-"`
-	Outcome  *Outcome         `json:"outcome,omitempty"`
+	Outcome  *Outcome          `json:"outcome,omitempty"`
 }
 
 // Outcome is how the program ended (or the exception it raised).

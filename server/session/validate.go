@@ -134,4 +134,3 @@ func truncateStr(s string, n int) string {
 	}
 	return s
 }
-
