@@ -1,0 +1,95 @@
+// cmd_dap.go: `dapscope dap` — the DAP proxy an editor starts as its debug
+// adapter: one editor connection on stdio (default) or on a loopback/unix
+// listener, the real adapter behind it, internal clients beside it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+func init() {
+	register("dap", "serve one editor as a DAP proxy in front of debugpy or Delve", runDAP)
+}
+
+// stdioConn is the editor connection on stdin/stdout.
+type stdioConn struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdioConn) Close() error { return os.Stdin.Close() }
+
+func runDAP(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("dap", flag.ContinueOnError)
+	var c commonFlags
+	c.register(fs)
+	kind := fs.String("adapter", "debugpy", "debug adapter: debugpy or dlv")
+	listen := fs.String("listen", "", "serve one editor on 127.0.0.1:PORT or unix:/path instead of stdio")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log, closer, err := c.logger()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope dap:", err)
+		return 2
+	}
+	defer closer.Close()
+	mgr, err := c.manager(log)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope dap:", err)
+		return 2
+	}
+	defer mgr.Close()
+	spec := session.ProxySpec{Adapter: *kind}
+	if *listen == "" {
+		err = mgr.ServeEditor(ctx, stdioConn{os.Stdin, os.Stdout}, spec)
+	} else {
+		var ln net.Listener
+		if ln, err = listenLoopback(*listen); err != nil {
+			fmt.Fprintln(os.Stderr, "dapscope dap:", err)
+			return 2
+		}
+		fmt.Fprintf(os.Stderr, "dapscope dap: listening on %s\n", ln.Addr())
+		var conn net.Conn
+		if conn, err = acceptCtx(ctx, ln); err == nil {
+			err = mgr.ServeEditor(ctx, conn, spec)
+		}
+		_ = ln.Close()
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("proxy ended", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// listenLoopback listens on a unix socket or a loopback TCP address only.
+func listenLoopback(addr string) (net.Listener, error) {
+	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
+		return net.Listen("unix", path)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: %v", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("--listen %q: only loopback addresses are allowed", addr)
+	}
+	return net.Listen("tcp", addr)
+}
+
+func acceptCtx(ctx context.Context, ln net.Listener) (net.Conn, error) {
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	return ln.Accept()
+}

@@ -1,0 +1,72 @@
+// wiring.go: builds the session manager every subcommand shares — logging
+// to stderr or a file (never a protocol stream), workspace, adapter paths,
+// and the "dapscope/…" requests the sidecar answers for editors.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// commonFlags are shared by the subcommands that run sessions.
+type commonFlags struct {
+	workspace string
+	python    string
+	dlv       string
+	logFile   string
+	logLevel  string
+	noDelay   bool
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.workspace, "workspace", "", "workspace root that paths are relative to (default: current directory)")
+	fs.StringVar(&c.python, "python", "/usr/bin/python3", "Python interpreter with debugpy")
+	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH or GOPATH/bin)")
+	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
+	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request)")
+}
+
+// logger returns the configured logger and a closer for its file.
+func (c *commonFlags) logger() (*slog.Logger, io.Closer, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(strings.ToUpper(c.logLevel))); err != nil {
+		return nil, nil, fmt.Errorf("--log-level: %v", err)
+	}
+	var w io.Writer = os.Stderr
+	var closer io.Closer = io.NopCloser(nil)
+	if c.logFile != "" {
+		f, err := os.OpenFile(c.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, closer = f, f
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl})), closer, nil
+}
+
+// customHandlers are the "dapscope/…" requests every session answers;
+// features register theirs in init.
+var customHandlers = map[string]session.CustomHandler{}
+
+func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
+	ws := c.workspace
+	if ws == "" {
+		ws, _ = os.Getwd()
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, err
+	}
+	return session.NewManager(session.ManagerOptions{
+		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay,
+		Logger: log, Custom: customHandlers,
+	}), nil
+}
