@@ -1,0 +1,115 @@
+// The bridge for sessions of other debug types (e.g. the Python extension's
+// `debugpy`): a DebugAdapterTracker reports their stops to the sidecar, and the
+// sidecar's DAP requests for smart inspect come back as `dapscope/dapRequest`
+// and run through `session.customRequest`. Written against small interfaces so
+// the logic is unit-tested without VS Code.
+
+export interface BridgeSession {
+  id: string;
+  type: string;
+  name: string;
+  customRequest(command: string, args?: unknown): Thenable<unknown>;
+}
+
+export interface BridgeEvent {
+  vscodeSessionId: string;
+  debugType: string;
+  name: string;
+  adapter: string;
+  kind: 'started' | 'stopped' | 'continued' | 'terminated';
+  threadId?: number;
+  reason?: string;
+  allThreadsStopped?: boolean;
+}
+
+export interface DapRequestParams {
+  vscodeSessionId: string;
+  command: string;
+  arguments?: unknown;
+}
+
+/** Maps a VS Code debug type to the sidecar's adapter kind. */
+export function adapterKind(debugType: string): string {
+  switch (debugType) {
+    case 'python':
+    case 'debugpy':
+      return 'debugpy';
+    case 'go':
+      return 'dlv';
+    default:
+      return debugType;
+  }
+}
+
+/** Commands the sidecar may send through the bridge: read-only inspection traffic. */
+const ALLOWED = new Set(['evaluate', 'stackTrace', 'scopes', 'variables', 'threads', 'source']);
+
+export class Bridge {
+  private sessions = new Map<string, BridgeSession>();
+
+  constructor(
+    private notify: (ev: BridgeEvent) => void,
+    private log: (msg: string) => void = () => {},
+  ) {}
+
+  /** Whether a session of this debug type goes through the bridge (dapscope sessions are proxied instead). */
+  static bridged(debugType: string): boolean {
+    return debugType !== 'dapscope';
+  }
+
+  has(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
+  /** A tracker for one session: forwards lifecycle events; returns undefined when not bridged. */
+  tracker(session: BridgeSession): { onDidSendMessage(m: unknown): void; onExit(): void; onWillStopSession(): void } | undefined {
+    if (!Bridge.bridged(session.type)) return undefined;
+    this.sessions.set(session.id, session);
+    const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter: adapterKind(session.type) };
+    this.notify({ ...base, kind: 'started' });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.sessions.delete(session.id);
+      this.notify({ ...base, kind: 'terminated' });
+    };
+    return {
+      onDidSendMessage: (m: unknown) => {
+        const msg = m as { type?: string; event?: string; body?: Record<string, unknown> };
+        if (msg?.type !== 'event') return;
+        const body = msg.body ?? {};
+        switch (msg.event) {
+          case 'stopped':
+            this.notify({
+              ...base,
+              kind: 'stopped',
+              threadId: typeof body.threadId === 'number' ? body.threadId : undefined,
+              reason: typeof body.reason === 'string' ? body.reason : undefined,
+              allThreadsStopped: body.allThreadsStopped === true,
+            });
+            break;
+          case 'continued':
+            this.notify({ ...base, kind: 'continued', threadId: typeof body.threadId === 'number' ? body.threadId : undefined });
+            break;
+          case 'terminated':
+            end();
+            break;
+        }
+      },
+      onExit: end,
+      onWillStopSession: end,
+    };
+  }
+
+  /** Runs one DAP request from the sidecar on the bridged session. */
+  async request(p: DapRequestParams): Promise<unknown> {
+    const s = this.sessions.get(p.vscodeSessionId);
+    if (!s) throw new Error(`dapscope bridge: no live debug session ${p.vscodeSessionId}`);
+    if (!ALLOWED.has(p.command)) throw new Error(`dapscope bridge: command ${p.command} is not allowed`);
+    const t0 = Date.now();
+    const body = await s.customRequest(p.command, p.arguments);
+    this.log(`bridge ${p.command} on ${s.type} session took ${Date.now() - t0} ms`);
+    return body ?? {};
+  }
+}

@@ -1,0 +1,52 @@
+// Pure helpers for the `dapscope` debug type: which adapter a configuration
+// uses, launch defaults (`${file}`), and proxy address parsing.
+
+export interface DebugConfig {
+  type: string;
+  request: string;
+  name: string;
+  [k: string]: unknown;
+}
+
+/** Which adapter a dapscope configuration uses: explicit `adapter`, else by program extension or language. */
+export function adapterFor(config: Record<string, unknown>, languageId?: string): 'debugpy' | 'dlv' {
+  const a = String(config.adapter ?? '').toLowerCase();
+  if (a === 'dlv' || a === 'go' || a === 'delve') return 'dlv';
+  if (a === 'debugpy' || a === 'python') return 'debugpy';
+  const program = String(config.program ?? '');
+  if (program.endsWith('.go')) return 'dlv';
+  if (program.endsWith('.py') || config.module) return 'debugpy';
+  return languageId === 'go' ? 'dlv' : 'debugpy';
+}
+
+/** Fills in a launch configuration: F5 with no launch.json debugs the current file. */
+export function withDefaults(config: Record<string, unknown>, languageId?: string): DebugConfig {
+  const c: Record<string, unknown> = { ...config };
+  if (!c.type && !c.request && !c.name) {
+    c.type = 'dapscope';
+    c.request = 'launch';
+    c.name = 'dapscope: current file';
+  }
+  c.type = c.type ?? 'dapscope';
+  c.request = c.request ?? 'launch';
+  c.name = c.name ?? 'dapscope';
+  const adapter = adapterFor(c, languageId);
+  c.adapter = adapter;
+  if (c.request === 'launch') {
+    if (!c.program && !c.module) c.program = '${file}';
+    if (adapter === 'debugpy') {
+      c.console = c.console ?? 'internalConsole';
+      c.justMyCode = c.justMyCode ?? true;
+    } else {
+      c.mode = c.mode ?? 'debug';
+    }
+  }
+  return c as DebugConfig;
+}
+
+/** Parses "host:port" (IPv6 in brackets allowed). */
+export function parseAddress(addr: string): { host: string; port: number } {
+  const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(addr.trim());
+  if (!m) throw new Error(`dapscope: bad proxy address ${JSON.stringify(addr)}`);
+  return { host: m[1] || '127.0.0.1', port: Number(m[2]) };
+}

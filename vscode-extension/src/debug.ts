@@ -1,0 +1,48 @@
+// The `dapscope` debug type: configuration defaults (`${file}`, adapter by
+// language) and the DebugAdapterDescriptorFactory that asks the sidecar for a
+// proxy (`dapscope/startProxy`) and hands its loopback address to VS Code.
+// Pure helpers live in config.ts.
+
+import * as vscode from 'vscode';
+import { parseAddress, withDefaults } from './config';
+
+export class ConfigurationProvider implements vscode.DebugConfigurationProvider {
+  resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
+    const lang = vscode.window.activeTextEditor?.document.languageId;
+    if (!config.type && !config.request && !config.name && lang !== 'python' && lang !== 'go') {
+      void vscode.window.showErrorMessage('dapscope: open a Python or Go file to debug it, or add a launch configuration of type "dapscope".');
+      return undefined;
+    }
+    return withDefaults(config, lang) as vscode.DebugConfiguration;
+  }
+
+  provideDebugConfigurations(): vscode.DebugConfiguration[] {
+    return [
+      { type: 'dapscope', request: 'launch', name: 'dapscope: Python file', adapter: 'debugpy', program: '${file}', console: 'internalConsole' },
+    ];
+  }
+}
+
+export interface ProxyStarter {
+  startProxy(configuration: vscode.DebugConfiguration, vscodeSessionId: string): Promise<{ address: string; sessionId?: string }>;
+}
+
+export class DescriptorFactory implements vscode.DebugAdapterDescriptorFactory {
+  constructor(private starter: ProxyStarter, private log: vscode.LogOutputChannel) {}
+
+  async createDebugAdapterDescriptor(session: vscode.DebugSession): Promise<vscode.DebugAdapterDescriptor> {
+    const cfg = session.configuration;
+    const connect = cfg.connect as { host?: string; port?: number } | undefined;
+    if (cfg.request === 'attach' && cfg.subProcessId !== undefined && connect?.port) {
+      // A debugpy child session (startDebugging): debugpy's adapter already
+      // listens for it; connect straight to it like the Python extension does.
+      this.log.info(`child session ${session.name}: connecting to debugpy adapter at ${connect.host ?? '127.0.0.1'}:${connect.port}`);
+      return new vscode.DebugAdapterServer(connect.port, connect.host ?? '127.0.0.1');
+    }
+    const t0 = Date.now();
+    const res = await this.starter.startProxy(cfg, session.id);
+    const { host, port } = parseAddress(res.address);
+    this.log.info(`startProxy for "${session.name}" → ${host}:${port} in ${Date.now() - t0} ms`);
+    return new vscode.DebugAdapterServer(port, host);
+  }
+}

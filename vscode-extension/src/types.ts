@@ -1,0 +1,182 @@
+// Types shared by the extension host and the webview: the inspection Result
+// model (mirrors inspect/result.go, snake_case JSON) and the editor channel's
+// request/notification payloads.
+
+export interface InspectResult {
+  name?: string;
+  type?: string;
+  detected_type?: string;
+  structure?: Structure;
+  preview?: Preview;
+  statistics?: Statistics;
+  summary?: string;
+  warnings?: string[];
+  error?: InspectError;
+  partial?: boolean;
+  timed_out?: string[];
+  variables_reference?: number;
+  hint?: string;
+  source?: string;
+  elapsed_ms?: number;
+  probe_ms?: number;
+}
+
+export interface InspectError {
+  code?: string;
+  message?: string;
+  hint?: string;
+  available_variables?: string[];
+  [k: string]: unknown;
+}
+
+export interface Structure {
+  shape?: number[];
+  ndim?: number;
+  length?: number;
+  cap?: number;
+  size?: number;
+  dtype?: string;
+  fields?: { name: string; dtype?: string }[];
+  nbytes?: number;
+  itemsize?: number;
+  c_contiguous?: boolean;
+  f_contiguous?: boolean;
+  masked_count?: number;
+  device?: string;
+  requires_grad?: boolean;
+  memory_bytes?: number;
+  memory_deep?: boolean;
+  memory_estimated?: boolean;
+  columns?: Column[];
+  column_count?: number;
+  column_levels?: number;
+  index?: IndexInfo;
+  series_name?: unknown;
+  duplicate_columns?: boolean;
+  key_types?: Record<string, number>;
+  value_types?: Record<string, number>;
+  element_types?: Record<string, number>;
+  element_type?: string;
+  key_type?: string;
+  depth?: number;
+  self_referencing?: boolean;
+  line_count?: number;
+  value?: unknown;
+  class?: string;
+  module?: string;
+  kind?: string;
+  attributes?: Attribute[];
+  attribute_count?: number;
+  properties?: string[];
+  signature?: string;
+  doc?: string;
+  bases?: string[];
+  file?: string;
+  address?: string;
+  nil?: boolean;
+  target_type?: string;
+}
+
+export interface Column {
+  name: string;
+  key?: unknown;
+  dtype?: string;
+  non_null?: number;
+  null_count?: number;
+  duplicate?: boolean;
+}
+
+export interface IndexInfo {
+  type?: string;
+  name?: unknown;
+  dtype?: string;
+  length?: number;
+  start?: number;
+  stop?: number;
+  step?: number;
+  is_unique?: boolean;
+  levels?: number;
+  first?: unknown;
+  last?: unknown;
+}
+
+export interface Attribute {
+  name: string;
+  type?: string;
+  repr?: string;
+  is_truncated?: boolean;
+}
+
+export interface Statistics {
+  name?: string;
+  count?: number;
+  min?: unknown;
+  max?: unknown;
+  mean?: unknown;
+  std?: unknown;
+  quantiles?: { p5: unknown; p25: unknown; p50: unknown; p75: unknown; p95: unknown };
+  zeros?: number;
+  nan_count?: number;
+  inf_count?: number;
+  histogram?: Histogram;
+  distinct?: number;
+  distinct_estimated?: boolean;
+  top_values?: { value: unknown; count: number }[];
+  first?: unknown;
+  last?: unknown;
+  str_len?: { min: number; max: number; mean: number };
+  true_count?: number;
+  true_rate?: number;
+  categories?: number;
+  ordered?: boolean;
+  element_types?: Record<string, number>;
+  sampled?: boolean;
+  sample_size?: number;
+  skipped?: string;
+  duplicate_rows?: number;
+  columns?: Statistics[];
+}
+
+export interface Histogram {
+  edges: number[];
+  counts: number[];
+}
+
+export interface Preview {
+  columns?: string[];
+  head?: Row[];
+  tail?: Row[];
+  omitted_rows?: number;
+  items?: Item[];
+  tail_items?: Item[];
+  values?: unknown;
+  text?: string;
+  repr?: string;
+  is_truncated?: boolean;
+}
+
+export interface Row {
+  index: unknown;
+  values: unknown[];
+}
+
+export interface Item {
+  key?: unknown;
+  index?: number;
+  value: unknown;
+  type?: string;
+}
+
+/** What the extension posts to the webview. */
+export interface ViewState {
+  expression: string;
+  sessionName?: string;
+  /** Monotonic refresh counter (one per stop), shown for the user and tests. */
+  generation: number;
+  result?: InspectResult;
+  /** A request-level failure (not paused, channel error...). */
+  failure?: string;
+  /** Milliseconds the inspect request took, seen from the extension. */
+  elapsedMs?: number;
+  updatedAt: string;
+}

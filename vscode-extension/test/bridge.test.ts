@@ -1,0 +1,71 @@
+// Unit tests: the tracker bridge forwards lifecycle events of other debug
+// types and runs the sidecar's DAP requests through session.customRequest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Bridge, adapterKind, type BridgeEvent } from '../src/bridge';
+
+function fakeSession(type = 'debugpy') {
+  const calls: { command: string; args: unknown }[] = [];
+  return {
+    calls,
+    session: {
+      id: 's1',
+      type,
+      name: 'Python: current file',
+      customRequest: async (command: string, args?: unknown) => {
+        calls.push({ command, args });
+        if (command === 'evaluate') return { result: '{"name": "df"}', variablesReference: 0 };
+        return { stackFrames: [{ id: 7, name: 'main', line: 3 }] };
+      },
+    },
+  };
+}
+
+test('dapscope sessions are not bridged (they are proxied)', () => {
+  const b = new Bridge(() => {});
+  assert.equal(b.tracker({ ...fakeSession('dapscope').session }), undefined);
+});
+
+test('stop, continue and terminate reach the sidecar', () => {
+  const events: BridgeEvent[] = [];
+  const b = new Bridge((e) => events.push(e));
+  const { session } = fakeSession();
+  const t = b.tracker(session)!;
+  t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 1, allThreadsStopped: true } });
+  t.onDidSendMessage({ type: 'response', command: 'threads', body: {} });
+  t.onDidSendMessage({ type: 'event', event: 'output', body: { output: 'x' } });
+  t.onDidSendMessage({ type: 'event', event: 'continued', body: { threadId: 1 } });
+  t.onDidSendMessage({ type: 'event', event: 'terminated' });
+  t.onExit();
+  assert.deepEqual(events.map((e) => e.kind), ['started', 'stopped', 'continued', 'terminated']);
+  assert.equal(events[1].threadId, 1);
+  assert.equal(events[1].reason, 'breakpoint');
+  assert.equal(events[1].adapter, 'debugpy');
+  assert.equal(b.has('s1'), false);
+});
+
+test('DAP requests run through customRequest with the given arguments', async () => {
+  const b = new Bridge(() => {});
+  const { session, calls } = fakeSession();
+  b.tracker(session);
+  const args = { expression: 'x', frameId: 7, context: 'repl', format: { rawString: true } };
+  const body = (await b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: args })) as { result: string };
+  assert.equal(body.result, '{"name": "df"}');
+  assert.deepEqual(calls, [{ command: 'evaluate', args }]);
+});
+
+test('unknown sessions and mutating commands are refused', async () => {
+  const b = new Bridge(() => {});
+  const { session, calls } = fakeSession();
+  b.tracker(session);
+  await assert.rejects(b.request({ vscodeSessionId: 'nope', command: 'evaluate' }), /no live debug session/);
+  await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'continue' }), /not allowed/);
+  assert.equal(calls.length, 0);
+});
+
+test('adapter kinds', () => {
+  assert.equal(adapterKind('python'), 'debugpy');
+  assert.equal(adapterKind('debugpy'), 'debugpy');
+  assert.equal(adapterKind('go'), 'dlv');
+  assert.equal(adapterKind('node'), 'node');
+});
