@@ -1,0 +1,664 @@
+// graph.go links the per-file records into the in-memory code graph:
+// entities (modules, definitions, doc sections) with containment, resolved
+// calls (same module, imports and re-exports, self/receiver methods, typed
+// parameters and locals), tests -> subjects (name conventions and calls from
+// test files) and docs -> symbols (code mentions in Markdown).
+package code
+
+import (
+	"sort"
+	"strings"
+)
+
+type entity struct {
+	file     *fileRec
+	d        *def // nil for the file/module entity
+	qual     string
+	kind     string
+	start    int
+	end      int
+	parent   int32
+	children []int32
+	out      []int32 // resolved callees, first occurrence order, unique
+	in       []int32 // callers, unique
+	tests    []int32 // test entities exercising this one
+	subjects []int32 // for tests: what they exercise
+	docs     []int32 // doc sections mentioning this one
+	mentions []int32 // for doc sections: what they mention
+}
+
+func (e *entity) isTest() bool { return e.kind == "test" || e.file.Kind == "test" }
+
+func (e *entity) degree() int {
+	return len(e.in) + len(e.out) + len(e.tests) + len(e.docs) + len(e.children) + len(e.subjects) + len(e.mentions)
+}
+
+type graph struct {
+	ents     []entity
+	byQual   map[string][]int32 // qualified symbol -> entities
+	bySuffix map[string][]int32 // every dotted suffix of a qualified symbol -> entities
+	fileEnt  map[string]int32   // path -> file/module entity
+	fileDefs map[string][]int32 // path -> definitions in source order
+	pyMods   map[string]string  // Python dotted module -> path
+	// pyModsByLast maps a module's last component to the modules, sorted.
+	pyModsByLast map[string][]string
+	goLocal      map[string]int32 // Go dir + "\x00" + local name -> entity
+	goDirs       map[string]bool
+	goMod        string
+}
+
+func buildGraph(files map[string]*fileRec, goMod string) *graph {
+	g := &graph{
+		byQual: map[string][]int32{}, bySuffix: map[string][]int32{},
+		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
+		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
+		goMod: goMod,
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	// Entities.
+	for _, p := range paths {
+		fr := files[p]
+		fid := int32(len(g.ents))
+		fe := entity{file: fr, parent: -1, start: 1, end: max(fr.Lines, 1)}
+		switch fr.Lang {
+		case "python":
+			fe.qual, fe.kind = fr.Module, "module"
+			if fr.Module != "" {
+				if _, dup := g.pyMods[fr.Module]; !dup {
+					g.pyMods[fr.Module] = p
+					last := fr.Module[strings.LastIndexByte(fr.Module, '.')+1:]
+					g.pyModsByLast[last] = append(g.pyModsByLast[last], fr.Module)
+				}
+			}
+		case "go":
+			fe.qual, fe.kind = fr.Module, "package"
+			g.goDirs[fr.Dir] = true
+		default:
+			fe.qual, fe.kind = fr.Path, "document"
+		}
+		g.ents = append(g.ents, fe)
+		g.fileEnt[p] = fid
+		if fe.qual != "" {
+			g.byQual[fe.qual] = append(g.byQual[fe.qual], fid)
+		}
+		if fr.Lang != "go" && fe.qual != fr.Path {
+			g.byQual[fr.Path] = append(g.byQual[fr.Path], fid)
+		}
+		if fr.Err != "" && len(fr.Defs) == 0 {
+			continue
+		}
+		local := map[string]int32{}
+		for i := range fr.Defs {
+			d := &fr.Defs[i]
+			id := int32(len(g.ents))
+			e := entity{file: fr, d: d, kind: d.Kind, start: d.Start, end: d.End, parent: fid}
+			e.qual = qualify(fr, d.Name)
+			if d.Parent != "" {
+				if pid, ok := local[d.Parent]; ok {
+					e.parent = pid
+				}
+			}
+			if _, dup := local[d.Name]; !dup {
+				local[d.Name] = id
+			}
+			g.ents = append(g.ents, e)
+			g.fileDefs[p] = append(g.fileDefs[p], id)
+			g.byQual[e.qual] = append(g.byQual[e.qual], id)
+			if fr.Lang == "go" {
+				k := fr.Dir + "\x00" + d.Name
+				if old, ok := g.goLocal[k]; !ok || (g.ents[old].file.Kind == "test" && fr.Kind != "test") {
+					g.goLocal[k] = id
+				}
+			}
+		}
+	}
+	// Go methods may live in another file than their type: attach them.
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.d != nil && e.file.Lang == "go" && e.d.Parent != "" && g.ents[e.parent].d == nil {
+			if pid, ok := g.goLocal[e.file.Dir+"\x00"+e.d.Parent]; ok {
+				e.parent = pid
+			}
+		}
+	}
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.parent >= 0 {
+			g.ents[e.parent].children = append(g.ents[e.parent].children, int32(id))
+		}
+		parts := strings.Split(e.qual, ".")
+		if e.file.Lang == "markdown" {
+			continue
+		}
+		for i := 1; i < len(parts); i++ {
+			s := strings.Join(parts[i:], ".")
+			g.bySuffix[s] = append(g.bySuffix[s], int32(id))
+		}
+	}
+	// Calls.
+	for id := range g.ents {
+		e := &g.ents[id]
+		var calls []call
+		if e.d != nil {
+			calls = e.d.Calls
+		} else {
+			calls = e.file.Calls
+		}
+		for _, c := range calls {
+			t := g.resolveCall(int32(id), c)
+			if t < 0 || t == int32(id) {
+				continue
+			}
+			if !containsID(e.out, t) {
+				e.out = append(e.out, t)
+				g.ents[t].in = append(g.ents[t].in, int32(id))
+			}
+		}
+	}
+	// Tests -> subjects.
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.kind != "test" {
+			continue
+		}
+		add := func(t int32) {
+			if t < 0 || g.ents[t].isTest() || containsID(e.subjects, t) {
+				return
+			}
+			e.subjects = append(e.subjects, t)
+			g.ents[t].tests = append(g.ents[t].tests, int32(id))
+		}
+		for _, t := range g.testsByName(int32(id)) {
+			add(t)
+		}
+		for _, t := range e.out {
+			add(t)
+		}
+	}
+	// Docs -> symbols.
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.file.Lang != "markdown" {
+			continue
+		}
+		var ms []string
+		if e.d != nil {
+			ms = e.d.Mentions
+		} else {
+			ms = e.file.Mentions
+		}
+		for _, m := range ms {
+			for _, t := range g.mentionTargets(m) {
+				if !containsID(e.mentions, t) {
+					e.mentions = append(e.mentions, t)
+					g.ents[t].docs = append(g.ents[t].docs, int32(id))
+				}
+			}
+		}
+	}
+	return g
+}
+
+// qualify builds the qualified symbol of a local definition name.
+func qualify(fr *fileRec, local string) string {
+	switch fr.Lang {
+	case "markdown":
+		return fr.Path + "#" + local
+	default:
+		if fr.Module == "" {
+			return local
+		}
+		return fr.Module + "." + local
+	}
+}
+
+func containsID(xs []int32, x int32) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingClass walks up from id to the nearest class/type entity.
+func (g *graph) enclosingClass(id int32) int32 {
+	for id >= 0 {
+		e := &g.ents[id]
+		if e.d == nil {
+			return -1
+		}
+		switch e.kind {
+		case "class", "struct", "type", "interface":
+			return id
+		}
+		id = e.parent
+	}
+	return -1
+}
+
+// resolveCall maps one call site of entity from to its target, or -1.
+func (g *graph) resolveCall(from int32, c call) int32 {
+	if c.Name == "" || strings.HasPrefix(c.Name, "?") {
+		return -1
+	}
+	if g.ents[from].file.Lang == "go" {
+		return g.resolveGoCall(from, c)
+	}
+	return g.resolvePyCall(from, c)
+}
+
+func (g *graph) resolvePyCall(from int32, c call) int32 {
+	parts := strings.Split(c.Name, ".")
+	switch {
+	case c.Recv == "@self" || parts[0] == "super()":
+		cls := g.enclosingClass(from)
+		if cls < 0 || len(parts) != 2 {
+			return -1
+		}
+		if parts[0] == "super()" {
+			for _, b := range g.ents[cls].d.Bases {
+				if bc := g.resolvePyName(cls, strings.Split(b, "."), 0); bc >= 0 {
+					if m := g.findMethod(bc, parts[1], 0); m >= 0 {
+						return m
+					}
+				}
+			}
+			return -1
+		}
+		return g.findMethod(cls, parts[1], 0)
+	case c.Recv != "":
+		if len(parts) != 2 {
+			return -1
+		}
+		cls := g.pyRecvClass(from, c.Recv)
+		if cls < 0 || g.ents[cls].kind != "class" {
+			return -1
+		}
+		return g.findMethod(cls, parts[1], 0)
+	}
+	return g.resolvePyName(from, parts, 0)
+}
+
+// resolvePyName resolves a dotted name as seen from entity from: enclosing
+// function scopes, the module, then its imports (following re-exports).
+func (g *graph) resolvePyName(from int32, parts []string, depth int) int32 {
+	if depth > 6 || len(parts) == 0 {
+		return -1
+	}
+	fr := g.ents[from].file
+	// Enclosing function scopes (nested defs), innermost first.
+	for p := from; p >= 0 && g.ents[p].d != nil; p = g.ents[p].parent {
+		if g.ents[p].kind == "class" {
+			continue // class bodies are not enclosing scopes for names
+		}
+		if id := g.pyLocal(fr.Module, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
+			return g.descend(id, parts[1:])
+		}
+	}
+	if id := g.pyLocal(fr.Module, parts[0]); id >= 0 {
+		return g.descend(id, parts[1:])
+	}
+	return g.resolveViaImports(fr, parts, depth)
+}
+
+func (g *graph) resolveViaImports(fr *fileRec, parts []string, depth int) int32 {
+	for i := len(fr.Imports) - 1; i >= 0; i-- {
+		im := fr.Imports[i]
+		if im.Name == parts[0] {
+			target := im.Target
+			if len(parts) > 1 {
+				target += "." + strings.Join(parts[1:], ".")
+			}
+			return g.resolvePyQualified(target, depth+1)
+		}
+	}
+	for _, im := range fr.Imports {
+		if im.Name == "*" {
+			if id := g.pyLocal(im.Target, parts[0]); id >= 0 {
+				return g.descend(id, parts[1:])
+			}
+		}
+	}
+	return -1
+}
+
+// resolvePyQualified resolves "pkg.mod.Name.attr": the longest module
+// prefix, then definitions inside it, then that module's own imports.
+func (g *graph) resolvePyQualified(q string, depth int) int32 {
+	if depth > 6 {
+		return -1
+	}
+	parts := strings.Split(q, ".")
+	for i := len(parts); i >= 1; i-- {
+		mod := strings.Join(parts[:i], ".")
+		p, ok := g.pyMods[mod]
+		if !ok {
+			continue
+		}
+		rest := parts[i:]
+		if len(rest) == 0 {
+			return g.fileEnt[p]
+		}
+		if id := g.pyLocal(mod, rest[0]); id >= 0 {
+			return g.descend(id, rest[1:])
+		}
+		// A submodule not imported explicitly: pkg.sub.f
+		if _, ok := g.pyMods[mod+"."+rest[0]]; ok {
+			continue
+		}
+		return g.resolveViaImports(g.ents[g.fileEnt[p]].file, rest, depth)
+	}
+	return -1
+}
+
+func (g *graph) pyLocal(module, local string) int32 {
+	ids := g.byQual[qualifyPy(module, local)]
+	for _, id := range ids {
+		if g.ents[id].file.Lang == "python" && g.ents[id].file.Module == module && g.ents[id].d != nil {
+			return id
+		}
+	}
+	return -1
+}
+
+func qualifyPy(module, local string) string {
+	if module == "" {
+		return local
+	}
+	return module + "." + local
+}
+
+// descend follows attribute names into a class (methods, nested classes).
+func (g *graph) descend(id int32, rest []string) int32 {
+	for _, name := range rest {
+		e := &g.ents[id]
+		if e.d == nil { // a module entity reached through an import
+			if e.file.Lang == "python" {
+				n := g.pyLocal(e.file.Module, name)
+				if n < 0 {
+					return -1
+				}
+				id = n
+				continue
+			}
+			return -1
+		}
+		if e.kind != "class" {
+			return -1
+		}
+		m := g.findMethod(id, name, 0)
+		if m < 0 {
+			return -1
+		}
+		id = m
+	}
+	return id
+}
+
+// findMethod looks name up in class cls and then its bases (Python) or
+// embedded types (Go).
+func (g *graph) findMethod(cls int32, name string, depth int) int32 {
+	if depth > 5 || cls < 0 {
+		return -1
+	}
+	e := &g.ents[cls]
+	if e.d == nil {
+		return -1
+	}
+	if e.file.Lang == "go" {
+		if id, ok := g.goLocal[e.file.Dir+"\x00"+e.d.Name+"."+name]; ok {
+			return id
+		}
+		for _, b := range e.d.Bases {
+			if bt := g.goType(e.file, b); bt >= 0 {
+				if m := g.findMethod(bt, name, depth+1); m >= 0 {
+					return m
+				}
+			}
+		}
+		return -1
+	}
+	for _, ch := range e.children {
+		if g.ents[ch].d.Name == e.d.Name+"."+name {
+			return ch
+		}
+	}
+	for _, b := range e.d.Bases {
+		if bc := g.resolvePyName(cls, strings.Split(b, "."), 0); bc >= 0 && bc != cls && g.ents[bc].kind == "class" {
+			if m := g.findMethod(bc, name, depth+1); m >= 0 {
+				return m
+			}
+		}
+	}
+	return -1
+}
+
+// Go.
+
+func (g *graph) goImportDir(fr *fileRec, alias string) (string, bool) {
+	for _, im := range fr.Imports {
+		if im.Name == alias {
+			if g.goDirs[im.Target] {
+				return im.Target, true
+			}
+			for d := range g.goDirs {
+				if d != "" && strings.HasSuffix(im.Target, "/"+d) {
+					return d, true
+				}
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// goType resolves a type name ("T" or "pkg.T") seen from file fr.
+func (g *graph) goType(fr *fileRec, name string) int32 {
+	dir := fr.Dir
+	if a, t, ok := strings.Cut(name, "."); ok {
+		d, ok := g.goImportDir(fr, a)
+		if !ok {
+			return -1
+		}
+		dir, name = d, t
+	}
+	if id, ok := g.goLocal[dir+"\x00"+name]; ok {
+		return id
+	}
+	return -1
+}
+
+func (g *graph) resolveGoCall(from int32, c call) int32 {
+	fr := g.ents[from].file
+	parts := strings.Split(c.Name, ".")
+	if c.Recv != "" && len(parts) == 2 {
+		var cls int32 = -1
+		switch {
+		case c.Recv == "@self":
+			cls = g.enclosingClass(from)
+		case strings.HasPrefix(c.Recv, "()"):
+			cls = g.goResultType(from, c.Recv[2:])
+		default:
+			cls = g.goType(fr, c.Recv)
+		}
+		return g.findMethod(cls, parts[1], 0)
+	}
+	switch len(parts) {
+	case 1:
+		if id, ok := g.goLocal[fr.Dir+"\x00"+parts[0]]; ok {
+			return id
+		}
+	case 2:
+		if d, ok := g.goImportDir(fr, parts[0]); ok {
+			if id, ok := g.goLocal[d+"\x00"+parts[1]]; ok {
+				return id
+			}
+			return -1
+		}
+		// Method expression T.M or a call through a package-level variable.
+		if id, ok := g.goLocal[fr.Dir+"\x00"+parts[0]+"."+parts[1]]; ok {
+			return id
+		}
+	}
+	return -1
+}
+
+// testsByName finds the subjects a test names: test_add / test_add_negative
+// -> add; TestCalculator.test_total -> Calculator.total; Go TestAcc_Add ->
+// Acc.Add, TestSum -> Sum. Only names visible from the test file (its own
+// module, its imports, the module the test file is named after, or the same
+// Go package) count.
+func (g *graph) testsByName(id int32) []int32 {
+	e := &g.ents[id]
+	fr := e.file
+	local := e.d.Name
+	last := local[strings.LastIndexByte(local, '.')+1:]
+	var out []int32
+	if fr.Lang == "go" {
+		base := last
+		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+			if b, ok := strings.CutPrefix(last, p); ok {
+				base = strings.TrimPrefix(b, "_")
+				break
+			}
+		}
+		if base == "" {
+			return nil
+		}
+		segs := strings.Split(base, "_")
+		for n := len(segs); n >= 1; n-- {
+			if id, ok := g.goLocal[fr.Dir+"\x00"+strings.Join(segs[:n], ".")]; ok && !g.ents[id].isTest() {
+				return []int32{id}
+			}
+		}
+		return nil
+	}
+	base := strings.TrimPrefix(strings.TrimPrefix(last, "test"), "_")
+	var cls string
+	if p := e.parent; p >= 0 && g.ents[p].d != nil && g.ents[p].kind == "class" {
+		cls = strings.TrimPrefix(g.ents[p].d.Name[strings.LastIndexByte(g.ents[p].d.Name, '.')+1:], "Test")
+	}
+	// Modules named after the test file: tests/test_core.py -> *.core.
+	_, fbase := splitPath(fr.Path)
+	subjMod := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(fbase, ".py"), "test_"), "_test")
+	lookup := func(name string) int32 {
+		parts := strings.Split(name, ".")
+		if t := g.resolvePyName(id, parts, 0); t >= 0 && !g.ents[t].isTest() {
+			return t
+		}
+		for _, mod := range g.pyModsByLast[subjMod] {
+			if t := g.pyLocal(mod, parts[0]); t >= 0 {
+				if t = g.descend(t, parts[1:]); t >= 0 && !g.ents[t].isTest() {
+					return t
+				}
+			}
+		}
+		return -1
+	}
+	segs := strings.Split(base, "_")
+	for n := len(segs); n >= 1; n-- {
+		name := strings.Join(segs[:n], "_")
+		if name == "" {
+			continue
+		}
+		if cls != "" {
+			if t := lookup(cls + "." + name); t >= 0 {
+				return append(out, t)
+			}
+		}
+		if t := lookup(name); t >= 0 {
+			return append(out, t)
+		}
+	}
+	if cls != "" {
+		if t := lookup(cls); t >= 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// mentionTargets maps a Markdown mention to at most three code entities.
+func (g *graph) mentionTargets(m string) []int32 {
+	m = strings.TrimSuffix(m, "()")
+	if len(m) < 3 {
+		return nil
+	}
+	pick := func(ids []int32) []int32 {
+		var out []int32
+		for _, id := range ids {
+			e := &g.ents[id]
+			if e.file.Lang == "markdown" || e.isTest() {
+				continue
+			}
+			out = append(out, id)
+		}
+		if len(out) == 0 || len(out) > 3 {
+			return nil
+		}
+		return out
+	}
+	if ids := pick(g.byQual[m]); ids != nil {
+		return ids
+	}
+	return pick(g.bySuffix[m])
+}
+
+// pyRecvClass resolves the class of a receiver: a type name, or "()f" for a
+// value returned by f (a class called as a constructor, or a function whose
+// return annotation names a class).
+func (g *graph) pyRecvClass(from int32, recv string) int32 {
+	fn, ok := strings.CutPrefix(recv, "()")
+	if !ok {
+		return g.resolvePyName(from, strings.Split(recv, "."), 0)
+	}
+	t := g.resolvePyCall(from, call{Name: fn})
+	if t < 0 || g.ents[t].d == nil {
+		return -1
+	}
+	if g.ents[t].kind == "class" {
+		return t
+	}
+	ret := strings.Trim(g.ents[t].d.Returns, `"' `)
+	if ret == "" || !isDotted(ret) {
+		return -1
+	}
+	return g.resolvePyName(t, strings.Split(ret, "."), 0)
+}
+
+// goResultType resolves the type of the first result of calling fn.
+func (g *graph) goResultType(from int32, fn string) int32 {
+	t := g.resolveGoCall(from, call{Name: fn})
+	if t < 0 || g.ents[t].d == nil {
+		return -1
+	}
+	d := g.ents[t].d
+	switch d.Kind {
+	case "struct", "type", "interface":
+		return t
+	}
+	ret := strings.TrimPrefix(d.Returns, "(")
+	ret, _, _ = strings.Cut(ret, ",")
+	ret = strings.TrimLeft(strings.TrimSpace(strings.TrimSuffix(ret, ")")), "*")
+	if ret == "" || !isDotted(ret) {
+		return -1
+	}
+	return g.goType(g.ents[t].file, ret)
+}
+
+func isDotted(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,423 @@
+// index.go holds Index and Open: walking the repository, deciding which files
+// changed (size+mtime first, then the sha256 of the content), re-parsing only
+// those (Go and Markdown in process, Python in one helper batch), and keeping
+// the store under .dapscope/ up to date.
+package code
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Index is an opened code index of one repository. It is safe for concurrent
+// use; Refresh swaps in a new graph atomically.
+type Index struct {
+	root string
+	opts Options
+
+	mu    sync.RWMutex
+	files map[string]*fileRec
+	g     *graph
+	stats Stats
+
+	provMu sync.Mutex
+	prov   map[string]provCache
+}
+
+// Open loads the index of repoRoot from <repoRoot>/.dapscope/ (or
+// opts.IndexDir), re-parses only the files whose content hash changed,
+// saves the result and returns the ready Index.
+func Open(repoRoot string, opts Options) (*Index, error) {
+	return OpenContext(context.Background(), repoRoot, opts)
+}
+
+// OpenContext is Open with a context bounding the parse (the Python helper is
+// killed when ctx ends).
+func OpenContext(ctx context.Context, repoRoot string, opts Options) (*Index, error) {
+	opts.defaults()
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		return nil, errorf(ErrInvalidPath, nil, "repository root %q: %v", repoRoot, err)
+	}
+	st, err := os.Stat(root)
+	if err != nil || !st.IsDir() {
+		return nil, errorf(ErrInvalidPath, nil, "repository root %q is not a directory", repoRoot)
+	}
+	if opts.IndexDir == "" {
+		opts.IndexDir = filepath.Join(root, ".dapscope")
+	}
+	ix := &Index{root: root, opts: opts, prov: map[string]provCache{}}
+	if err := ix.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Refresh re-scans the repository and re-parses files that changed since
+// the index was opened or last refreshed.
+func (ix *Index) Refresh(ctx context.Context) error { return ix.refresh(ctx) }
+
+// Root is the absolute repository root.
+func (ix *Index) Root() string { return ix.root }
+
+// Stats reports what the last Open/Refresh did.
+func (ix *Index) Stats() Stats {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.stats
+}
+
+const storeVersion = 3
+
+type store struct {
+	Version int
+	Files   map[string]*fileRec
+}
+
+func (ix *Index) storePath() string { return filepath.Join(ix.opts.IndexDir, "code-index.gob") }
+
+type candidate struct {
+	rel  string
+	abs  string
+	lang string
+	size int64
+	mod  int64
+}
+
+func (ix *Index) refresh(ctx context.Context) error {
+	var prev map[string]*fileRec
+	ix.mu.RLock()
+	prev = ix.files
+	ix.mu.RUnlock()
+	fromMemory := prev != nil
+	if prev == nil {
+		prev = ix.load()
+	}
+	// A long-lived Index may be older than the store (another process
+	// re-indexed meanwhile): consult the store before parsing anything.
+	var disk map[string]*fileRec
+	diskLoaded := !fromMemory
+
+	cands, pkgDirs, err := ix.walk(ctx)
+	if err != nil {
+		return err
+	}
+	rootPkg := ""
+	if pkgDirs[""] {
+		rootPkg = filepath.Base(ix.root)
+	}
+	goMod := readGoModule(filepath.Join(ix.root, "go.mod"))
+
+	files := make(map[string]*fileRec, len(cands))
+	var stats Stats
+	dirty := false
+	var pyBatch []pyInput
+	pyRecs := map[string]*fileRec{}
+	now := time.Now().Unix()
+	for _, c := range cands {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		module, isPkg := "", false
+		dir := ""
+		switch c.lang {
+		case "python":
+			module, isPkg = pythonModule(c.rel, pkgDirs, rootPkg)
+		case "go":
+			d, _ := splitPath(c.rel)
+			dir = d
+		}
+		old := prev[c.rel]
+		if old != nil && old.Size == c.size && old.ModTime == c.mod && (c.lang != "python" || old.Module == module) {
+			files[c.rel] = old
+			stats.Reused++
+			continue
+		}
+		src, err := os.ReadFile(c.abs)
+		if err != nil {
+			slog.Debug("code index: skip unreadable file", "path", c.rel, "err", err)
+			continue
+		}
+		sum := sha256.Sum256(src)
+		hash := hex.EncodeToString(sum[:])
+		if !diskLoaded && (old == nil || old.Hash != hash) {
+			disk, diskLoaded = ix.load(), true
+		}
+		if d := disk[c.rel]; d != nil && (old == nil || old.Hash != hash) {
+			old = d
+		}
+		if old != nil && old.Hash == hash && (c.lang != "python" || old.Module == module) {
+			cp := *old
+			cp.Size, cp.ModTime = c.size, c.mod
+			files[c.rel] = &cp
+			stats.Reused++
+			dirty = true
+			continue
+		}
+		fr := &fileRec{
+			Path: c.rel, Lang: c.lang, Kind: fileKind(c.rel, c.lang), Module: module, Dir: dir,
+			Hash: hash, Size: c.size, ModTime: c.mod, IndexedAt: now,
+			Lines: countLines(src),
+		}
+		if bytes.IndexByte(src, 0) >= 0 {
+			fr.Err = "binary content"
+			files[c.rel] = fr
+			stats.Parsed++
+			dirty = true
+			continue
+		}
+		switch c.lang {
+		case "go":
+			parseGo(fr, src)
+			if goMod != "" {
+				fr.Dir = joinImport(goMod, dir)
+			}
+		case "markdown":
+			parseMarkdown(fr, src)
+		case "python":
+			pyBatch = append(pyBatch, pyInput{Path: c.rel, Module: module, Pkg: isPkg, Test: fr.Kind == "test", Src: string(src)})
+			pyRecs[c.rel] = fr
+		}
+		files[c.rel] = fr
+		stats.Parsed++
+		dirty = true
+	}
+	if len(pyBatch) > 0 {
+		outs, err := parsePythonBatch(ctx, ix.opts.Python, pyBatch)
+		if err != nil {
+			return errorf(ErrIndex, nil, "parse Python sources: %v", err)
+		}
+		for p, fr := range pyRecs {
+			if o := outs[p]; o != nil {
+				o.toFileRec(fr)
+			} else {
+				fr.Err = "no answer from the Python parser"
+			}
+		}
+	}
+	for p := range prev {
+		if _, ok := files[p]; !ok {
+			stats.Removed++
+			dirty = true
+		}
+	}
+	stats.Files = len(files)
+	if dirty || prev == nil {
+		stats.Saved = ix.save(files)
+	}
+	g := buildGraph(files, goMod)
+
+	ix.mu.Lock()
+	ix.files, ix.g, ix.stats = files, g, stats
+	ix.mu.Unlock()
+	ix.provMu.Lock()
+	ix.prov = map[string]provCache{}
+	ix.provMu.Unlock()
+	return nil
+}
+
+// walk lists the indexable files: .py, .go and .md under the root, skipping
+// vendored, generated and hidden directories and files over the size limit.
+func (ix *Index) walk(ctx context.Context) ([]candidate, map[string]bool, error) {
+	skip := map[string]bool{"vendor": true, "node_modules": true, "__pycache__": true, "site-packages": true, "testdata": true}
+	for _, s := range ix.opts.SkipDirs {
+		skip[s] = true
+	}
+	var cands []candidate
+	pkgDirs := map[string]bool{}
+	indexDir := filepath.Clean(ix.opts.IndexDir)
+	err := filepath.WalkDir(ix.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == ix.root {
+				return err
+			}
+			return nil // unreadable subtree: skip
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != ix.root && (skip[name] || strings.HasPrefix(name, ".") || p == indexDir) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // symlinks and devices are never followed
+		}
+		lang := langOf(name)
+		if lang == "" {
+			return nil
+		}
+		rel, err := filepath.Rel(ix.root, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if name == "__init__.py" {
+			dir, _ := splitPath(rel)
+			pkgDirs[dir] = true
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > ix.opts.MaxFileBytes {
+			return nil
+		}
+		if len(cands) >= ix.opts.MaxFiles {
+			return filepath.SkipAll
+		}
+		cands = append(cands, candidate{rel: rel, abs: p, lang: lang, size: info.Size(), mod: info.ModTime().UnixNano()})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, errorf(ErrIndex, nil, "walk %s: %v", ix.root, err)
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].rel < cands[j].rel })
+	return cands, pkgDirs, nil
+}
+
+func langOf(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".py"):
+		return "python"
+	case strings.HasSuffix(name, ".go"):
+		return "go"
+	case strings.HasSuffix(name, ".md"), strings.HasSuffix(name, ".markdown"):
+		return "markdown"
+	}
+	return ""
+}
+
+// fileKind classifies a file for provenance: code, test, docs or config.
+func fileKind(rel, lang string) string {
+	dir, base := splitPath(rel)
+	switch lang {
+	case "go":
+		if strings.HasSuffix(base, "_test.go") {
+			return "test"
+		}
+		return "code"
+	case "python":
+		if strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py" {
+			return "test"
+		}
+		for _, part := range strings.Split(dir, "/") {
+			if part == "tests" || part == "test" {
+				return "test"
+			}
+		}
+		return "code"
+	case "markdown":
+		return "docs"
+	}
+	ext := strings.ToLower(filepath.Ext(base))
+	switch ext {
+	case ".md", ".markdown", ".rst", ".txt", ".adoc":
+		return "docs"
+	case ".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".conf", ".mod", ".sum", ".lock", ".env", ".xml":
+		return "config"
+	}
+	switch base {
+	case "Makefile", "Dockerfile", "setup.py", "go.mod", "go.sum":
+		return "config"
+	}
+	return "code"
+}
+
+func countLines(src []byte) int {
+	if len(src) == 0 {
+		return 0
+	}
+	n := bytes.Count(src, []byte{'\n'})
+	if src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func readGoModule(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+func joinImport(mod, dir string) string {
+	if dir == "" {
+		return mod
+	}
+	return mod + "/" + dir
+}
+
+// load reads the stored index; a missing, corrupt or outdated store yields
+// nil (a full re-index), never an error.
+func (ix *Index) load() map[string]*fileRec {
+	f, err := os.Open(ix.storePath())
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var s store
+	if err := decodeStore(bufio.NewReaderSize(f, 1<<16), &s); err != nil || s.Version != storeVersion {
+		slog.Debug("code index: store unusable, re-indexing", "path", ix.storePath(), "err", err)
+		return nil
+	}
+	return s.Files
+}
+
+// save writes the store atomically (temp file + rename) so concurrent Open
+// calls never see a torn file. It reports whether the store was written; an
+// unwritable index directory only costs the on-disk cache.
+func (ix *Index) save(files map[string]*fileRec) bool {
+	if err := os.MkdirAll(ix.opts.IndexDir, 0o755); err != nil {
+		slog.Debug("code index: cannot create index dir", "dir", ix.opts.IndexDir, "err", err)
+		return false
+	}
+	gi := filepath.Join(ix.opts.IndexDir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		_ = os.WriteFile(gi, []byte("# dapscope's generated index\n*\n"), 0o644)
+	}
+	tmp, err := os.CreateTemp(ix.opts.IndexDir, "code-index-*.tmp")
+	if err != nil {
+		slog.Debug("code index: cannot write store", "err", err)
+		return false
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	err = encodeStore(bw, &store{Version: storeVersion, Files: files})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), ix.storePath())
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		slog.Debug("code index: cannot write store", "err", err)
+		return false
+	}
+	return true
+}
