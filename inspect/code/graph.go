@@ -45,6 +45,10 @@ type graph struct {
 	goLocal      map[string]int32 // Go dir + "\x00" + local name -> entity
 	goDirs       map[string]bool
 	goMod        string
+
+	// Memoized import resolution, used while linking only.
+	memoQual   map[string]int32
+	memoImport map[string]int32
 }
 
 func buildGraph(files map[string]*fileRec, goMod string) *graph {
@@ -52,8 +56,10 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		byQual: map[string][]int32{}, bySuffix: map[string][]int32{},
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
 		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
-		goMod: goMod,
+		goMod:    goMod,
+		memoQual: map[string]int32{}, memoImport: map[string]int32{},
 	}
+	defer func() { g.memoQual, g.memoImport = nil, nil }()
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -307,6 +313,19 @@ func (g *graph) resolvePyName(from int32, parts []string, depth int) int32 {
 }
 
 func (g *graph) resolveViaImports(fr *fileRec, parts []string, depth int) int32 {
+	if g.memoImport == nil {
+		return g.resolveViaImportsSlow(fr, parts, depth)
+	}
+	k := fr.Path + "\x00" + strings.Join(parts, ".")
+	if id, ok := g.memoImport[k]; ok {
+		return id
+	}
+	id := g.resolveViaImportsSlow(fr, parts, depth)
+	g.memoImport[k] = id
+	return id
+}
+
+func (g *graph) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) int32 {
 	for i := len(fr.Imports) - 1; i >= 0; i-- {
 		im := fr.Imports[i]
 		if im.Name == parts[0] {
@@ -333,6 +352,18 @@ func (g *graph) resolvePyQualified(q string, depth int) int32 {
 	if depth > 6 {
 		return -1
 	}
+	if g.memoQual == nil {
+		return g.resolvePyQualifiedSlow(q, depth)
+	}
+	if id, ok := g.memoQual[q]; ok {
+		return id
+	}
+	id := g.resolvePyQualifiedSlow(q, depth)
+	g.memoQual[q] = id
+	return id
+}
+
+func (g *graph) resolvePyQualifiedSlow(q string, depth int) int32 {
 	parts := strings.Split(q, ".")
 	for i := len(parts); i >= 1; i-- {
 		mod := strings.Join(parts[:i], ".")
