@@ -1,0 +1,62 @@
+// cmd_mcp.go: `dapscope mcp` — the MCP server for AI agents: stdio by
+// default (headless sessions; nothing but protocol on stdout, logs on
+// stderr), or streamable HTTP on a loopback address with a per-launch
+// bearer token (the endpoint is printed as one JSON line on stdout).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/dapscope/dapscope/server/mcp"
+)
+
+func init() {
+	register("mcp", "serve MCP tools to AI agents (stdio, or --http 127.0.0.1:0)", runMCP)
+}
+
+func runMCP(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	var c commonFlags
+	c.register(fs)
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
+	budgetMB := fs.Int64("memory-budget-mb", 256, "memory budget for stored snapshots and captured output, in MB")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log, closer, err := c.logger()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope mcp:", err)
+		return 2
+	}
+	defer closer.Close()
+	mgr, err := c.manager(log)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope mcp:", err)
+		return 2
+	}
+	defer mgr.Close()
+	srv := mcp.New(mgr, mcp.Options{Logger: log, MemoryBudget: *budgetMB << 20})
+	defer srv.Close()
+	if *httpAddr == "" {
+		if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
+			log.Error("mcp stdio", "err", err)
+			return 1
+		}
+		return 0
+	}
+	ep, err := srv.ServeHTTP(ctx, *httpAddr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope mcp:", err)
+		return 2
+	}
+	// The launcher reads the endpoint and token from this one line.
+	if err := json.NewEncoder(os.Stdout).Encode(ep); err != nil {
+		return 1
+	}
+	<-ctx.Done()
+	return 0
+}

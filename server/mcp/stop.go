@@ -1,0 +1,340 @@
+// stop.go: the stop report every moving tool returns in one response — the
+// reason, location, source lines around it, a bounded summary of the
+// frame's locals, the watches (with changed since the previous stop), the
+// enclosing symbol and its callers from code context — and the bounded wait
+// with progress notifications that precedes it.
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+const (
+	maxWaitTimeout   = 600 * time.Second
+	sourceContext    = 3   // lines before and after the stop line
+	maxStopLocals    = 25  // locals in a stop report
+	maxStopValueLen  = 120 // chars of a local's value in a stop report
+	maxVarValueLen   = 256
+	maxSourceLineLen = 200
+)
+
+// SourceLine is one line of source around a location.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Text    string `json:"text"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// LocalSummary is a local variable in a stop report.
+type LocalSummary struct {
+	Name      string `json:"name"`
+	Type      string `json:"type,omitempty"`
+	Value     string `json:"value"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// CodeContext is the code graph's view of a stop location.
+type CodeContext struct {
+	Symbol  string    `json:"symbol,omitempty"`
+	Callers []CodeRef `json:"callers,omitempty"`
+}
+
+// CodeRef is a symbol + path pair.
+type CodeRef struct {
+	Symbol string `json:"symbol"`
+	Path   string `json:"path,omitempty"`
+}
+
+// StopReport is what the moving tools return.
+type StopReport struct {
+	SessionID     string                   `json:"session_id"`
+	Status        string                   `json:"status" desc:"paused | running (timed out) | completed | error"`
+	Reason        string                   `json:"reason,omitempty"`
+	Description   string                   `json:"description,omitempty"`
+	Location      *session.StopLocation    `json:"location,omitempty"`
+	Breakpoint    *session.BreakpointState `json:"breakpoint,omitempty"`
+	Source        []SourceLine             `json:"source,omitempty"`
+	Locals        []LocalSummary           `json:"locals,omitempty"`
+	LocalsOmitted int                      `json:"locals_omitted,omitempty"`
+	Code          *CodeContext             `json:"code,omitempty"`
+	Watches       []WatchValue             `json:"watches,omitempty"`
+	Outcome       *session.Outcome         `json:"outcome,omitempty"`
+	Hint          string                   `json:"hint,omitempty"`
+}
+
+func (r *StopReport) text() string {
+	var b strings.Builder
+	switch r.Status {
+	case session.StatusPaused:
+		l := r.Location
+		fmt.Fprintf(&b, "paused (%s) at %s:%d in %s [frame %d, thread %d]\n", r.Reason, l.File, l.Line, l.Function, l.FrameID, l.ThreadID)
+		if r.Description != "" && r.Description != r.Reason {
+			fmt.Fprintf(&b, "%s\n", r.Description)
+		}
+	default:
+		fmt.Fprintf(&b, "%s\n", r.Status)
+	}
+	if r.Code != nil && r.Code.Symbol != "" {
+		fmt.Fprintf(&b, "in %s", r.Code.Symbol)
+		if len(r.Code.Callers) > 0 {
+			var cs []string
+			for _, c := range r.Code.Callers {
+				cs = append(cs, c.Symbol)
+			}
+			fmt.Fprintf(&b, " (called by %s)", strings.Join(cs, ", "))
+		}
+		b.WriteByte('\n')
+	}
+	for _, l := range r.Source {
+		mark := "  "
+		if l.Current {
+			mark = "->"
+		}
+		fmt.Fprintf(&b, "%s %4d  %s\n", mark, l.Line, l.Text)
+	}
+	if len(r.Locals) > 0 {
+		b.WriteString("locals:")
+		for _, v := range r.Locals {
+			fmt.Fprintf(&b, " %s=%s", v.Name, v.Value)
+			if v.Type != "" {
+				fmt.Fprintf(&b, " (%s)", v.Type)
+			}
+			b.WriteByte(';')
+		}
+		if r.LocalsOmitted > 0 {
+			fmt.Fprintf(&b, " … %d more", r.LocalsOmitted)
+		}
+		b.WriteByte('\n')
+	}
+	for _, w := range r.Watches {
+		b.WriteString(w.line())
+		b.WriteByte('\n')
+	}
+	if r.Outcome != nil {
+		b.WriteString(outcomeLine(r.Outcome))
+		b.WriteByte('\n')
+	}
+	if r.Hint != "" {
+		fmt.Fprintf(&b, "hint: %s\n", r.Hint)
+	}
+	return b.String()
+}
+
+// waitTimeout turns the seconds argument into a bounded duration.
+func (s *Server) waitTimeout(sec float64) (time.Duration, error) {
+	if sec < 0 {
+		return 0, argError("timeout", "must not be negative")
+	}
+	if sec == 0 {
+		return s.opts.WaitTimeout, nil
+	}
+	d := time.Duration(sec * float64(time.Second))
+	if d > maxWaitTimeout {
+		return 0, argError("timeout", "at most %d seconds", int(maxWaitTimeout.Seconds()))
+	}
+	return d, nil
+}
+
+// waitAndReport waits for the next stop (or the end) up to timeout seconds,
+// sending progress notifications, and builds the report.
+func (s *Server) waitAndReport(ctx context.Context, c *call, sess *session.Session, timeoutSec float64) (*StopReport, error) {
+	timeout, err := s.waitTimeout(timeoutSec)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		chunk := min(time.Until(deadline), time.Second)
+		if chunk <= 0 {
+			return s.stopReport(ctx, sess, session.Stop{Running: true})
+		}
+		st, err := sess.Wait(ctx, chunk)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Running {
+			return s.stopReport(ctx, sess, st)
+		}
+		c.progress(ctx, fmt.Sprintf("running for %.0fs", timeout.Seconds()-time.Until(deadline).Seconds()))
+	}
+}
+
+// stopReport describes a stop (or running / the end).
+func (s *Server) stopReport(ctx context.Context, sess *session.Session, st session.Stop) (*StopReport, error) {
+	r := &StopReport{SessionID: sess.ID()}
+	switch {
+	case st.Exited:
+		r.Status = sess.Status()
+		if r.Status != session.StatusError {
+			r.Status = session.StatusCompleted
+		}
+		r.Outcome = sess.Outcome()
+		r.Hint = "the program ended: debug_output shows what it printed"
+		return r, nil
+	case st.Running || st.Location == nil:
+		r.Status = session.StatusRunning
+		r.Hint = "still running: call debug_wait again, or debug_pause"
+		return r, nil
+	}
+	loc := *st.Location
+	r.Status, r.Reason, r.Description, r.Location = session.StatusPaused, loc.Reason, loc.Description, &loc
+	if loc.Reason == "breakpoint" {
+		if in := sess.Info(); in.LastBreakpoint != nil && in.LastBreakpoint.Line == loc.Line {
+			r.Breakpoint = in.LastBreakpoint
+		}
+	}
+	if loc.Reason == "exception" {
+		r.Outcome = sess.Outcome()
+		r.Hint = "stopped on an uncaught exception: inspect the frame, then debug_continue to let it end"
+	}
+	r.Source = sourceLines(loc.Path, loc.Line, sourceContext)
+	if s.code != nil && loc.Path != "" {
+		r.Code = s.code.enclosing(loc.Path, loc.Line)
+	}
+	st2 := s.state(sess.ID())
+	s.refreshAtStop(ctx, sess)
+	st2.mu.Lock()
+	if st2.lastStop != nil && st2.lastStop.FrameID == loc.FrameID {
+		r.Locals, r.LocalsOmitted = stopLocals(st2.lastStop.Locals)
+	}
+	for _, w := range st2.watches {
+		r.Watches = append(r.Watches, w.report())
+	}
+	st2.mu.Unlock()
+	if r.Locals == nil {
+		// The capture failed (e.g. the debuggee moved on): try once directly.
+		if vars, _, err := s.frameLocals(ctx, sess, loc.FrameID, 200); err == nil {
+			r.Locals, r.LocalsOmitted = stopLocals(vars)
+		}
+	}
+	return r, nil
+}
+
+func stopLocals(vars []VarValue) ([]LocalSummary, int) {
+	out := []LocalSummary{}
+	for _, v := range vars {
+		if len(out) == maxStopLocals {
+			return out, len(vars) - maxStopLocals
+		}
+		val, cut := clip(v.Value, maxStopValueLen)
+		out = append(out, LocalSummary{Name: v.Name, Type: v.Type, Value: val, Truncated: cut || v.Truncated})
+	}
+	return out, 0
+}
+
+// refreshAtStop captures the frame's locals and re-evaluates watches once
+// per stop (the stop follower and the moving tools share it).
+func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
+	st := s.state(sess.ID())
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	gen := sess.Mux().State().StopCount
+	if _, paused := sess.Paused(); !paused || gen == st.refreshedGen {
+		return
+	}
+	frame, err := sess.TopFrame(ctx)
+	if err != nil {
+		return
+	}
+	vars, omitted, err := s.frameLocals(ctx, sess, frame.Id, 200)
+	if err != nil {
+		return
+	}
+	snap := &snapshot{SessionID: sess.ID(), FrameID: frame.Id, Location: s.frameLocation(frame), CapturedAt: time.Now(), Locals: vars, LocalsOmitted: omitted}
+	st.prevStop, st.lastStop = st.lastStop, snap
+	st.refreshedGen = gen
+	for _, w := range st.watches {
+		w.evaluate(ctx, sess, frame.Id, gen)
+	}
+}
+
+func (s *Server) frameLocation(f godap.StackFrame) string {
+	if f.Source == nil {
+		return f.Name
+	}
+	return fmt.Sprintf("%s:%d (%s)", s.relPath(f.Source.Path), f.Line, f.Name)
+}
+
+// relPath makes p workspace-relative when it is inside the workspace.
+func (s *Server) relPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if r, err := filepath.Rel(s.mgr.Workspace(), p); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return p
+}
+
+// sourceLines reads the lines around line of the file at path.
+func sourceLines(path string, line, around int) []SourceLine {
+	if path == "" || line <= 0 {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var out []SourceLine
+	for n := 1; sc.Scan(); n++ {
+		if n < line-around {
+			continue
+		}
+		if n > line+around {
+			break
+		}
+		t, _ := clip(strings.TrimRight(sc.Text(), "\r"), maxSourceLineLen)
+		out = append(out, SourceLine{Line: n, Text: t, Current: n == line})
+	}
+	return out
+}
+
+// sourceLine is the text of one line (for stack frames).
+func sourceLine(path string, line int) string {
+	for _, l := range sourceLines(path, line, 0) {
+		return strings.TrimSpace(l.Text)
+	}
+	return ""
+}
+
+// clip bounds s to n runes-ish bytes, marking the cut.
+func clip(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…", true
+}
+
+func outcomeLine(o *session.Outcome) string {
+	var parts []string
+	if o.Completed {
+		parts = append(parts, "completed")
+	}
+	if o.ExitCode != nil {
+		parts = append(parts, fmt.Sprintf("exit code %d", *o.ExitCode))
+	}
+	if o.ErrorType != "" {
+		parts = append(parts, fmt.Sprintf("%s: %s", o.ErrorType, o.ErrorMessage))
+	}
+	if len(parts) == 0 {
+		return "outcome: none yet"
+	}
+	return "outcome: " + strings.Join(parts, ", ")
+}

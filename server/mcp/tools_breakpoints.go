@@ -1,0 +1,103 @@
+// tools_breakpoints.go: debug_set_breakpoints (replace one file's set, as
+// DAP does; returns the verified state) and debug_breakpoints (all, with
+// hit counts).
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+type fileBreakpoint struct {
+	Line         int    `json:"line" mcp:"required" desc:"1-based line"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hit_condition,omitempty"`
+	LogMessage   string `json:"log_message,omitempty"`
+}
+
+type setBreakpointsArgs struct {
+	SessionRef
+	File        string           `json:"file" mcp:"required" desc:"workspace-relative source file"`
+	Breakpoints []fileBreakpoint `json:"breakpoints" desc:"the file's complete new set ([] clears it)"`
+}
+
+type breakpointsArgs struct {
+	SessionRef
+}
+
+// BreakpointsResult lists breakpoints.
+type BreakpointsResult struct {
+	SessionID   string                    `json:"session_id"`
+	File        string                    `json:"file,omitempty"`
+	Breakpoints []session.BreakpointState `json:"breakpoints"`
+}
+
+func (r *BreakpointsResult) text() string {
+	if len(r.Breakpoints) == 0 {
+		return "no breakpoints"
+	}
+	var b strings.Builder
+	for _, bp := range r.Breakpoints {
+		v := "verified"
+		if !bp.Verified {
+			v = "unverified"
+			if bp.Message != "" {
+				v += " (" + bp.Message + ")"
+			}
+		}
+		fmt.Fprintf(&b, "%s:%d %s, hits %d", bp.File, bp.Line, v, bp.HitCount)
+		if bp.Condition != "" {
+			fmt.Fprintf(&b, ", if %s", bp.Condition)
+		}
+		if bp.HitCondition != "" {
+			fmt.Fprintf(&b, ", hit %s", bp.HitCondition)
+		}
+		if bp.LogMessage != "" {
+			fmt.Fprintf(&b, ", log %q", bp.LogMessage)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (s *Server) registerBreakpointTools() {
+	addTool(s, toolSpec{name: "debug_set_breakpoints", title: "Set a file's breakpoints",
+		desc:  "Replace the breakpoints of one file (as DAP does) with [{line, condition?, hit_condition?, log_message?}]; returns each one's verified state. An empty list clears the file.",
+		hints: hints{idempotent: true}},
+		func(ctx context.Context, c *call, p *setBreakpointsArgs) (*BreakpointsResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			bps := make([]session.Breakpoint, 0, len(p.Breakpoints))
+			for _, bp := range p.Breakpoints {
+				bps = append(bps, session.Breakpoint{File: p.File, Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage})
+			}
+			states, err := sess.SetBreakpoints(ctx, p.File, bps)
+			if err != nil {
+				return nil, err
+			}
+			if states == nil {
+				states = []session.BreakpointState{}
+			}
+			return &BreakpointsResult{SessionID: sess.ID(), File: p.File, Breakpoints: states}, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
+		desc:  "All breakpoints of a session with verified state and hit counts.",
+		hints: hints{readOnly: true, idempotent: true}},
+		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			bps := sess.Breakpoints()
+			if bps == nil {
+				bps = []session.BreakpointState{}
+			}
+			return &BreakpointsResult{SessionID: sess.ID(), Breakpoints: bps}, nil
+		})
+}

@@ -1,0 +1,444 @@
+// tools_frames.go: the frame tools — debug_stack (frames with their source
+// line), debug_scopes (with variable counts), debug_variables (a bounded
+// tree), debug_evaluate and debug_set_variable.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// Bounds of debug_variables.
+const (
+	maxVarItems      = 50
+	maxVarDepth      = 2
+	maxVarExpansions = 20
+)
+
+// VarValue is one variable in a bounded tree.
+type VarValue struct {
+	Name               string     `json:"name"`
+	Type               string     `json:"type,omitempty"`
+	Value              string     `json:"value"`
+	Truncated          bool       `json:"truncated,omitempty"`
+	VariablesReference int        `json:"variables_reference,omitempty"`
+	Children           []VarValue `json:"children,omitempty"`
+	ChildrenOmitted    int        `json:"children_omitted,omitempty"`
+}
+
+// grouping entries debugpy adds to a scope ("special variables", …).
+func isGroup(name string) bool { return strings.Contains(name, " ") }
+
+// frameLocals reads the first scope of a frame (its locals), bounded.
+func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID, limit int) ([]VarValue, int, error) {
+	scopes, err := sess.Scopes(ctx, frameID)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(scopes) == 0 {
+		return []VarValue{}, 0, nil
+	}
+	vars, err := sess.Variables(ctx, scopes[0].VariablesReference)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := []VarValue{}
+	omitted := 0
+	for _, v := range vars {
+		if isGroup(v.Name) {
+			continue
+		}
+		if len(out) == limit {
+			omitted++
+			continue
+		}
+		val, cut := clip(v.Value, maxVarValueLen)
+		out = append(out, VarValue{Name: v.Name, Type: v.Type, Value: val, Truncated: cut, VariablesReference: v.VariablesReference})
+	}
+	return out, omitted, nil
+}
+
+// --- debug_stack ---
+
+type stackArgs struct {
+	SessionRef
+	ThreadID int `json:"thread_id,omitempty" desc:"default: the stopped thread"`
+	Levels   int `json:"levels,omitempty" desc:"frames to return (default 20, max 200)"`
+}
+
+// Frame is one stack frame.
+type Frame struct {
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Source   string `json:"source,omitempty" desc:"the text of the line"`
+	External bool   `json:"external,omitempty" desc:"outside the workspace"`
+}
+
+// StackResult is the stack of a thread.
+type StackResult struct {
+	SessionID string  `json:"session_id"`
+	ThreadID  int     `json:"thread_id,omitempty"`
+	Frames    []Frame `json:"frames"`
+}
+
+func (r *StackResult) text() string {
+	var b strings.Builder
+	for i, f := range r.Frames {
+		fmt.Fprintf(&b, "#%d [frame %d] %s at %s:%d", i, f.ID, f.Name, f.File, f.Line)
+		if f.Source != "" {
+			fmt.Fprintf(&b, "  | %s", f.Source)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// --- debug_scopes ---
+
+type scopesArgs struct {
+	SessionRef
+	FrameID int `json:"frame_id,omitempty" desc:"default: the top frame of the stopped thread"`
+}
+
+// Scope is one scope of a frame.
+type Scope struct {
+	Name               string `json:"name"`
+	VariablesReference int    `json:"variables_reference"`
+	Count              int    `json:"count" desc:"variables in the scope"`
+	Expensive          bool   `json:"expensive,omitempty"`
+}
+
+// ScopesResult is the scope chain of a frame.
+type ScopesResult struct {
+	SessionID string  `json:"session_id"`
+	FrameID   int     `json:"frame_id"`
+	Scopes    []Scope `json:"scopes"`
+}
+
+func (r *ScopesResult) text() string {
+	var b strings.Builder
+	for _, sc := range r.Scopes {
+		fmt.Fprintf(&b, "%s: %d variables (ref %d)\n", sc.Name, sc.Count, sc.VariablesReference)
+	}
+	return b.String()
+}
+
+// --- debug_variables ---
+
+type variablesArgs struct {
+	SessionRef
+	FrameID            int      `json:"frame_id,omitempty" desc:"default: the top frame"`
+	Scope              string   `json:"scope,omitempty" desc:"scope name (default: the first, Locals)"`
+	VariablesReference int      `json:"variables_reference,omitempty" desc:"expand this reference instead of a scope"`
+	Names              []string `json:"names,omitempty" desc:"only these variables"`
+	Depth              int      `json:"depth,omitempty" desc:"1 (default) or 2: also expand each container one level"`
+	MaxItems           int      `json:"max_items,omitempty" desc:"items per level (default and max 50)"`
+}
+
+// VariablesResult is a bounded variable tree.
+type VariablesResult struct {
+	SessionID string     `json:"session_id"`
+	FrameID   int        `json:"frame_id,omitempty"`
+	Scope     string     `json:"scope,omitempty"`
+	Variables []VarValue `json:"variables"`
+	Omitted   int        `json:"omitted,omitempty" desc:"variables past max_items"`
+	Missing   []string   `json:"missing,omitempty" desc:"requested names not found"`
+}
+
+func (r *VariablesResult) text() string {
+	var b strings.Builder
+	var walk func(vs []VarValue, indent string)
+	walk = func(vs []VarValue, indent string) {
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%s%s", indent, v.Name)
+			if v.Type != "" {
+				fmt.Fprintf(&b, " (%s)", v.Type)
+			}
+			fmt.Fprintf(&b, " = %s\n", v.Value)
+			walk(v.Children, indent+"  ")
+			if v.ChildrenOmitted > 0 {
+				fmt.Fprintf(&b, "%s  … %d more\n", indent, v.ChildrenOmitted)
+			}
+		}
+	}
+	walk(r.Variables, "")
+	if r.Omitted > 0 {
+		fmt.Fprintf(&b, "… %d more variables\n", r.Omitted)
+	}
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(&b, "not found: %s\n", strings.Join(r.Missing, ", "))
+	}
+	return b.String()
+}
+
+// --- debug_evaluate / debug_set_variable ---
+
+type evaluateArgs struct {
+	SessionRef
+	Expression string  `json:"expression" mcp:"required" desc:"expression (or, in repl context, a statement)"`
+	FrameID    int     `json:"frame_id,omitempty" desc:"default: the top frame"`
+	Timeout    float64 `json:"timeout,omitempty" desc:"seconds (default 10, max 60)"`
+	Context    string  `json:"context,omitempty" enum:"repl,watch,hover" desc:"DAP evaluate context (default repl)"`
+}
+
+// EvaluateResult is an evaluated expression.
+type EvaluateResult struct {
+	Expression         string `json:"expression"`
+	Result             string `json:"result"`
+	Type               string `json:"type,omitempty"`
+	VariablesReference int    `json:"variables_reference,omitempty"`
+}
+
+func (r *EvaluateResult) text() string {
+	t := r.Expression + " = " + r.Result
+	if r.Type != "" {
+		t += " (" + r.Type + ")"
+	}
+	return t
+}
+
+type setVariableArgs struct {
+	SessionRef
+	Name    string `json:"name" mcp:"required" desc:"variable in the frame's scopes (locals first)"`
+	Value   string `json:"value" mcp:"required" desc:"new value as an expression, e.g. \"100\" or \"'text'\""`
+	FrameID int    `json:"frame_id,omitempty" desc:"default: the top frame"`
+}
+
+// SetVariableResult is the effect of debug_set_variable.
+type SetVariableResult struct {
+	Name     string `json:"name"`
+	Previous string `json:"previous"`
+	Value    string `json:"value"`
+}
+
+func (r *SetVariableResult) text() string {
+	return fmt.Sprintf("%s: %s → %s", r.Name, r.Previous, r.Value)
+}
+
+func (s *Server) registerFrameTools() {
+	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
+		desc:  "Frames of the stopped thread (id, function, file, line, and the text of that line). Frame ids are valid until the debuggee resumes.",
+		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
+		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			levels := p.Levels
+			if levels <= 0 {
+				levels = 20
+			}
+			if levels > 200 {
+				return nil, argError("levels", "at most 200")
+			}
+			frames, err := sess.StackTrace(ctx, p.ThreadID, levels)
+			if err != nil {
+				return nil, err
+			}
+			r := &StackResult{SessionID: sess.ID(), ThreadID: p.ThreadID, Frames: []Frame{}}
+			if r.ThreadID == 0 {
+				r.ThreadID, _ = sess.Paused()
+			}
+			for _, f := range frames {
+				fr := Frame{ID: f.Id, Name: f.Name, Line: f.Line, Column: f.Column}
+				if f.Source != nil {
+					fr.File = s.relPath(f.Source.Path)
+					fr.External = fr.File == f.Source.Path
+					fr.Source = sourceLine(f.Source.Path, f.Line)
+				}
+				r.Frames = append(r.Frames, fr)
+			}
+			return r, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_scopes", title: "Scopes of a frame",
+		desc:  "The scope chain of a frame (Locals, Globals, …) with variable counts and references for debug_variables.",
+		hints: hints{readOnly: true, idempotent: true}},
+		func(ctx context.Context, c *call, p *scopesArgs) (*ScopesResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			frameID, err := s.frameOrTop(ctx, sess, p.FrameID)
+			if err != nil {
+				return nil, err
+			}
+			scopes, err := sess.Scopes(ctx, frameID)
+			if err != nil {
+				return nil, err
+			}
+			r := &ScopesResult{SessionID: sess.ID(), FrameID: frameID, Scopes: []Scope{}}
+			for _, sc := range scopes {
+				n := sc.NamedVariables + sc.IndexedVariables
+				if n == 0 && sc.VariablesReference > 0 {
+					if vars, err := sess.Variables(ctx, sc.VariablesReference); err == nil {
+						for _, v := range vars {
+							if !isGroup(v.Name) {
+								n++
+							}
+						}
+					}
+				}
+				r.Scopes = append(r.Scopes, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Count: n, Expensive: sc.Expensive})
+			}
+			return r, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
+		desc: "Variables of a frame's scope (default Locals) or of a variables_reference, as a bounded tree: depth ≤ 2, ≤ 50 items per level, " +
+			"values ≤ 256 chars, with truncation flags; names filters.",
+		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
+		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			maxItems := p.MaxItems
+			if maxItems == 0 {
+				maxItems = maxVarItems
+			}
+			if maxItems < 1 || maxItems > maxVarItems {
+				return nil, argError("max_items", "must be 1..%d", maxVarItems)
+			}
+			depth := p.Depth
+			if depth == 0 {
+				depth = 1
+			}
+			if depth < 1 || depth > maxVarDepth {
+				return nil, argError("depth", "must be 1 or 2")
+			}
+			r := &VariablesResult{SessionID: sess.ID(), Variables: []VarValue{}}
+			ref := p.VariablesReference
+			if ref == 0 {
+				frameID, err := s.frameOrTop(ctx, sess, p.FrameID)
+				if err != nil {
+					return nil, err
+				}
+				r.FrameID = frameID
+				scopes, err := sess.Scopes(ctx, frameID)
+				if err != nil {
+					return nil, err
+				}
+				var names []string
+				for _, sc := range scopes {
+					names = append(names, sc.Name)
+					if ref == 0 && (p.Scope == "" || strings.EqualFold(sc.Name, p.Scope)) {
+						ref, r.Scope = sc.VariablesReference, sc.Name
+					}
+				}
+				if ref == 0 {
+					return nil, &session.Error{Code: session.CodeNotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
+				}
+			}
+			want := map[string]bool{}
+			for _, n := range p.Names {
+				want[n] = false
+			}
+			vars, err := sess.Variables(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			expansions := 0
+			for _, v := range vars {
+				if isGroup(v.Name) {
+					continue
+				}
+				if len(want) > 0 {
+					if _, ok := want[v.Name]; !ok {
+						continue
+					}
+					want[v.Name] = true
+				}
+				if len(r.Variables) == maxItems {
+					r.Omitted++
+					continue
+				}
+				val, cut := clip(v.Value, maxVarValueLen)
+				vv := VarValue{Name: v.Name, Type: v.Type, Value: val, Truncated: cut, VariablesReference: v.VariablesReference}
+				if depth > 1 && v.VariablesReference > 0 && expansions < maxVarExpansions {
+					expansions++
+					if kids, err := sess.Variables(ctx, v.VariablesReference); err == nil {
+						for _, k := range kids {
+							if isGroup(k.Name) {
+								continue
+							}
+							if len(vv.Children) == maxItems {
+								vv.ChildrenOmitted++
+								continue
+							}
+							kv, kcut := clip(k.Value, maxVarValueLen)
+							vv.Children = append(vv.Children, VarValue{Name: k.Name, Type: k.Type, Value: kv, Truncated: kcut, VariablesReference: k.VariablesReference})
+						}
+					}
+				}
+				r.Variables = append(r.Variables, vv)
+			}
+			for _, n := range sortedKeys(want) {
+				if !want[n] {
+					r.Missing = append(r.Missing, n)
+				}
+			}
+			return r, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
+		desc:  "Evaluate an expression in a frame (default: top frame) with a timeout. In the repl context statements run too, so this may change program state.",
+		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
+		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			timeout := 10 * time.Second
+			if p.Timeout < 0 || p.Timeout > 60 {
+				return nil, argError("timeout", "must be 0..60 seconds")
+			}
+			if p.Timeout > 0 {
+				timeout = time.Duration(p.Timeout * float64(time.Second))
+			}
+			ectx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			b, err := sess.Evaluate(ectx, p.Expression, p.FrameID, p.Context)
+			if err != nil {
+				if ctx.Err() == nil && ectx.Err() != nil {
+					return nil, &session.Error{Code: session.CodeTimeout, Field: "timeout", Message: fmt.Sprintf("the evaluation did not finish within %s", timeout)}
+				}
+				return nil, err
+			}
+			return &EvaluateResult{Expression: p.Expression, Result: b.Result, Type: b.Type, VariablesReference: b.VariablesReference}, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
+		desc:  "Assign a new value (an expression) to a variable in a frame (default: top frame); returns the previous and new values.",
+		hints: hints{destructive: true, idempotent: true}},
+		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			old, updated, err := sess.SetVariable(ctx, p.FrameID, p.Name, p.Value)
+			if err != nil {
+				return nil, err
+			}
+			return &SetVariableResult{Name: p.Name, Previous: old, Value: updated}, nil
+		})
+}
+
+// frameOrTop resolves frame 0 to the top frame of the stopped thread.
+func (s *Server) frameOrTop(ctx context.Context, sess *session.Session, frameID int) (int, error) {
+	if frameID != 0 {
+		return frameID, nil
+	}
+	f, err := sess.TopFrame(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return f.Id, nil
+}

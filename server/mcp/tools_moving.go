@@ -1,0 +1,83 @@
+// tools_moving.go: the moving tools — debug_continue, debug_step,
+// debug_pause, debug_wait. Each waits (by default) for the next stop with a
+// timeout, reports progress while waiting, honours cancellation, and
+// returns the stop report.
+package mcp
+
+import (
+	"context"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+type moveArgs struct {
+	SessionRef
+	Wait    *bool   `json:"wait,omitempty" desc:"wait for the next stop (default true)"`
+	Timeout float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600); on timeout the status is running"`
+}
+
+type stepArgs struct {
+	SessionRef
+	Direction string  `json:"direction,omitempty" enum:"over,in,out" desc:"default over"`
+	Wait      *bool   `json:"wait,omitempty" desc:"wait for the next stop (default true)"`
+	Timeout   float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600)"`
+}
+
+type waitArgs struct {
+	SessionRef
+	Timeout float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600); returns at once when already paused"`
+}
+
+const moreStop = "use debug_variables, debug_stack or debug_watch for details"
+
+func (s *Server) registerMovingTools() {
+	move := func(ctx context.Context, c *call, sessionID string, wait *bool, timeout float64, do func(*session.Session) error) (*StopReport, error) {
+		if _, err := s.waitTimeout(timeout); err != nil {
+			return nil, err
+		}
+		sess, err := s.session(sessionID)
+		if err != nil {
+			return nil, err
+		}
+		s.state(sess.ID())
+		if err := do(sess); err != nil {
+			return nil, err
+		}
+		if wait != nil && !*wait {
+			return s.stopReport(ctx, sess, session.Stop{Running: true})
+		}
+		return s.waitAndReport(ctx, c, sess, timeout)
+	}
+
+	addTool(s, toolSpec{name: "debug_continue", title: "Continue to the next stop",
+		desc:  "Resume the debuggee and (by default) wait for the next stop: returns reason, location, source lines, bounded locals, watches, enclosing symbol; status running on timeout, completed/error at the end.",
+		hints: hints{}, more: moreStop},
+		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
+			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Continue(ctx) })
+		})
+
+	addTool(s, toolSpec{name: "debug_step", title: "Step over, into or out",
+		desc:  "Step the stopped thread (direction over | in | out, default over) and wait for the stop; returns the same report as debug_continue.",
+		hints: hints{}, more: moreStop},
+		func(ctx context.Context, c *call, p *stepArgs) (*StopReport, error) {
+			dir := p.Direction
+			if dir == "" {
+				dir = "over"
+			}
+			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Step(ctx, dir) })
+		})
+
+	addTool(s, toolSpec{name: "debug_pause", title: "Pause a running debuggee",
+		desc:  "Interrupt a running debuggee and (by default) wait for the pause; returns the stop report. A paused debuggee is left as is.",
+		hints: hints{idempotent: true}, more: moreStop},
+		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
+			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Pause(ctx) })
+		})
+
+	addTool(s, toolSpec{name: "debug_wait", title: "Wait for the next stop",
+		desc:  "Return the current stop at once when paused, else wait (up to timeout) for the next stop or the end; progress notifications while waiting. Never blocks forever.",
+		hints: hints{readOnly: true, idempotent: true}, more: moreStop},
+		func(ctx context.Context, c *call, p *waitArgs) (*StopReport, error) {
+			return move(ctx, c, p.SessionID, nil, p.Timeout, func(*session.Session) error { return nil })
+		})
+}

@@ -1,0 +1,120 @@
+// tools_output.go: debug_output (captured stdout/stderr, paged by absolute
+// offset, bounded) and debug_outcome (completed, exit code, exception
+// type/message/traceback).
+package mcp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// Output page bounds: text and structured content both carry the page, so
+// two pages must fit the response cap.
+const (
+	defaultOutputLimit = 16 * 1024
+	maxOutputLimit     = 40 * 1024
+)
+
+type outputArgs struct {
+	SessionRef
+	Offset int64 `json:"offset,omitempty" desc:"absolute byte offset to read from (default 0; use next_offset to page)"`
+	Limit  int   `json:"limit,omitempty" desc:"bytes to return (default 16384, max 40960)"`
+}
+
+// OutputResult is one page of captured output.
+type OutputResult struct {
+	SessionID  string      `json:"session_id"`
+	Offset     int64       `json:"offset" desc:"absolute offset of data"`
+	NextOffset int64       `json:"next_offset" desc:"where the next page starts"`
+	Data       string      `json:"data"`
+	More       bool        `json:"more,omitempty" desc:"more output after next_offset"`
+	Dropped    int64       `json:"dropped,omitempty" desc:"bytes dropped from the start of the buffer (oldest first)"`
+	Total      int64       `json:"total" desc:"bytes ever written"`
+	Truncated  *Truncation `json:"truncated,omitempty"`
+}
+
+func (r *OutputResult) text() string {
+	t := r.Data
+	if r.More {
+		t += fmt.Sprintf("\n[more output: call debug_output with offset=%d]", r.NextOffset)
+	}
+	if r.Dropped > 0 && r.Offset > 0 && r.Offset == r.Dropped {
+		t = fmt.Sprintf("[%d earlier bytes were dropped]\n", r.Dropped) + t
+	}
+	return t
+}
+
+type outcomeArgs struct {
+	SessionRef
+}
+
+// OutcomeResult is how the program ended.
+type OutcomeResult struct {
+	SessionID string           `json:"session_id"`
+	Status    string           `json:"status"`
+	Outcome   *session.Outcome `json:"outcome,omitempty"`
+	Hint      string           `json:"hint,omitempty"`
+}
+
+func (r *OutcomeResult) text() string {
+	t := "status " + r.Status
+	if r.Outcome != nil {
+		t += "; " + outcomeLine(r.Outcome)
+		if r.Outcome.Traceback != "" {
+			t += "\n" + r.Outcome.Traceback
+		}
+	}
+	if r.Hint != "" {
+		t += "\nhint: " + r.Hint
+	}
+	return t
+}
+
+func (s *Server) registerOutputTools() {
+	addTool(s, toolSpec{name: "debug_output", title: "Program output",
+		desc:  "Captured stdout/stderr of a session, paged by absolute offset (next_offset continues; more says there is more). Oldest output may be dropped past the buffer (flagged).",
+		hints: hints{readOnly: true, idempotent: true}, more: "page with a smaller limit"},
+		func(ctx context.Context, c *call, p *outputArgs) (*OutputResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			limit := p.Limit
+			if limit == 0 {
+				limit = defaultOutputLimit
+			}
+			if limit < 1 || limit > maxOutputLimit {
+				return nil, argError("limit", "must be 1..%d", maxOutputLimit)
+			}
+			if p.Offset < 0 {
+				return nil, argError("offset", "must not be negative")
+			}
+			page := sess.Output(p.Offset, limit)
+			r := &OutputResult{SessionID: sess.ID(), Offset: page.Offset, NextOffset: page.NextOffset, Data: page.Data, More: page.More, Total: page.Total}
+			if page.Truncated {
+				r.Dropped = page.Dropped
+			}
+			if page.More {
+				r.Truncated = &Truncation{Omitted: page.Total - page.NextOffset,
+					Notice: fmt.Sprintf("more output: call debug_output with offset=%d", page.NextOffset)}
+			}
+			return r, nil
+		})
+
+	addTool(s, toolSpec{name: "debug_outcome", title: "How the program ended",
+		desc:  "Whether the program completed, its exit code, and the exception type/message/traceback if it raised (set at the exception stop already).",
+		hints: hints{readOnly: true, idempotent: true}},
+		func(ctx context.Context, c *call, p *outcomeArgs) (*OutcomeResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			r := &OutcomeResult{SessionID: sess.ID(), Status: sess.Status(), Outcome: sess.Outcome()}
+			if r.Outcome == nil {
+				r.Hint = "the program has not ended yet: debug_continue or debug_wait"
+			}
+			return r, nil
+		})
+}
