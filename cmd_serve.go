@@ -1,0 +1,75 @@
+// cmd_serve.go: `dapscope serve` — the editor channel: LSP-style JSON-RPC on
+// stdio that the VS Code extension starts as a language client (hover, smart
+// inspect, debug proxies, MCP endpoint, session notifications). Logs go to
+// stderr (the extension shows them in its output channel), never stdout.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dapscope/dapscope/editor"
+)
+
+func init() {
+	register("serve", "serve the VS Code extension over stdio JSON-RPC (hover, inspect, proxies)", runServe)
+}
+
+// version is reported to the editor in initialize.
+const version = "0.1.0"
+
+// stdio is the JSON-RPC stream on stdin/stdout.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return os.Stdin.Close() }
+
+// mcpEndpointFunc, when set by the MCP wiring, starts the loopback MCP HTTP
+// server for the manager and returns its endpoint.
+var mcpEndpointFunc func(ctx context.Context, deps serveDeps) (editor.Endpoint, error)
+
+// serveDeps is what the MCP wiring needs from serve.
+type serveDeps struct {
+	opts editor.Options
+}
+
+func runServe(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var c commonFlags
+	c.register(fs)
+	traceDAP := fs.Bool("trace-dap", false, "log at debug level (DAP traffic of the sidecar's sessions)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *traceDAP {
+		c.logLevel = "debug"
+	}
+	log, closer, err := c.logger()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope serve:", err)
+		return 2
+	}
+	defer closer.Close()
+	mgr, err := c.manager(log)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope serve:", err)
+		return 2
+	}
+	defer mgr.Close()
+	opts := editor.Options{Manager: mgr, Logger: log, Version: version}
+	if mcpEndpointFunc != nil {
+		opts.MCPEndpoint = func(ctx context.Context) (editor.Endpoint, error) {
+			return mcpEndpointFunc(ctx, serveDeps{opts: opts})
+		}
+	}
+	if err := editor.New(opts).Serve(ctx, stdio{os.Stdin, os.Stdout}); err != nil {
+		log.Error("editor channel ended", "err", err)
+		return 1
+	}
+	return 0
+}

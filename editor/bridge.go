@@ -1,0 +1,107 @@
+// This file holds bridged sessions: debug sessions of other types (e.g. the
+// Python extension's debugpy) that the editor reports through a tracker. They
+// implement inspect.Target by sending each DAP request back to the extension
+// (`dapscope/dapRequest`), which runs it with session.customRequest.
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// BridgeEvent is what the extension's tracker reports (dapscope/bridgeEvent).
+type BridgeEvent struct {
+	VSCodeSessionID   string `json:"vscodeSessionId"`
+	DebugType         string `json:"debugType"`
+	Name              string `json:"name"`
+	Adapter           string `json:"adapter"`
+	Kind              string `json:"kind"` // started | stopped | continued | terminated
+	ThreadID          int    `json:"threadId,omitempty"`
+	Reason            string `json:"reason,omitempty"`
+	AllThreadsStopped bool   `json:"allThreadsStopped,omitempty"`
+}
+
+// bridged is one editor-owned session reached through the extension.
+type bridged struct {
+	id        string // VS Code session id
+	name      string
+	debugType string
+	adapter   string
+	conn      jsonrpc2.Conn
+
+	mu       sync.Mutex
+	status   string
+	threadID int
+	stopped  bool
+	updated  time.Time
+	values   *sync.Map
+}
+
+func (b *bridged) Request(ctx context.Context, command string, args any, out any) error {
+	var raw json.RawMessage
+	params := map[string]any{"vscodeSessionId": b.id, "command": command, "arguments": args}
+	if _, err := b.conn.Call(ctx, "dapscope/dapRequest", params, &raw); err != nil {
+		return fmt.Errorf("%s through the editor: %w", command, err)
+	}
+	if out == nil || len(raw) == 0 {
+		return nil
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func (b *bridged) Adapter() string { return b.adapter }
+
+func (b *bridged) Paused() (int, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.threadID, b.stopped
+}
+
+func (b *bridged) Status() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.status
+}
+
+func (b *bridged) Values() *sync.Map { return b.values }
+
+func (b *bridged) apply(ev BridgeEvent) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.updated = time.Now()
+	switch ev.Kind {
+	case "started":
+		b.status = "running"
+	case "stopped":
+		b.status, b.stopped = "paused", true
+		if ev.ThreadID != 0 {
+			b.threadID = ev.ThreadID
+		}
+	case "continued":
+		b.status, b.stopped = "running", false
+	case "terminated":
+		b.status, b.stopped = "completed", false
+	}
+}
+
+// BridgedInfo describes a bridged session in dapscope/sessions.
+type BridgedInfo struct {
+	VSCodeSessionID string    `json:"vscodeSessionId"`
+	Name            string    `json:"name"`
+	DebugType       string    `json:"debugType"`
+	Adapter         string    `json:"adapter"`
+	Status          string    `json:"status"`
+	ThreadID        int       `json:"threadId,omitempty"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+}
+
+func (b *bridged) info() BridgedInfo {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return BridgedInfo{VSCodeSessionID: b.id, Name: b.name, DebugType: b.debugType, Adapter: b.adapter, Status: b.status, ThreadID: b.threadID, UpdatedAt: b.updated}
+}

@@ -1,0 +1,63 @@
+// This file holds the open text documents (full sync), so hover reads the
+// buffer the person sees, saved or not.
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+type documents struct {
+	mu   sync.Mutex
+	text map[protocol.DocumentURI]string
+}
+
+func newDocuments() *documents { return &documents{text: map[protocol.DocumentURI]string{}} }
+
+func (d *documents) didOpen(_ context.Context, params json.RawMessage) {
+	var p protocol.DidOpenTextDocumentParams
+	if json.Unmarshal(params, &p) == nil {
+		d.mu.Lock()
+		d.text[p.TextDocument.URI] = p.TextDocument.Text
+		d.mu.Unlock()
+	}
+}
+
+func (d *documents) didChange(_ context.Context, params json.RawMessage) {
+	var p protocol.DidChangeTextDocumentParams
+	if json.Unmarshal(params, &p) == nil && len(p.ContentChanges) > 0 {
+		d.mu.Lock()
+		// Full sync: the last change holds the whole text.
+		d.text[p.TextDocument.URI] = p.ContentChanges[len(p.ContentChanges)-1].Text
+		d.mu.Unlock()
+	}
+}
+
+func (d *documents) didClose(_ context.Context, params json.RawMessage) {
+	var p protocol.DidCloseTextDocumentParams
+	if json.Unmarshal(params, &p) == nil {
+		d.mu.Lock()
+		delete(d.text, p.TextDocument.URI)
+		d.mu.Unlock()
+	}
+}
+
+// get returns the document's text: the open buffer, else the file on disk.
+func (d *documents) get(u protocol.DocumentURI) (string, bool) {
+	d.mu.Lock()
+	t, ok := d.text[u]
+	d.mu.Unlock()
+	if ok {
+		return t, true
+	}
+	b, err := os.ReadFile(uri.URI(u).Filename())
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}

@@ -1,0 +1,139 @@
+// This file holds textDocument/hover: when a session is paused in a frame of
+// the hovered file, the expression under the cursor is inspected in that
+// frame and answered with a short markdown summary; otherwise null, fast
+// (no DAP traffic when nothing is paused).
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"time"
+
+	godap "github.com/google/go-dap"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// hoverOptions keep hovers small and quick.
+var hoverOptions = inspect.Options{MaxPreviewRows: 3, MaxPreviewItems: 5, Timeout: 1, RequestTimeout: 4}
+
+// pausedTarget is a paused session with a way to list its frames.
+type pausedTarget struct {
+	target inspect.Target
+	frames func(ctx context.Context) ([]godap.StackFrame, error)
+}
+
+// pausedTargets lists paused sessions, the active one first.
+func (s *Server) pausedTargets() []pausedTarget {
+	var out []pausedTarget
+	active := s.mgr.Active()
+	for _, ss := range s.mgr.List() {
+		if _, ok := ss.Paused(); !ok {
+			continue
+		}
+		ss := ss
+		pt := pausedTarget{target: ss, frames: func(ctx context.Context) ([]godap.StackFrame, error) { return ss.StackTrace(ctx, 0, 50) }}
+		if ss.ID() == active {
+			out = append([]pausedTarget{pt}, out...)
+		} else {
+			out = append(out, pt)
+		}
+	}
+	s.mu.Lock()
+	for _, b := range s.bridged {
+		tid, ok := b.Paused()
+		if !ok {
+			continue
+		}
+		b := b
+		out = append(out, pausedTarget{target: b, frames: func(ctx context.Context) ([]godap.StackFrame, error) {
+			var body godap.StackTraceResponseBody
+			err := b.Request(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: tid, Levels: 50}, &body)
+			return body.StackFrames, err
+		}})
+	}
+	s.mu.Unlock()
+	return out
+}
+
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	if a == b {
+		return true
+	}
+	ea, err1 := filepath.EvalSymlinks(a)
+	eb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ea == eb
+}
+
+func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error) {
+	var p protocol.HoverParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	targets := s.pausedTargets()
+	if len(targets) == 0 {
+		return nil, nil // nothing paused: answer at once
+	}
+	text, ok := s.docs.get(p.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	line, ok := lineOf(text, int(p.Position.Line))
+	if !ok {
+		return nil, nil
+	}
+	expr, start, end, ok := ExpressionAt(line, utf16ToRune(line, int(p.Position.Character)))
+	if !ok {
+		return nil, nil
+	}
+	file := uri.URI(p.TextDocument.URI).Filename()
+	for _, t := range targets {
+		frames, err := t.frames(ctx)
+		if err != nil {
+			s.log.Debug("hover: stackTrace failed", "err", err)
+			continue
+		}
+		frameID := 0
+		for _, f := range frames {
+			if f.Source != nil && samePath(f.Source.Path, file) {
+				frameID = f.Id
+				break
+			}
+		}
+		if frameID == 0 {
+			continue // this session is not stopped in the hovered file
+		}
+		t0 := time.Now()
+		res, err := inspect.Inspect(ctx, t.target, frameID, expr, hoverOptions)
+		if err != nil {
+			var ie *inspect.Error
+			if errors.As(err, &ie) && (ie.Code == inspect.CodeVariableNotFound || ie.Code == inspect.CodeInvalidExpression || ie.Code == inspect.CodeInvalidState) {
+				s.log.Debug("hover: not inspectable", "expr", expr, "code", ie.Code)
+				return nil, nil
+			}
+			s.log.Warn("hover: inspection failed", "expr", expr, "err", err)
+			return nil, nil
+		}
+		s.log.Info("hover", "expr", expr, "ms", float64(time.Since(t0).Microseconds())/1000, "type", res.DetectedType)
+		ln := p.Position.Line
+		return &protocol.Hover{
+			Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: HoverMarkdown(res)},
+			Range: &protocol.Range{
+				Start: protocol.Position{Line: ln, Character: uint32(runeToUTF16(line, start))},
+				End:   protocol.Position{Line: ln, Character: uint32(runeToUTF16(line, end))},
+			},
+		}, nil
+	}
+	return nil, nil
+}
+
+var _ inspect.Target = (*session.Session)(nil)

@@ -1,0 +1,427 @@
+// Package editor is the sidecar's JSON-RPC channel to the VS Code extension
+// (LSP-style framing over stdio, go.lsp.dev/jsonrpc2): initialize/shutdown,
+// hover with the smart summary of the value under the cursor, the custom
+// requests dapscope/inspect, dapscope/sessions, dapscope/startProxy and
+// dapscope/mcpEndpoint, and session notifications to the extension.
+//
+// This file holds the Server, its lifecycle and the method table.
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// Endpoint is the MCP streamable-HTTP endpoint of this sidecar.
+type Endpoint struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+}
+
+// Options configure a Server.
+type Options struct {
+	Manager *session.Manager // required; the Server closes it on shutdown/exit
+	Logger  *slog.Logger
+	Version string
+	// MCPEndpoint starts (once) and returns the MCP HTTP endpoint; nil when
+	// this build has no MCP HTTP transport.
+	MCPEndpoint func(ctx context.Context) (Endpoint, error)
+}
+
+// Server is one editor connection.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	mgr  *session.Manager
+	r    *router
+	docs *documents
+
+	mu       sync.Mutex
+	conn     jsonrpc2.Conn
+	bridged  map[string]*bridged // by VS Code session id
+	proxied  map[string]string   // VS Code session id → sidecar session id
+	pending  []string            // VS Code session ids of proxies not yet paired
+	paired   map[string]bool     // sidecar session ids already paired
+	shutdown bool
+	exited   chan struct{}
+	// proxyCtx bounds the editor proxies; cancelled before the manager closes
+	// so a still-connected editor cannot hold the shutdown.
+	proxyCtx    context.Context
+	proxyCancel context.CancelFunc
+	closeMgr    sync.Once
+}
+
+// New returns a Server.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		opts:    opts,
+		log:     opts.Logger,
+		mgr:     opts.Manager,
+		r:       newRouter(opts.Logger),
+		docs:    newDocuments(),
+		bridged: map[string]*bridged{},
+		proxied: map[string]string{},
+		paired:  map[string]bool{},
+		exited:  make(chan struct{}),
+	}
+	s.proxyCtx, s.proxyCancel = context.WithCancel(context.Background())
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	r := s.r
+	r.calls["initialize"] = s.initialize
+	r.calls["shutdown"] = s.shutdownCall
+	r.calls["textDocument/hover"] = s.hover
+	r.calls["dapscope/inspect"] = s.inspectCall
+	r.calls["dapscope/sessions"] = s.sessions
+	r.calls["dapscope/startProxy"] = s.startProxy
+	r.calls["dapscope/mcpEndpoint"] = s.mcpEndpoint
+	r.notes["initialized"] = func(context.Context, json.RawMessage) {}
+	r.notes["exit"] = func(context.Context, json.RawMessage) { s.exit() }
+	r.notes["textDocument/didOpen"] = s.docs.didOpen
+	r.notes["textDocument/didChange"] = s.docs.didChange
+	r.notes["textDocument/didClose"] = s.docs.didClose
+	r.notes["dapscope/bridgeEvent"] = s.bridgeEvent
+}
+
+// Serve runs the channel on rwc until the client sends exit, the stream ends
+// or ctx is cancelled; then every session and child process is ended.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	events, unsubscribe := s.mgr.Subscribe()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.forward(ctx, conn, events)
+	}()
+	conn.Go(ctx, s.r.handle)
+	var err error
+	select {
+	case <-conn.Done():
+		err = conn.Err()
+	case <-s.exited:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	s.r.cancelAll()
+	s.closeManager()
+	unsubscribe()
+	cancel()
+	_ = conn.Close()
+	<-conn.Done()
+	wg.Wait()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || isClosedErr(err) {
+		err = nil
+	}
+	return err
+}
+
+func isClosedErr(err error) bool {
+	return err != nil && (errors.Is(err, context.Canceled) || containsAny(err.Error(), "file already closed", "use of closed", "EOF"))
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		for i := 0; i+len(sub) <= len(s); i++ {
+			if s[i:i+len(sub)] == sub {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *Server) closeManager() {
+	s.closeMgr.Do(func() {
+		s.proxyCancel()
+		if err := s.mgr.Close(); err != nil {
+			s.log.Warn("closing sessions", "err", err)
+		}
+	})
+}
+
+func (s *Server) exit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.exited:
+	default:
+		close(s.exited)
+	}
+}
+
+// SessionEvent is the dapscope/sessionEvent notification.
+type SessionEvent struct {
+	SessionID       string                `json:"sessionId"`
+	VSCodeSessionID string                `json:"vscodeSessionId,omitempty"`
+	Kind            string                `json:"kind"` // stopped | continued | terminated
+	Stop            *session.StopLocation `json:"stop,omitempty"`
+}
+
+// forward sends session lifecycle events to the extension.
+func (s *Server) forward(ctx context.Context, conn jsonrpc2.Conn, events <-chan session.Event) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			n := SessionEvent{SessionID: ev.SessionID, Kind: ev.Kind, Stop: ev.Stop, VSCodeSessionID: s.vscodeIDOf(ev.SessionID)}
+			if err := conn.Notify(ctx, "dapscope/sessionEvent", n); err != nil {
+				s.log.Debug("notify failed", "err", err)
+			}
+		}
+	}
+}
+
+func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
+	// Only what we use: newer clients send fields older protocol types reject.
+	var p struct {
+		ClientInfo *protocol.ClientInfo `json:"clientInfo"`
+	}
+	_ = json.Unmarshal(params, &p)
+	s.log.Info("editor connected", "client", clientName(p.ClientInfo))
+	return map[string]any{
+		"capabilities": protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindFull},
+			HoverProvider:    true,
+			Experimental: map[string]any{"dapscope": map[string]any{
+				"inspect": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
+				"bridge": true, "notifications": []string{"dapscope/sessionEvent"},
+			}},
+		},
+		"serverInfo": protocol.ServerInfo{Name: "dapscope", Version: s.opts.Version},
+	}, nil
+}
+
+func clientName(ci *protocol.ClientInfo) string {
+	if ci == nil {
+		return ""
+	}
+	return ci.Name + " " + ci.Version
+}
+
+func (s *Server) shutdownCall(ctx context.Context, _ json.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.shutdown = true
+	s.mu.Unlock()
+	s.closeManager()
+	return nil, nil
+}
+
+// InspectParams are the dapscope/inspect parameters.
+type InspectParams struct {
+	SessionID       string          `json:"sessionId,omitempty"`
+	VSCodeSessionID string          `json:"vscodeSessionId,omitempty"`
+	FrameID         int             `json:"frameId,omitempty"`
+	Expression      string          `json:"expression"`
+	Options         inspect.Options `json:"options"`
+}
+
+// inspectCall answers dapscope/inspect: the Result, or a Result carrying the
+// inspector's typed error (so the webview shows code, hint and names).
+func (s *Server) inspectCall(ctx context.Context, params json.RawMessage) (any, error) {
+	var p InspectParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Expression == "" {
+		return nil, invalidParams("expression is required")
+	}
+	t, err := s.target(p.SessionID, p.VSCodeSessionID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := inspect.Inspect(ctx, t, p.FrameID, p.Expression, p.Options)
+	if err != nil {
+		var ie *inspect.Error
+		if errors.As(err, &ie) {
+			return &inspect.Result{Name: p.Expression, Error: ie}, nil
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// target resolves the session an editor request means: a bridged session by
+// VS Code id, a proxied one by VS Code id, a sidecar session by id, else the
+// active session.
+func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
+	if vscodeID != "" {
+		s.mu.Lock()
+		b := s.bridged[vscodeID]
+		s.mu.Unlock()
+		if b != nil {
+			return b, nil
+		}
+		if id := s.sidecarIDOf(vscodeID); id != "" && sessionID == "" {
+			sessionID = id
+		}
+	}
+	ss, err := s.mgr.Get(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+// SessionsResult is the dapscope/sessions answer.
+type SessionsResult struct {
+	Sessions []session.Info `json:"sessions"`
+	Bridged  []BridgedInfo  `json:"bridged,omitempty"`
+	Active   string         `json:"active,omitempty"`
+}
+
+func (s *Server) sessions(ctx context.Context, _ json.RawMessage) (any, error) {
+	out := SessionsResult{Sessions: []session.Info{}, Active: s.mgr.Active()}
+	for _, ss := range s.mgr.List() {
+		out.Sessions = append(out.Sessions, ss.Info())
+	}
+	s.mu.Lock()
+	for _, b := range s.bridged {
+		out.Bridged = append(out.Bridged, b.info())
+	}
+	s.mu.Unlock()
+	return out, nil
+}
+
+// StartProxyParams are the dapscope/startProxy parameters.
+type StartProxyParams struct {
+	Configuration   map[string]any `json:"configuration"`
+	VSCodeSessionID string         `json:"vscodeSessionId,omitempty"`
+}
+
+// StartProxyResult is the address VS Code connects to as its debug adapter.
+type StartProxyResult struct {
+	Address string `json:"address"`
+	Adapter string `json:"adapter"`
+}
+
+func (s *Server) startProxy(ctx context.Context, params json.RawMessage) (any, error) {
+	var p StartProxyParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	kind := adapterOf(p.Configuration)
+	if kind == "" {
+		return nil, invalidParams("configuration.adapter must be debugpy or dlv, got %v", p.Configuration["adapter"])
+	}
+	addr, err := s.mgr.ListenEditor(s.proxyCtx, session.ProxySpec{Adapter: kind})
+	if err != nil {
+		return nil, err
+	}
+	if p.VSCodeSessionID != "" {
+		s.mu.Lock()
+		s.pending = append(s.pending, p.VSCodeSessionID)
+		s.mu.Unlock()
+	}
+	s.log.Info("proxy listening", "addr", addr, "adapter", kind, "vscodeSession", p.VSCodeSessionID)
+	return StartProxyResult{Address: addr, Adapter: kind}, nil
+}
+
+func adapterOf(cfg map[string]any) string {
+	a, _ := cfg["adapter"].(string)
+	switch a {
+	case "", "debugpy", "python":
+		if prog, _ := cfg["program"].(string); a == "" && len(prog) > 3 && prog[len(prog)-3:] == ".go" {
+			return "dlv"
+		}
+		return "debugpy"
+	case "dlv", "go", "delve":
+		return "dlv"
+	}
+	return ""
+}
+
+// pair matches proxies the extension asked for with editor sessions, in order.
+func (s *Server) pairLocked() {
+	if len(s.pending) == 0 {
+		return
+	}
+	for _, ss := range s.mgr.List() {
+		if len(s.pending) == 0 {
+			return
+		}
+		info := ss.Info()
+		if info.Origin != session.OriginEditor || s.paired[info.ID] {
+			continue
+		}
+		s.paired[info.ID] = true
+		s.proxied[s.pending[0]] = info.ID
+		s.pending = s.pending[1:]
+	}
+}
+
+func (s *Server) sidecarIDOf(vscodeID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pairLocked()
+	return s.proxied[vscodeID]
+}
+
+func (s *Server) vscodeIDOf(sidecarID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pairLocked()
+	for v, id := range s.proxied {
+		if id == sidecarID {
+			return v
+		}
+	}
+	return ""
+}
+
+func (s *Server) mcpEndpoint(ctx context.Context, _ json.RawMessage) (any, error) {
+	if s.opts.MCPEndpoint == nil {
+		return nil, errors.New("this dapscope build has no MCP HTTP endpoint; use `dapscope mcp` over stdio")
+	}
+	return s.opts.MCPEndpoint(ctx)
+}
+
+func (s *Server) bridgeEvent(ctx context.Context, params json.RawMessage) {
+	var ev BridgeEvent
+	if err := json.Unmarshal(params, &ev); err != nil || ev.VSCodeSessionID == "" {
+		s.log.Warn("bad bridge event", "err", err)
+		return
+	}
+	s.mu.Lock()
+	b := s.bridged[ev.VSCodeSessionID]
+	if b == nil && ev.Kind != "terminated" {
+		b = &bridged{id: ev.VSCodeSessionID, name: ev.Name, debugType: ev.DebugType, adapter: ev.Adapter, conn: s.conn, values: &sync.Map{}}
+		if b.adapter == "" {
+			b.adapter = ev.DebugType
+		}
+		s.bridged[ev.VSCodeSessionID] = b
+	}
+	if ev.Kind == "terminated" {
+		delete(s.bridged, ev.VSCodeSessionID)
+	}
+	s.mu.Unlock()
+	if b != nil {
+		b.apply(ev)
+	}
+	s.log.Debug("bridge event", "session", ev.VSCodeSessionID, "type", ev.DebugType, "kind", ev.Kind, "thread", ev.ThreadID)
+}

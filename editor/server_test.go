@@ -1,0 +1,352 @@
+// Tests of the editor channel with a scripted JSON-RPC client (the
+// extension's side) and a scripted DAP editor (VS Code's side) against real
+// debugpy: initialize, startProxy, hover on a paused DataFrame, null when
+// nothing is paused or running, dapscope/inspect, dapscope/sessions, session
+// notifications, and shutdown/exit leaving no processes.
+package editor
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	godap "github.com/google/go-dap"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/goleak"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// rpcClient is the extension's side of the channel.
+type rpcClient struct {
+	conn   jsonrpc2.Conn
+	mu     sync.Mutex
+	events []SessionEvent
+	evCh   chan SessionEvent
+}
+
+func startChannel(t *testing.T, mgr *session.Manager) (*rpcClient, chan error) {
+	t.Helper()
+	a, b := net.Pipe()
+	srv := New(Options{Manager: mgr, Logger: testLogger(t), Version: "test"})
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), a) }()
+	c := &rpcClient{conn: jsonrpc2.NewConn(jsonrpc2.NewStream(b)), evCh: make(chan SessionEvent, 64)}
+	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == "dapscope/sessionEvent" {
+			var ev SessionEvent
+			_ = json.Unmarshal(req.Params(), &ev)
+			c.mu.Lock()
+			c.events = append(c.events, ev)
+			c.mu.Unlock()
+			select {
+			case c.evCh <- ev:
+			default:
+			}
+			return nil
+		}
+		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	})
+	t.Cleanup(func() { _ = c.conn.Close(); <-c.conn.Done() })
+	return c, done
+}
+
+func (c *rpcClient) call(t *testing.T, method string, params, out any) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err := c.conn.Call(ctx, method, params, out)
+	return err
+}
+
+func (c *rpcClient) waitEvent(t *testing.T, kind string) SessionEvent {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case ev := <-c.evCh:
+			if ev.Kind == kind {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no %s notification", kind)
+		}
+	}
+}
+
+// dapEditor is a scripted VS Code talking DAP to the proxy address.
+type dapEditor struct {
+	conn net.Conn
+	seq  int
+	msgs chan godap.Message
+}
+
+func dialEditor(t *testing.T, addr string) *dapEditor {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &dapEditor{conn: conn, msgs: make(chan godap.Message, 256)}
+	go func() {
+		defer close(e.msgs)
+		r := bufio.NewReader(conn)
+		for {
+			m, err := godap.ReadProtocolMessage(r)
+			if err != nil {
+				return
+			}
+			e.msgs <- m
+		}
+	}()
+	t.Cleanup(func() { _ = conn.Close() })
+	return e
+}
+
+func (e *dapEditor) send(t *testing.T, command string, args any) int {
+	t.Helper()
+	e.seq++
+	raw, _ := json.Marshal(args)
+	msg := map[string]any{"seq": e.seq, "type": "request", "command": command, "arguments": json.RawMessage(raw)}
+	b, _ := json.Marshal(msg)
+	if _, err := e.conn.Write([]byte("Content-Length: " + itoa(len(b)) + "\r\n\r\n" + string(b))); err != nil {
+		t.Fatal(err)
+	}
+	return e.seq
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// waitFor reads DAP messages until pred matches one.
+func (e *dapEditor) waitFor(t *testing.T, what string, pred func(godap.Message) bool) godap.Message {
+	t.Helper()
+	deadline := time.After(90 * time.Second)
+	for {
+		select {
+		case m, ok := <-e.msgs:
+			if !ok {
+				t.Fatalf("DAP connection closed while waiting for %s", what)
+			}
+			if pred(m) {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func isEvent(name string) func(godap.Message) bool {
+	return func(m godap.Message) bool {
+		ev, ok := m.(godap.EventMessage)
+		return ok && ev.GetEvent().Event == name
+	}
+}
+
+func isResponse(seq int) func(godap.Message) bool {
+	return func(m godap.Message) bool {
+		r, ok := m.(godap.ResponseMessage)
+		return ok && r.GetResponse().RequestSeq == seq
+	}
+}
+
+func hoverAt(t *testing.T, c *rpcClient, file, line string, lineNo int, word string) *protocol.Hover {
+	t.Helper()
+	col := strings.Index(line, word) + 1
+	var raw json.RawMessage
+	err := c.call(t, "textDocument/hover", map[string]any{
+		"textDocument": map[string]any{"uri": string(uri.File(file))},
+		"position":     map[string]any{"line": lineNo, "character": col},
+	}, &raw)
+	if err != nil {
+		t.Fatalf("hover: %v", err)
+	}
+	if string(raw) == "null" || len(raw) == 0 {
+		return nil
+	}
+	var h protocol.Hover
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatal(err)
+	}
+	return &h
+}
+
+func processGone(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return errors.Is(err, syscall.ESRCH)
+}
+
+func TestEditorChannelWithDebugpy(t *testing.T) {
+	fixture, _ := filepath.Abs("testdata/hover.py")
+	src, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	bpLine := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "total = ") {
+			bpLine = i // 0-based
+		}
+	}
+	mgr := session.NewManager(session.ManagerOptions{Workspace: filepath.Dir(fixture), Logger: testLogger(t)})
+	c, done := startChannel(t, mgr)
+
+	var init struct {
+		Capabilities map[string]any        `json:"capabilities"`
+		ServerInfo   struct{ Name string } `json:"serverInfo"`
+	}
+	if err := c.call(t, "initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test"}}, &init); err != nil {
+		t.Fatal(err)
+	}
+	if init.Capabilities["hoverProvider"] != true || init.ServerInfo.Name != "dapscope" {
+		t.Fatalf("initialize: %+v", init)
+	}
+	_ = c.conn.Notify(context.Background(), "initialized", map[string]any{})
+	_ = c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": string(uri.File(fixture)), "languageId": "python", "version": 1, "text": string(src)}})
+
+	// Nothing paused: hover answers null.
+	if h := hoverAt(t, c, fixture, lines[bpLine], bpLine, "df"); h != nil {
+		t.Fatalf("hover with no session = %+v, want null", h)
+	}
+
+	// startProxy: a loopback address that a (scripted) editor uses as its adapter.
+	var proxy StartProxyResult
+	if err := c.call(t, "dapscope/startProxy", map[string]any{"vscodeSessionId": "vs-1", "configuration": map[string]any{
+		"type": "dapscope", "request": "launch", "adapter": "debugpy", "program": fixture}}, &proxy); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(proxy.Address, "127.0.0.1:") || proxy.Adapter != "debugpy" {
+		t.Fatalf("startProxy = %+v", proxy)
+	}
+	ed := dialEditor(t, proxy.Address)
+	initSeq := ed.send(t, "initialize", map[string]any{"clientID": "vscode", "adapterID": "dapscope", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
+	ed.waitFor(t, "initialize response", isResponse(initSeq))
+	ed.send(t, "launch", map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true})
+	ed.waitFor(t, "initialized event", isEvent("initialized"))
+	bpSeq := ed.send(t, "setBreakpoints", map[string]any{"source": map[string]any{"path": fixture}, "breakpoints": []map[string]any{{"line": bpLine + 1}}})
+	ed.waitFor(t, "setBreakpoints response", isResponse(bpSeq))
+	ed.send(t, "configurationDone", map[string]any{})
+	ed.waitFor(t, "stopped event", isEvent("stopped"))
+	stopped := c.waitEvent(t, "stopped")
+	if stopped.VSCodeSessionID != "vs-1" || stopped.SessionID == "" {
+		t.Fatalf("stopped notification = %+v, want the proxy's VS Code session paired", stopped)
+	}
+
+	// Hover df on the paused line: the markdown smart summary.
+	h := hoverAt(t, c, fixture, lines[bpLine], bpLine, "df")
+	if h == nil {
+		t.Fatal("hover on a paused DataFrame returned null")
+	}
+	md := h.Contents.Value
+	for _, want := range []string{"**df**", "DataFrame", "4 rows", "price", "city", "float64"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("hover markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if h.Range == nil || h.Range.Start.Character != uint32(strings.Index(lines[bpLine], "df")) {
+		t.Errorf("hover range = %+v", h.Range)
+	}
+	if len(md) > 2000 {
+		t.Errorf("hover markdown is %d bytes; should be short", len(md))
+	}
+	// A name not yet in scope (assigned on this very line): null. A keyword: null.
+	if h := hoverAt(t, c, fixture, lines[bpLine], bpLine, "total"); h != nil {
+		t.Errorf("hover on a name not in scope = %+v, want null", h)
+	}
+	importLine := 5 // "import pandas as pd" → hovering "import" is a keyword
+	if !strings.HasPrefix(lines[importLine], "import pandas") {
+		t.Fatalf("fixture changed: line %d = %q", importLine, lines[importLine])
+	}
+	if h := hoverAt(t, c, fixture, lines[importLine], importLine, "import"); h != nil {
+		t.Errorf("hover on a keyword = %+v, want null", h)
+	}
+
+	// dapscope/inspect by VS Code session id (the webview's data).
+	var res inspect.Result
+	if err := c.call(t, "dapscope/inspect", InspectParams{VSCodeSessionID: "vs-1", Expression: "df"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.DetectedType != "dataframe" || res.Structure == nil || len(res.Structure.Columns) != 2 || res.Structure.Shape[0] != 4 {
+		t.Fatalf("inspect df = %+v", res)
+	}
+	if res.Structure.Columns[0].NullCount == nil || *res.Structure.Columns[0].NullCount != 1 {
+		t.Errorf("price nulls = %v, want 1", res.Structure.Columns[0].NullCount)
+	}
+	var missing inspect.Result
+	if err := c.call(t, "dapscope/inspect", InspectParams{VSCodeSessionID: "vs-1", Expression: "missing_name"}, &missing); err != nil {
+		t.Fatal(err)
+	}
+	if missing.Error == nil || missing.Error.Code != inspect.CodeVariableNotFound {
+		t.Fatalf("inspect missing = %+v", missing)
+	}
+	var pidRes inspect.Result
+	if err := c.call(t, "dapscope/inspect", InspectParams{VSCodeSessionID: "vs-1", Expression: "pid"}, &pidRes); err != nil {
+		t.Fatal(err)
+	}
+	pidF, ok := pidRes.Structure.Value.(float64)
+	if !ok || pidF <= 0 {
+		t.Fatalf("pid = %#v", pidRes.Structure.Value)
+	}
+	pid := int(pidF)
+
+	var sess SessionsResult
+	if err := c.call(t, "dapscope/sessions", nil, &sess); err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Sessions) != 1 || sess.Sessions[0].Origin != session.OriginEditor || sess.Sessions[0].Status != session.StatusPaused {
+		t.Fatalf("sessions = %+v", sess)
+	}
+
+	// Continue: the program sleeps, so the session is running; hover is null.
+	contSeq := ed.send(t, "continue", map[string]any{"threadId": stopped.Stop.ThreadID})
+	ed.waitFor(t, "continue response", isResponse(contSeq))
+	c.waitEvent(t, "continued")
+	if h := hoverAt(t, c, fixture, lines[bpLine], bpLine, "df"); h != nil {
+		t.Fatalf("hover while running = %+v, want null", h)
+	}
+
+	// mcpEndpoint without an MCP HTTP transport: a clear error.
+	if err := c.call(t, "dapscope/mcpEndpoint", nil, nil); err == nil || !strings.Contains(err.Error(), "MCP") {
+		t.Errorf("mcpEndpoint error = %v", err)
+	}
+
+	// shutdown + exit: every session and child process ends.
+	if err := c.call(t, "shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.conn.Notify(context.Background(), "exit", nil)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after exit")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !processGone(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("debuggee %d still alive after shutdown", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
