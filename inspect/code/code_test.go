@@ -686,3 +686,86 @@ func TestPythonModuleNames(t *testing.T) {
 		}
 	}
 }
+
+func TestCorruptStoreReindexes(t *testing.T) {
+	dir := copyFixture(t)
+	ix, err := Open(dir, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := ix.Stats().Files
+	if err := os.WriteFile(filepath.Join(dir, ".dapscope", "code-index.gob"), []byte("not a gob stream"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = Open(dir, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.Parsed != n || !st.Saved {
+		t.Errorf("after a corrupt store: %+v, want all %d parsed and saved", st, n)
+	}
+	// An unwritable index directory only costs the cache.
+	ro := filepath.Join(t.TempDir(), "file-not-dir")
+	_ = os.WriteFile(ro, nil, 0o644)
+	ix, err = Open(dir, Options{NoGit: true, IndexDir: filepath.Join(ro, "sub")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.Saved || st.Parsed != n {
+		t.Errorf("unwritable index dir: %+v", st)
+	}
+	if r := inspect(t, ix, Query{Symbol: "calc.core.add"}); r.GraphStatus != GraphConnected {
+		t.Errorf("in-memory index: %s", r.GraphStatus)
+	}
+}
+
+func TestSkippedDirectoriesAndLimits(t *testing.T) {
+	dir := copyFixture(t)
+	for _, p := range []string{"vendor/v.go", "node_modules/m/x.py", ".hidden/h.py", "calc/__pycache__/c.py"} {
+		full := filepath.Join(dir, p)
+		_ = os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte("def skipped_fn():\n    pass\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := filepath.Join(dir, "calc/huge.py")
+	if err := os.WriteFile(big, []byte("def huge_fn():\n    pass\n"+strings.Repeat("# pad\n", 2000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(dir, Options{NoGit: true, MaxFileBytes: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sym := range []string{"skipped_fn", "huge_fn"} {
+		if _, err := ix.InspectEntity(Query{Symbol: sym}); err == nil {
+			t.Errorf("%s from a skipped file was indexed", sym)
+		}
+	}
+	// The oversized file is still readable as a not-indexed file.
+	if r := inspect(t, ix, Query{Path: "calc/huge.py"}); r.GraphStatus != GraphNotIndexed || !strings.Contains(r.Snippet, "def huge_fn") {
+		t.Errorf("oversized file: %s %q", r.GraphStatus, r.Snippet[:min(40, len(r.Snippet))])
+	}
+}
+
+func TestWithoutPythonParser(t *testing.T) {
+	dir := copyFixture(t)
+	ix, err := Open(dir, Options{NoGit: true, Python: filepath.Join(t.TempDir(), "no-python3")})
+	if err != nil {
+		t.Fatalf("Open without a Python parser: %v", err)
+	}
+	if r := inspect(t, ix, Query{Symbol: "mathx.Sum"}); r.GraphStatus != GraphConnected {
+		t.Errorf("Go graph without Python: %s", r.GraphStatus)
+	}
+	r := inspect(t, ix, Query{Path: "calc/core.py", Line: 10})
+	if r.GraphStatus != GraphNotIndexed || !strings.Contains(r.Snippet, "def add(") {
+		t.Errorf("python file without parser: %s %q", r.GraphStatus, r.Snippet[:min(60, len(r.Snippet))])
+	}
+	// With the parser back, the Python files are parsed (not reused).
+	ix, err = Open(dir, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := inspect(t, ix, Query{Symbol: "calc.core.add"}); r.GraphStatus != GraphConnected {
+		t.Errorf("after the parser is back: %s", r.GraphStatus)
+	}
+}

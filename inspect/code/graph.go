@@ -108,9 +108,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 					e.parent = pid
 				}
 			}
-			if _, dup := local[d.Name]; !dup {
-				local[d.Name] = id
-			}
+			local[d.Name] = id // a later definition rebinds the name (overloads, if/else)
 			g.ents = append(g.ents, e)
 			g.fileDefs[p] = append(g.fileDefs[p], id)
 			g.byQual[e.qual] = append(g.byQual[e.qual], id)
@@ -389,7 +387,8 @@ func (g *graph) resolvePyQualifiedSlow(q string, depth int) int32 {
 
 func (g *graph) pyLocal(module, local string) int32 {
 	ids := g.byQual[qualifyPy(module, local)]
-	for _, id := range ids {
+	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins, as in Python
+		id := ids[i]
 		if g.ents[id].file.Lang == "python" && g.ents[id].file.Module == module && g.ents[id].d != nil {
 			return id
 		}

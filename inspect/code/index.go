@@ -79,10 +79,17 @@ func (ix *Index) Stats() Stats {
 	return ix.stats
 }
 
-const storeVersion = 3
+// storeFormat changes whenever the stored records change meaning; the
+// helper script's hash is added so a new Python parser re-indexes too.
+const storeFormat = "code-index/4"
+
+var storeVersion = func() string {
+	sum := sha256.Sum256([]byte(pyHelper))
+	return storeFormat + "/" + hex.EncodeToString(sum[:6])
+}()
 
 type store struct {
-	Version int
+	Version string
 	Files   map[string]*fileRec
 }
 
@@ -140,7 +147,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			dir = d
 		}
 		old := prev[c.rel]
-		if old != nil && old.Size == c.size && old.ModTime == c.mod && (c.lang != "python" || old.Module == module) {
+		if old != nil && old.Hash != "" && old.Size == c.size && old.ModTime == c.mod && (c.lang != "python" || old.Module == module) {
 			files[c.rel] = old
 			stats.Reused++
 			continue
@@ -197,13 +204,19 @@ func (ix *Index) refresh(ctx context.Context) error {
 	if len(pyBatch) > 0 {
 		outs, err := parsePythonBatch(ctx, ix.opts.Python, pyBatch)
 		if err != nil {
-			return errorf(ErrIndex, nil, "parse Python sources: %v", err)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// Degrade: Python files stay out of the graph (their snippets
+			// still work) and are parsed again on the next Open.
+			slog.Warn("code index: Python parser unavailable", "err", err)
 		}
 		for p, fr := range pyRecs {
 			if o := outs[p]; o != nil {
 				o.toFileRec(fr)
 			} else {
-				fr.Err = "no answer from the Python parser"
+				fr.Err = "Python parser unavailable"
+				fr.Hash = "" // never reused: parse again next time
 			}
 		}
 	}

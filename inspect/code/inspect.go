@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -80,10 +81,16 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	r.Symbol, r.Kind = e.qual, e.kind
 	ref := func(id int32) Ref { return Ref{Symbol: g.ents[id].qual, Path: g.ents[id].file.Path} }
 	refs := func(ids []int32) []Ref {
-		ids = g.rank(ids, maxN)
-		out := make([]Ref, 0, len(ids))
+		ids = g.rank(ids, len(ids))
+		out := make([]Ref, 0, min(len(ids), maxN))
 		for _, id := range ids {
-			out = append(out, ref(id))
+			if len(out) == maxN {
+				break
+			}
+			r := ref(id)
+			if !slices.Contains(out, r) { // overloads share a symbol
+				out = append(out, r)
+			}
 		}
 		return out
 	}
@@ -206,11 +213,16 @@ func (g *graph) descendants(id int32) []int32 {
 
 func (g *graph) defined(ids []int32) []DefinedSymbol {
 	out := make([]DefinedSymbol, 0, len(ids))
+	seen := map[string]bool{}
 	for _, id := range ids {
 		if len(out) == 10 {
 			break
 		}
 		e := &g.ents[id]
+		if seen[e.qual] {
+			continue
+		}
+		seen[e.qual] = true
 		ds := DefinedSymbol{Name: e.qual, Line: e.start, Type: e.kind}
 		if e.d != nil {
 			ds.Summary = firstSentence(e.d.Doc)

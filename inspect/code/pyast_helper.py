@@ -238,7 +238,8 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name):
          "ds": docstring_span(node.body)}
     if isinstance(node, ast.ClassDef):
         d["k"] = "class"
-        d["bases"] = [unparse(b) for b in node.bases][:8]
+        # Generic bases (GroupBy[Series]) resolve through their class.
+        d["bases"] = [unparse(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases][:8]
         scan = FuncScan({})
         # class-level statements (not methods) may call things
         scan.scan([s for s in node.body])

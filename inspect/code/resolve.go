@@ -209,8 +209,8 @@ func preferOne(g *graph, ids []int32) []int32 {
 			break
 		}
 	}
-	if same {
-		return ids[:1]
+	if same { // redefinitions (typing.overload stubs, if/else): the last binding wins
+		return ids[len(ids)-1:]
 	}
 	var nonTest []int32
 	for _, id := range ids {
