@@ -1,0 +1,258 @@
+// This file parses inspection expressions: a name followed by attribute
+// accesses and subscripts with int or string literals (df, self.cache,
+// data['train'], arr[0], obj.items[-1]). Anything else is rejected, so the
+// inspector never evaluates arbitrary user text in the debuggee.
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Step is one element of a path: Kind is "name", "attr" or "item"; Value is
+// a string (names, attributes, string keys) or an int64 (indexes).
+type Step struct {
+	Kind  string
+	Value any
+}
+
+// MarshalJSON encodes a step as the probe expects: [kind, value].
+func (s Step) MarshalJSON() ([]byte, error) { return json.Marshal([]any{s.Kind, s.Value}) }
+
+// Path is a parsed expression.
+type Path []Step
+
+var pyKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
+	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
+	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
+	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
+	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+// ParsePath parses expr; the error is an *Error with code INVALID_EXPRESSION.
+func ParsePath(expr string) (Path, error) {
+	p := &pathParser{s: strings.TrimSpace(expr)}
+	if p.s == "" {
+		return nil, errorf(CodeInvalidExpression, expressionHint, "empty expression")
+	}
+	if len(p.s) > 1000 {
+		return nil, errorf(CodeInvalidExpression, expressionHint, "expression longer than 1000 characters")
+	}
+	name, err := p.ident()
+	if err != nil {
+		return nil, err
+	}
+	path := Path{{Kind: "name", Value: name}}
+	for p.i < len(p.s) {
+		p.space()
+		if p.i >= len(p.s) {
+			break
+		}
+		switch p.s[p.i] {
+		case '.':
+			p.i++
+			p.space()
+			a, err := p.ident()
+			if err != nil {
+				return nil, err
+			}
+			path = append(path, Step{Kind: "attr", Value: a})
+		case '[':
+			p.i++
+			p.space()
+			v, err := p.literal()
+			if err != nil {
+				return nil, err
+			}
+			p.space()
+			if p.i >= len(p.s) || p.s[p.i] != ']' {
+				return nil, p.fail("expected ] after the subscript")
+			}
+			p.i++
+			path = append(path, Step{Kind: "item", Value: v})
+		default:
+			return nil, p.fail("unexpected %q", p.s[p.i:p.i+1])
+		}
+		if len(path) > 32 {
+			return nil, errorf(CodeInvalidExpression, expressionHint, "path deeper than 32 steps")
+		}
+	}
+	return path, nil
+}
+
+// String renders the path in Python syntax (the normalized name).
+func (p Path) String() string {
+	var b strings.Builder
+	for _, s := range p {
+		switch s.Kind {
+		case "name":
+			b.WriteString(s.Value.(string))
+		case "attr":
+			b.WriteString("." + s.Value.(string))
+		default:
+			b.WriteString("[" + pyLiteral(s.Value) + "]")
+		}
+	}
+	return b.String()
+}
+
+// GoString renders the path in Go syntax for Delve (negative indexes are
+// not supported there and are reported by the caller).
+func (p Path) goExpr() (string, error) {
+	var b strings.Builder
+	for _, s := range p {
+		switch s.Kind {
+		case "name":
+			b.WriteString(s.Value.(string))
+		case "attr":
+			b.WriteString("." + s.Value.(string))
+		default:
+			switch v := s.Value.(type) {
+			case int64:
+				if v < 0 {
+					return "", errorf(CodeInvalidExpression, "Go indexes are 0..len-1", "negative index %d is not valid in Go", v)
+				}
+				b.WriteString("[" + strconv.FormatInt(v, 10) + "]")
+			case string:
+				b.WriteString("[" + strconv.Quote(v) + "]")
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+func pyLiteral(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case string:
+		q := strconv.QuoteToASCII(v)
+		// Python's repr prefers single quotes.
+		if !strings.Contains(v, "'") {
+			q = "'" + strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + "'"
+		}
+		return q
+	}
+	return fmt.Sprint(v)
+}
+
+type pathParser struct {
+	s string
+	i int
+}
+
+func (p *pathParser) fail(format string, args ...any) *Error {
+	return errorf(CodeInvalidExpression, expressionHint, "invalid expression %q at offset %d: %s", p.s, p.i, fmt.Sprintf(format, args...))
+}
+
+func (p *pathParser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+func (p *pathParser) ident() (string, error) {
+	start := p.i
+	for p.i < len(p.s) {
+		r, n := utf8.DecodeRuneInString(p.s[p.i:])
+		if r == '_' || unicode.IsLetter(r) || (p.i > start && unicode.IsDigit(r)) {
+			p.i += n
+			continue
+		}
+		break
+	}
+	if p.i == start {
+		if p.i < len(p.s) {
+			return "", p.fail("expected a name, found %q", p.s[p.i:p.i+1])
+		}
+		return "", p.fail("expected a name")
+	}
+	id := p.s[start:p.i]
+	if pyKeywords[id] {
+		return "", p.fail("%q is a keyword, not a variable", id)
+	}
+	return id, nil
+}
+
+func (p *pathParser) literal() (any, error) {
+	if p.i >= len(p.s) {
+		return nil, p.fail("expected an int or string literal")
+	}
+	c := p.s[p.i]
+	if c == '\'' || c == '"' {
+		return p.str(c)
+	}
+	start := p.i
+	if c == '-' || c == '+' {
+		p.i++
+	}
+	for p.i < len(p.s) && (p.s[p.i] >= '0' && p.s[p.i] <= '9' || p.s[p.i] == '_') {
+		p.i++
+	}
+	text := strings.ReplaceAll(p.s[start:p.i], "_", "")
+	if text == "" || text == "-" || text == "+" {
+		p.i = start
+		return nil, p.fail("subscripts take an int or string literal (no slices, calls or names)")
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		p.i = start
+		return nil, p.fail("index %s out of range", text)
+	}
+	return n, nil
+}
+
+func (p *pathParser) str(q byte) (any, error) {
+	p.i++
+	var b strings.Builder
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == q:
+			p.i++
+			return b.String(), nil
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return nil, p.fail("unterminated string")
+			}
+			e := p.s[p.i+1]
+			p.i += 2
+			switch e {
+			case '\\', '\'', '"':
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '0':
+				b.WriteByte(0)
+			case 'x', 'u', 'U':
+				n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+				if p.i+n > len(p.s) {
+					return nil, p.fail("short \\%c escape", e)
+				}
+				v, err := strconv.ParseUint(p.s[p.i:p.i+n], 16, 32)
+				if err != nil || v > unicode.MaxRune {
+					return nil, p.fail("bad \\%c escape", e)
+				}
+				b.WriteRune(rune(v))
+				p.i += n
+			default:
+				return nil, p.fail("unsupported escape \\%c", e)
+			}
+		case c == '\n':
+			return nil, p.fail("newline in string")
+		default:
+			b.WriteByte(c)
+			p.i++
+		}
+	}
+	return nil, p.fail("unterminated string")
+}

@@ -1,0 +1,188 @@
+// This file holds pyHarness, a Target backed by a plain /usr/bin/python3
+// process that evaluates expressions the way pydevd does (see
+// testdata/harness.py), so the probe and the Go engine are tested end to end
+// without a debugger; and the golden-file machinery shared with the real
+// debugpy tests.
+package inspect
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+const python = "/usr/bin/python3"
+
+type pyHarness struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	mu     sync.Mutex
+	values sync.Map
+	evals  int
+	paused bool
+	last   []string
+}
+
+func startHarness(t testing.TB, fixture string) *pyHarness {
+	t.Helper()
+	if _, err := os.Stat(python); err != nil {
+		t.Fatalf("%s is required: %v", python, err)
+	}
+	cmd := exec.Command(python, "testdata/harness.py", fixture)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &pyHarness{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), paused: true}
+	t.Cleanup(func() {
+		in.Close()
+		_ = cmd.Wait()
+	})
+	return h
+}
+
+func (h *pyHarness) Request(ctx context.Context, command string, args any, out any) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch command {
+	case "stackTrace":
+		return json.Unmarshal([]byte(`{"stackFrames":[{"id":7,"name":"build","line":1}],"totalFrames":1}`), out)
+	case "evaluate":
+	default:
+		return fmt.Errorf("harness: unsupported command %s", command)
+	}
+	b, _ := json.Marshal(args)
+	var ea evaluateArgs
+	if err := json.Unmarshal(b, &ea); err != nil {
+		return err
+	}
+	if ea.Format == nil || !ea.Format.RawString {
+		return errors.New("harness: evaluate without rawString")
+	}
+	line, _ := json.Marshal(ea.Expression)
+	h.evals++
+	h.last = append(h.last, ea.Expression)
+	if _, err := h.in.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	resp, err := h.out.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	var r struct {
+		Result *string `json:"result"`
+		Error  string  `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil {
+		return err
+	}
+	if r.Result == nil {
+		return errors.New(r.Error)
+	}
+	if out == nil {
+		return nil
+	}
+	body, _ := json.Marshal(evaluateBody{Result: *r.Result})
+	return json.Unmarshal(body, out)
+}
+
+func (h *pyHarness) Adapter() string { return "debugpy" }
+func (h *pyHarness) Paused() (int, bool) {
+	if h.paused {
+		return 1, true
+	}
+	return 0, false
+}
+func (h *pyHarness) Status() string {
+	if h.paused {
+		return "paused"
+	}
+	return "running"
+}
+func (h *pyHarness) Values() *sync.Map { return &h.values }
+
+// ---------------------------------------------------------------- goldens
+
+var (
+	addrRe = regexp.MustCompile(`0x[0-9a-fA-F]{6,}`)
+)
+
+// normalize drops volatile fields (timings, addresses) and returns indented
+// JSON for a golden file.
+func normalize(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m any
+	dec := json.NewDecoder(bytesReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	scrub(m)
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = addrRe.ReplaceAll(out, []byte("0xADDR"))
+	return append(out, '\n')
+}
+
+func scrub(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "elapsed_ms")
+		delete(v, "probe_ms")
+		for _, x := range v {
+			scrub(x)
+		}
+	case []any:
+		for _, x := range v {
+			scrub(x)
+		}
+	}
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden %s (run go test ./inspect -run %s -update): %v", path, t.Name(), err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from the golden file %s (rerun with -update if intended):\n%s", name, path, diffLines(string(want), string(got)))
+	}
+}

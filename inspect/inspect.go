@@ -1,0 +1,121 @@
+// This file holds Inspect, the engine's entry point: it validates the
+// request, resolves the frame, dispatches to the Python probe (debugpy) or to
+// the DAP-variables fallback (Delve and others), then summarizes and caps the
+// result.
+package inspect
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Inspect answers "what is this value?" for expression in the frame frameID
+// (0: the top frame of the stopped thread). On failure the error is an *Error.
+func Inspect(ctx context.Context, t Target, frameID int, expression string, opts Options) (*Result, error) {
+	start := time.Now()
+	if err := opts.Normalize(); err != nil {
+		return nil, err
+	}
+	path, err := ParsePath(expression)
+	if err != nil {
+		return nil, err
+	}
+	threadID, ok := t.Paused()
+	if !ok {
+		st := t.Status()
+		return nil, &Error{Code: CodeInvalidState, State: st,
+			Message: "the session is not paused (status: " + st + ")",
+			Hint:    "inspection needs a stopped thread: wait for a breakpoint or pause the program"}
+	}
+	rctx, cancel := context.WithTimeout(ctx, seconds(opts.RequestTimeout))
+	defer cancel()
+	if frameID == 0 {
+		frameID, err = topFrame(rctx, t, threadID)
+		if err != nil {
+			return nil, requestError(ctx, rctx, err, "stackTrace")
+		}
+	}
+	var res *Result
+	if t.Adapter() == "debugpy" {
+		res, err = inspectPython(rctx, t, frameID, path, opts)
+	} else {
+		res, err = inspectVariables(rctx, t, frameID, path, opts)
+	}
+	if err != nil {
+		var ie *Error
+		if errors.As(err, &ie) {
+			return nil, ie
+		}
+		return nil, requestError(ctx, rctx, err, "inspection")
+	}
+	if res.Summary == "" {
+		res.Summary = Summarize(res)
+	}
+	res.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	Cap(res, MaxResultBytes)
+	return res, nil
+}
+
+// requestError turns a transport or context error into an *Error.
+func requestError(parent, rctx context.Context, err error, what string) *Error {
+	if parent.Err() != nil {
+		return &Error{Code: CodeInspectionTimeout, Message: what + " cancelled: " + parent.Err().Error()}
+	}
+	if rctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeInspectionTimeout, Message: what + " did not finish within the request timeout",
+			Hint: "the debuggee may still be computing; the session stays usable and later requests run once it returns. " +
+				"Lower the work with include_statistics=false or raise timeout/request_timeout"}
+	}
+	var ie *Error
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return &Error{Code: CodeInternal, Message: what + " failed: " + err.Error()}
+}
+
+type stackTraceArgs struct {
+	ThreadID   int `json:"threadId"`
+	StartFrame int `json:"startFrame,omitempty"`
+	Levels     int `json:"levels,omitempty"`
+}
+
+type stackFrame struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	Line int    `json:"line"`
+}
+
+type stackTraceBody struct {
+	StackFrames []stackFrame `json:"stackFrames"`
+	TotalFrames int          `json:"totalFrames,omitempty"`
+}
+
+func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
+	var body stackTraceBody
+	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: 1}, &body); err != nil {
+		return 0, err
+	}
+	if len(body.StackFrames) == 0 {
+		return 0, &Error{Code: CodeInvalidState, Message: "the stopped thread has no frames", State: t.Status()}
+	}
+	return body.StackFrames[0].ID, nil
+}
+
+// FrameAt returns the DAP frame id of the n-th frame (0 = top) of the
+// stopped thread, for callers that address frames by depth (the CLI's --frame).
+func FrameAt(ctx context.Context, t Target, n int) (int, error) {
+	threadID, ok := t.Paused()
+	if !ok {
+		return 0, &Error{Code: CodeInvalidState, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+	}
+	var body stackTraceBody
+	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: n + 1}, &body); err != nil {
+		return 0, requestError(ctx, ctx, err, "stackTrace")
+	}
+	if n < 0 || n >= len(body.StackFrames) {
+		return 0, &Error{Code: CodeInvalidState, Message: "no frame at depth " + itoa(int64(n)),
+			Hint: "the stopped thread has " + itoa(int64(len(body.StackFrames))) + " frames"}
+	}
+	return body.StackFrames[n].ID, nil
+}

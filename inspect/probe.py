@@ -1,0 +1,1387 @@
+# dapscope inspection probe: runs inside the debuggee (sent once per session
+# by the sidecar, kept in sys.modules) and answers "what is this value?" with
+# one JSON string. Stdlib only; pandas/numpy/torch/polars/pyarrow are used only
+# when the debuggee already imported them. Never mutates what it inspects.
+# Entry point: run(L, G, args_json) -> str.
+
+import sys
+import time
+import json
+import math
+
+_MAX_STR = 256        # chars per string in safe reprs and cells
+_MAX_ITEMS = 50       # items per container in safe reprs
+_MAX_DEPTH = 2        # nesting depth of safe reprs and cells
+_SAMPLE = 100000      # elements used for sampled statistics
+_EXACT_LIMIT = 10000000   # above this many elements, array stats are sampled
+_ARRAY_SAMPLE = 1000000   # sample size for arrays over _EXACT_LIMIT
+_STAT_COLUMNS = 100   # columns that get statistics
+_PREVIEW_COLUMNS = 200  # columns shown in previews
+_TYPE_SAMPLE = 1000   # elements whose types are counted
+_MAX_OUT = 4 * 1024 * 1024  # bytes; keeps far below debugpy's 16 MiB message limit
+_ELL = '\u2026'
+
+
+class _ProbeError(Exception):
+    def __init__(self, code, message, hint=None, available=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.available = available
+
+
+class _Budget(object):
+    def __init__(self, seconds):
+        self.deadline = time.perf_counter() + seconds
+        self.timed_out = []
+
+    def ok(self, what):
+        if time.perf_counter() < self.deadline:
+            return True
+        if what not in self.timed_out:
+            self.timed_out.append(what)
+        return False
+
+
+class _Trunc(object):
+    """Records whether any bound was hit while building bounded values."""
+    __slots__ = ('hit',)
+
+    def __init__(self):
+        self.hit = False
+
+
+# ---------------------------------------------------------------- helpers
+
+def _mod(name):
+    return sys.modules.get(name)
+
+
+def _tname(t):
+    try:
+        m = t.__module__
+        q = getattr(t, '__qualname__', None) or t.__name__
+    except Exception:
+        return '?'
+    if m in ('builtins', None):
+        return q
+    return '%s.%s' % (m, q)
+
+
+def _short(t):
+    try:
+        return t.__name__
+    except Exception:
+        return '?'
+
+
+def _mro(obj):
+    try:
+        return type(obj).__mro__
+    except Exception:
+        return (type(obj),)
+
+
+def _is(obj, prefix, name):
+    """True when type(obj) or a base is `name` from a module under `prefix`."""
+    for c in _mro(obj):
+        try:
+            if c.__name__ == name and (c.__module__ == prefix or c.__module__.startswith(prefix + '.')):
+                return True
+        except Exception:
+            pass
+    return False
+
+
+def _cut(s, n, tr):
+    if len(s) > n:
+        tr.hit = True
+        return s[:n] + _ELL
+    return s
+
+
+def _num(x, digits=6):
+    """A finite float rounded to `digits` significant digits; inf as a
+    string; NaN as None."""
+    try:
+        x = float(x)
+    except Exception:
+        return None
+    if x != x:
+        return None
+    if x in (float('inf'), float('-inf')):
+        return 'inf' if x > 0 else '-inf'
+    if x == 0 or digits is None:
+        return x
+    return float('%.*g' % (digits, x))
+
+
+def _exact(x):
+    """A scalar (numpy or Python) made JSON-safe without rounding."""
+    try:
+        if hasattr(x, 'item') and not isinstance(x, (int, float)):
+            x = x.item()
+    except Exception:
+        pass
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, int):
+        return x if -2 ** 63 <= x < 2 ** 64 else str(x)
+    if isinstance(x, float):
+        return _num(x, None)
+    return _cell(x, 0, _Trunc())
+
+
+def safe_repr(obj, tr=None, depth=0, seen=None):
+    """A bounded repr: depth 2, 50 items, 256 chars per string. Never raises."""
+    if tr is None:
+        tr = _Trunc()
+    if seen is None:
+        seen = set()
+    try:
+        t = type(obj)
+        if obj is None or t in (bool, int, float, complex):
+            r = repr(obj)
+            return _cut(r, _MAX_STR, tr)
+        if t is str:
+            return repr(_cut(obj, _MAX_STR, tr))
+        if t in (bytes, bytearray):
+            return _cut(repr(obj[:_MAX_STR]), _MAX_STR * 4, tr) + ('' if len(obj) <= _MAX_STR else _ELL)
+        if t in (list, tuple, set, frozenset, dict) or _is(obj, 'collections', 'deque'):
+            if id(obj) in seen:
+                tr.hit = True
+                return '[...]' if t is list else '{...}' if t is dict else '(...)'
+            if depth >= _MAX_DEPTH:
+                tr.hit = True
+                return '<%s len=%d>' % (_short(t), len(obj))
+            seen.add(id(obj))
+            try:
+                parts = []
+                it = obj.items() if t is dict else obj
+                for i, x in enumerate(it):
+                    if i >= _MAX_ITEMS:
+                        tr.hit = True
+                        parts.append(_ELL)
+                        break
+                    if t is dict:
+                        parts.append('%s: %s' % (safe_repr(x[0], tr, depth + 1, seen),
+                                                 safe_repr(x[1], tr, depth + 1, seen)))
+                    else:
+                        parts.append(safe_repr(x, tr, depth + 1, seen))
+            finally:
+                seen.discard(id(obj))
+            body = ', '.join(parts)
+            if t is list:
+                return '[' + body + ']'
+            if t is tuple:
+                return '(' + body + (',)' if len(parts) == 1 else ')')
+            if t is dict:
+                return '{' + body + '}'
+            if t is set:
+                return '{' + body + '}' if parts else 'set()'
+            if t is frozenset:
+                return 'frozenset({' + body + '})'
+            return 'deque([' + body + '])'
+        r = repr(obj)
+        if not isinstance(r, str):
+            r = str(r)
+        return _cut(r, _MAX_STR, tr)
+    except Exception as e:
+        tr.hit = True
+        return '<%s; repr raised %s: %s>' % (_tname(type(obj)), _short(type(e)), _cut(str(e), 80, _Trunc()))
+
+
+def _cell(v, depth, tr, seen=None):
+    """A JSON-safe, bounded version of a value (for previews)."""
+    try:
+        if v is None or isinstance(v, bool):
+            return v
+        t = type(v)
+        if t is int or (isinstance(v, int) and not hasattr(v, '__dict__')):
+            v = int(v)
+            return v if -2 ** 63 <= v < 2 ** 64 else str(v)
+        if isinstance(v, float):
+            return _num(v, 6)
+        if t is str:
+            return _cut(v, _MAX_STR, tr)
+        if t in (bytes, bytearray):
+            return safe_repr(v, tr)
+        if t is complex:
+            return repr(v)
+        mod = getattr(t, '__module__', '') or ''
+        if mod == 'numpy' or mod.startswith('numpy.'):
+            np = _mod('numpy')
+            if np is not None and isinstance(v, np.generic):
+                k = v.dtype.kind
+                if k in 'mM':
+                    return None if np.isnat(v) else str(v)
+                if k == 'c':
+                    return repr(complex(v))
+                if k in 'biuf':
+                    return _cell(v.item(), depth, tr)
+                if k in 'SUV':
+                    return _cell(v.item(), depth, tr)
+        if mod.startswith('pandas'):
+            pd = _mod('pandas')
+            if pd is not None:
+                if v is pd.NaT or v is getattr(pd, 'NA', None):
+                    return None
+                if _is(v, 'pandas', 'Timestamp'):
+                    return v.isoformat()
+                if _is(v, 'pandas', 'Timedelta') or _is(v, 'pandas', 'Period') or _is(v, 'pandas', 'Interval'):
+                    return str(v)
+        if mod == 'datetime':
+            return v.isoformat()
+        if mod == 'decimal' or mod == 'uuid' or mod == 'fractions' or mod == 'pathlib':
+            return str(v)
+        if isinstance(v, (list, tuple, set, frozenset, dict)) or _is(v, 'collections', 'deque'):
+            if isinstance(v, dict):
+                t = dict
+            if seen is None:
+                seen = set()
+            if id(v) in seen:
+                tr.hit = True
+                return '<cycle %s>' % _short(t)
+            if depth >= _MAX_DEPTH:
+                tr.hit = True
+                return '<%s len=%d>' % (_short(t), len(v))
+            seen.add(id(v))
+            try:
+                out = {} if t is dict else []
+                for i, x in enumerate(v.items() if t is dict else v):
+                    if i >= 10:
+                        tr.hit = True
+                        if t is dict:
+                            out[_ELL] = '%d more' % (len(v) - 10)
+                        else:
+                            out.append(_ELL)
+                        break
+                    if t is dict:
+                        k = x[0] if isinstance(x[0], str) else safe_repr(x[0], tr, 1)
+                        out[_cut(k, 64, tr)] = _cell(x[1], depth + 1, tr, seen)
+                    else:
+                        out.append(_cell(x, depth + 1, tr, seen))
+                return out
+            finally:
+                seen.discard(id(v))
+        return safe_repr(v, tr, 1)
+    except Exception as e:
+        tr.hit = True
+        return '<%s; raised %s>' % (_tname(type(v)), _short(type(e)))
+
+
+# ---------------------------------------------------------------- resolution
+
+def _names(L, G, limit=50):
+    """Frame names for VARIABLE_NOT_FOUND: locals first, then globals."""
+    loc, glo = [], []
+    for k in L:
+        if not isinstance(k, str) or k.startswith('__'):
+            continue
+        if k == 'globals' and 'globals' not in G:
+            continue  # injected by pydevd
+        if k in G and G[k] is L[k]:
+            continue
+        loc.append(k)
+    for k in G:
+        if not isinstance(k, str) or k.startswith('__'):
+            continue
+        v = G[k]
+        if type(v).__name__ in ('module', 'function', 'builtin_function_or_method') or isinstance(v, type):
+            continue
+        glo.append(k)
+    out = []
+    for k in loc + glo:
+        if k not in out:
+            out.append(k)
+    return out[:limit]
+
+
+def _path_str(path):
+    s = ''
+    for kind, v in path:
+        if kind == 'name':
+            s += v
+        elif kind == 'attr':
+            s += '.' + v
+        else:
+            s += '[' + repr(v) + ']'
+    return s
+
+
+def _public_dir(obj, limit=50):
+    try:
+        return [k for k in dir(obj) if not k.startswith('_')][:limit]
+    except Exception:
+        return []
+
+
+def _resolve(L, G, path):
+    kind, name = path[0]
+    if name in L:
+        obj = L[name]
+    elif name in G:
+        obj = G[name]
+    else:
+        b = G.get('__builtins__')
+        b = b if isinstance(b, dict) else getattr(b, '__dict__', {})
+        if name in b:
+            obj = b[name]
+        else:
+            raise _ProbeError('VARIABLE_NOT_FOUND', "name '%s' is not defined in this frame" % name,
+                              'pick one of available_variables, or another frame', _names(L, G))
+    for i, (kind, v) in enumerate(path[1:]):
+        where = _path_str(path[:i + 1])
+        if kind == 'attr':
+            try:
+                obj = getattr(obj, v)
+            except AttributeError:
+                raise _ProbeError('VARIABLE_NOT_FOUND', "%s (%s) has no attribute '%s'" % (where, _tname(type(obj)), v),
+                                  'available_variables lists its public attributes', _public_dir(obj))
+            except Exception as e:
+                raise _ProbeError('VARIABLE_NOT_FOUND', '%s.%s raised %s: %s' % (where, v, _short(type(e)), _cut(str(e), 200, _Trunc())))
+        else:
+            obj = _getitem(obj, v, where)
+    return obj
+
+
+def _getitem(obj, key, where):
+    miss = "%s has no item %r" % (where, key)
+    if isinstance(obj, dict):
+        # Membership first: a defaultdict must not grow a key because we looked.
+        try:
+            present = dict.__contains__(obj, key)
+        except Exception:
+            present = False
+        if not present:
+            keys = []
+            for i, k in enumerate(obj):
+                if i >= 50:
+                    break
+                keys.append(k if isinstance(k, str) else repr(k))
+            raise _ProbeError('VARIABLE_NOT_FOUND', miss, 'available_variables lists its first keys', keys)
+        return dict.__getitem__(obj, key)
+    if _is(obj, 'pandas', 'DataFrame'):
+        try:
+            return obj[key]
+        except KeyError:
+            raise _ProbeError('VARIABLE_NOT_FOUND', miss, 'available_variables lists its columns',
+                              [str(c) for c in list(obj.columns[:50])])
+    if hasattr(type(obj), 'keys') and hasattr(type(obj), '__contains__') and not isinstance(obj, (str, bytes)):
+        try:
+            if key not in obj:
+                raise _ProbeError('VARIABLE_NOT_FOUND', miss)
+        except _ProbeError:
+            raise
+        except Exception:
+            pass
+    try:
+        return obj[key]
+    except (KeyError, IndexError) as e:
+        raise _ProbeError('VARIABLE_NOT_FOUND', '%s (%s: %s)' % (miss, _short(type(e)), _cut(str(e), 120, _Trunc())))
+    except TypeError as e:
+        raise _ProbeError('INVALID_EXPRESSION', '%s is not subscriptable with %r: %s' % (where, key, _cut(str(e), 120, _Trunc())))
+    except Exception as e:
+        raise _ProbeError('VARIABLE_NOT_FOUND', '%s[%r] raised %s: %s' % (where, key, _short(type(e)), _cut(str(e), 120, _Trunc())))
+
+
+# ---------------------------------------------------------------- statistics
+
+def _stride_sample(v, n):
+    size = v.shape[0]
+    if size <= n:
+        return v, False
+    step = size // n
+    return v[::step][:n], True
+
+
+def _distinct(np, v, n_total, res):
+    """Exact distinct count for small inputs, an estimate from a sample
+    otherwise (flagged)."""
+    try:
+        s, sampled = _stride_sample(v, _SAMPLE)
+        if s.dtype.kind == 'f':
+            s = s[~np.isnan(s)]
+        u, counts = np.unique(s, return_counts=True)
+        d = int(u.shape[0])
+        if not sampled:
+            res['distinct'] = d
+            return
+        # GEE estimator: sqrt(N/n) * f1 + sum(f_j, j >= 2)
+        f1 = int((counts == 1).sum())
+        est = math.sqrt(float(n_total) / max(1, s.shape[0])) * f1 + (d - f1)
+        res['distinct'] = int(min(n_total, max(d, round(est))))
+        res['distinct_estimated'] = True
+    except Exception:
+        pass
+
+
+def _numeric_stats(np, v, res, want_quant=True):
+    """v: 1-D numpy array of ints/uints/floats (full data)."""
+    n = int(v.shape[0])
+    if v.dtype.kind == 'f':
+        nan = np.isnan(v)
+        nn = int(nan.sum())
+        inf = np.isinf(v)
+        ni = int(inf.sum())
+        res['nan_count'] = nn
+        res['inf_count'] = ni
+        fin = v[~(nan | inf)] if (nn or ni) else v
+    else:
+        fin = v
+    res['count'] = n
+    if fin.shape[0] == 0:
+        return
+    if fin.dtype.kind == 'f':
+        res['min'] = _num(fin.min(), 6)
+        res['max'] = _num(fin.max(), 6)
+    else:
+        res['min'] = _exact(fin.min())
+        res['max'] = _exact(fin.max())
+    if fin.dtype.kind in 'iu':
+        f64 = fin.astype('float64') if fin.shape[0] <= 10 * _SAMPLE else None
+        res['mean'] = _num(fin.mean(dtype='float64'))
+        res['std'] = _num((f64 if f64 is not None else fin).std(dtype='float64'))
+    else:
+        res['mean'] = _num(fin.mean(dtype='float64'), 5)
+        res['std'] = _num(fin.std(dtype='float64'), 5)
+    res['zeros'] = int(np.count_nonzero(fin == 0))
+    if not want_quant:
+        return
+    s, sampled = _stride_sample(fin, _SAMPLE)
+    if sampled and not res.get('sampled'):
+        res['sampled'] = True
+        res['sample_size'] = int(s.shape[0])
+    q = np.percentile(s, [5, 25, 50, 75, 95])
+    res['quantiles'] = {'p5': _num(q[0], 5), 'p25': _num(q[1], 5), 'p50': _num(q[2], 5), 'p75': _num(q[3], 5), 'p95': _num(q[4], 5)}
+    try:
+        counts, edges = np.histogram(s, bins=10)
+        if sampled:
+            # scale sampled counts to the full population
+            scale = float(fin.shape[0]) / s.shape[0]
+            counts = [int(round(c * scale)) for c in counts.tolist()]
+        else:
+            counts = [int(c) for c in counts.tolist()]
+        res['histogram'] = {'edges': [_num(e, 4) for e in edges.tolist()], 'counts': counts}
+    except Exception:
+        pass
+
+
+def _types_of(it, limit=_TYPE_SAMPLE):
+    out = {}
+    for i, x in enumerate(it):
+        if i >= limit:
+            break
+        k = _short(type(x))
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+def _series_stats(pd, np, s, B, opts, res, label):
+    """Per-column / Series statistics. `res` receives the fields."""
+    n = int(len(s))
+    dt = s.dtype
+    kind = getattr(dt, 'kind', 'O')
+    dname = str(dt)
+    res['count'] = n
+    if n == 0:
+        return
+    if dname == 'category':
+        cat = s.cat
+        res['categories'] = int(len(cat.categories))
+        res['ordered'] = bool(cat.ordered)
+        if B.ok(label + '.top_values'):
+            vc = s.value_counts(dropna=True).head(5)
+            res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': int(c)} for k, c in zip(vc.index.tolist(), vc.tolist())]
+        return
+    if kind == 'b' and dname == 'bool':
+        v = s.to_numpy()
+        t = int(np.count_nonzero(v))
+        res['true_count'] = t
+        res['true_rate'] = _num(float(t) / n, 4)
+        res['top_values'] = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': n - t}) if x['count']]
+        res['distinct'] = int((t > 0) + (n - t > 0))
+        return
+    if kind in 'iuf' and not hasattr(dt, 'na_value'):
+        v = s.to_numpy()
+        _numeric_stats(np, v, res)
+        if B.ok(label + '.distinct'):
+            _distinct(np, v, n, res)
+        return
+    if kind in 'iuf':  # nullable extension dtypes (Int64, Float64)
+        v = s.to_numpy(dtype='float64', na_value=float('nan'))
+        _numeric_stats(np, v, res)
+        res.pop('nan_count', None)
+        if B.ok(label + '.distinct'):
+            _distinct(np, v, n, res)
+        return
+    if kind == 'M':
+        nn = s.dropna()
+        if len(nn):
+            res['first'] = _cell(nn.iloc[0], 1, _Trunc())
+            res['last'] = _cell(nn.iloc[-1], 1, _Trunc())
+            res['min'] = _cell(nn.min(), 1, _Trunc())
+            res['max'] = _cell(nn.max(), 1, _Trunc())
+        return
+    if kind == 'm':
+        nn = s.dropna()
+        if len(nn):
+            res['min'] = str(nn.min())
+            res['max'] = str(nn.max())
+            res['mean'] = str(nn.mean())
+        return
+    if kind == 'c':
+        v = s.to_numpy()
+        res['nan_count'] = int(np.isnan(v).sum())
+        res['mean'] = repr(complex(v.mean()))
+        return
+    # object / string / other extension types
+    sampled = n > _SAMPLE
+    ss = s.iloc[::max(1, n // _SAMPLE)].iloc[:_SAMPLE] if sampled else s
+    if sampled:
+        res['sampled'] = True
+        res['sample_size'] = int(len(ss))
+    nn = ss.dropna()
+    types = _types_of(nn.tolist()) if len(nn) else {}
+    if types:
+        res['element_types'] = types
+    if B.ok(label + '.top_values'):
+        try:
+            vc = nn.value_counts()
+            if sampled:
+                res['distinct'] = int(len(vc))
+                res['distinct_estimated'] = True
+            else:
+                res['distinct'] = int(len(vc))
+            top = vc.head(5)
+            res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': int(c)} for k, c in zip(top.index.tolist(), top.tolist())]
+        except Exception:
+            pass  # unhashable cells (lists, dicts)
+    if types and set(types) <= {'str'} and B.ok(label + '.str_len'):
+        try:
+            lens = np.fromiter((len(x) for x in nn.tolist()), dtype='int64', count=len(nn))
+            res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(lens.mean(), 4)}
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------- pandas
+
+def _label(c):
+    if isinstance(c, str):
+        return c, None
+    if isinstance(c, tuple):
+        return ' / '.join(str(x) for x in c), [_cell(x, 1, _Trunc()) for x in c]
+    return str(c), _cell(c, 1, _Trunc())
+
+
+def _index_info(pd, idx, B, n_budget_label):
+    info = {'type': _short(type(idx)), 'length': int(len(idx))}
+    try:
+        nl = int(getattr(idx, 'nlevels', 1))
+        if nl > 1:
+            info['levels'] = nl
+            info['names'] = [_cell(x, 1, _Trunc()) for x in idx.names]
+        elif idx.name is not None:
+            info['name'] = _cell(idx.name, 1, _Trunc())
+        info['dtype'] = str(idx.dtype)
+        if _is(idx, 'pandas', 'RangeIndex'):
+            info['start'] = int(idx.start)
+            info['stop'] = int(idx.stop)
+            info['step'] = int(idx.step)
+            info['is_unique'] = True
+        elif B.ok(n_budget_label):
+            info['is_unique'] = bool(idx.is_unique)
+        if len(idx):
+            info['first'] = _cell(idx[0], 1, _Trunc())
+            info['last'] = _cell(idx[-1], 1, _Trunc())
+    except Exception:
+        pass
+    return info
+
+
+def _rows(frame_cols, idx, rows_slice, tr):
+    """Cells of a row slice: frame_cols = list of 1-D value lists."""
+    out = []
+    idx_vals = idx.tolist()
+    for r in range(len(idx_vals)):
+        out.append({'index': _cell(idx_vals[r], 1, tr), 'values': [_cell(col[r], 1, tr) for col in frame_cols]})
+    return out
+
+
+def _df_part(df, ncols):
+    return [df.iloc[:, i].tolist() for i in range(ncols)]
+
+
+def _inspect_dataframe(df, opts, B, res):
+    pd, np = _mod('pandas'), _mod('numpy')
+    nrows, ncols = (int(x) for x in df.shape)
+    st = res['structure'] = {'shape': [nrows, ncols], 'column_count': ncols}
+    cols = df.columns
+    nl = int(getattr(cols, 'nlevels', 1))
+    if nl > 1:
+        st['column_levels'] = nl
+        st['column_level_names'] = [_cell(x, 1, _Trunc()) for x in cols.names]
+    dup = None
+    try:
+        if not cols.is_unique:
+            dup = cols.duplicated(keep=False).tolist()
+            st['duplicate_columns'] = True
+    except Exception:
+        pass
+    dtypes = [str(d) for d in df.dtypes.tolist()]
+    labels = cols.tolist()
+    columns = []
+    for i in range(ncols):
+        name, key = _label(labels[i])
+        c = {'name': name, 'dtype': dtypes[i]}
+        if key is not None:
+            c['key'] = key
+        if dup is not None and dup[i]:
+            c['duplicate'] = True
+        columns.append(c)
+    st['columns'] = columns
+    st['index'] = _index_info(pd, df.index, B, 'index.is_unique')
+    deep = bool(opts.get('deep_memory'))
+    try:
+        st['memory_bytes'] = int(df.memory_usage(index=True, deep=deep).sum())
+        if deep:
+            st['memory_deep'] = True
+        elif any(d == 'object' for d in dtypes):
+            st['memory_estimated'] = True
+    except Exception:
+        pass
+    # null counts: one vectorized pass
+    if B.ok('null_counts'):
+        try:
+            nulls = df.isna().sum(axis=0).tolist()
+            for c, k in zip(columns, nulls):
+                c['null_count'] = int(k)
+                c['non_null'] = nrows - int(k)
+        except Exception:
+            pass
+    # preview
+    pc = min(ncols, _PREVIEW_COLUMNS)
+    rows = int(opts.get('max_preview_rows', 5))
+    tail_n = max(1, rows // 2) if nrows > rows else 0
+    tr = _Trunc()
+    pv = res['preview'] = {'columns': [c['name'] for c in columns[:pc]]}
+    if pc < ncols:
+        res['warnings'].append('preview shows the first %d of %d columns' % (pc, ncols))
+    head = df.iloc[:rows, :pc]
+    pv['head'] = _rows(_df_part(head, pc), head.index, None, tr)
+    if tail_n:
+        tail_start = max(rows, nrows - tail_n)
+        tail = df.iloc[tail_start:, :pc]
+        pv['tail'] = _rows(_df_part(tail, pc), tail.index, None, tr)
+        pv['omitted_rows'] = tail_start - rows
+    if tr.hit:
+        pv['is_truncated'] = True
+    # statistics, cheapest columns first
+    if not opts.get('include_statistics', True):
+        return
+    stats = {'columns': []}
+    res['statistics'] = stats
+    if nrows * ncols > _EXACT_LIMIT and not opts.get('force_statistics'):
+        pass  # per column work below stays sampled where costly
+    for i in range(min(ncols, _STAT_COLUMNS)):
+        if not B.ok('statistics.columns[%d:]' % i):
+            break
+        cst = {'name': columns[i]['name']}
+        try:
+            _series_stats(pd, np, df.iloc[:, i], B, opts, cst, 'statistics.columns[%d]' % i)
+        except Exception as e:
+            cst['skipped'] = 'failed: %s: %s' % (_short(type(e)), _cut(str(e), 100, _Trunc()))
+        cst.pop('count', None)
+        stats['columns'].append(cst)
+    if ncols > _STAT_COLUMNS:
+        res['warnings'].append('statistics cover the first %d of %d columns' % (_STAT_COLUMNS, ncols))
+    if nrows <= _SAMPLE and ncols <= 50 and nrows > 0 and B.ok('duplicate_rows'):
+        try:
+            stats['duplicate_rows'] = int(df.duplicated().sum())
+        except Exception:
+            pass
+
+
+def _inspect_series(s, opts, B, res):
+    pd, np = _mod('pandas'), _mod('numpy')
+    n = int(len(s))
+    st = res['structure'] = {'shape': [n], 'length': n, 'dtype': str(s.dtype)}
+    if s.name is not None:
+        st['series_name'] = _cell(s.name, 1, _Trunc())
+    st['index'] = _index_info(pd, s.index, B, 'index.is_unique')
+    deep = bool(opts.get('deep_memory'))
+    try:
+        st['memory_bytes'] = int(s.memory_usage(index=True, deep=deep))
+        if deep:
+            st['memory_deep'] = True
+        elif str(s.dtype) == 'object':
+            st['memory_estimated'] = True
+    except Exception:
+        pass
+    k = int(s.isna().sum())
+    st['columns'] = [{'name': str(s.name) if s.name is not None else '', 'dtype': str(s.dtype), 'null_count': k, 'non_null': n - k}]
+    rows = int(opts.get('max_preview_rows', 5))
+    tail_n = max(1, rows // 2) if n > rows else 0
+    tr = _Trunc()
+    pv = res['preview'] = {'columns': [str(s.name) if s.name is not None else 'value']}
+    head = s.iloc[:rows]
+    pv['head'] = _rows([head.tolist()], head.index, None, tr)
+    if tail_n:
+        start = max(rows, n - tail_n)
+        tail = s.iloc[start:]
+        pv['tail'] = _rows([tail.tolist()], tail.index, None, tr)
+        pv['omitted_rows'] = start - rows
+    if tr.hit:
+        pv['is_truncated'] = True
+    if opts.get('include_statistics', True) and B.ok('statistics'):
+        stats = res['statistics'] = {}
+        _series_stats(pd, np, s, B, opts, stats, 'statistics')
+
+
+def _inspect_index(idx, opts, B, res):
+    n = int(len(idx))
+    res['structure'] = {'shape': [n], 'length': n, 'dtype': str(idx.dtype), 'index': _index_info(_mod('pandas'), idx, B, 'is_unique')}
+    items = int(opts.get('max_preview_items', 10))
+    tr = _Trunc()
+    res['preview'] = {'items': [{'index': i, 'value': _cell(x, 1, tr)} for i, x in enumerate(idx[:items].tolist())]}
+    if tr.hit or n > items:
+        res['preview']['is_truncated'] = True
+
+
+# ---------------------------------------------------------------- numpy
+
+def _edges(np, a, k, tr):
+    if a.ndim == 0:
+        return _cell(a[()], 1, tr)
+    n = a.shape[0]
+    if a.ndim == 1:
+        if n <= 2 * k:
+            return [_cell(x, 1, tr) for x in a.tolist()]
+        tr.hit = True
+        return [_cell(x, 1, tr) for x in a[:k].tolist()] + [_ELL] + [_cell(x, 1, tr) for x in a[n - k:].tolist()]
+    if n <= 2 * k:
+        return [_edges(np, a[i], k, tr) for i in range(n)]
+    tr.hit = True
+    return [_edges(np, a[i], k, tr) for i in range(k)] + [_ELL] + [_edges(np, a[i], k, tr) for i in range(n - k, n)]
+
+
+def _inspect_ndarray(a, opts, B, res):
+    np = _mod('numpy')
+    dt = a.dtype
+    size = int(a.size)
+    st = res['structure'] = {
+        'shape': [int(x) for x in a.shape], 'ndim': int(a.ndim), 'dtype': str(dt), 'size': size,
+        'nbytes': int(a.nbytes), 'itemsize': int(dt.itemsize),
+        'c_contiguous': bool(a.flags['C_CONTIGUOUS']), 'f_contiguous': bool(a.flags['F_CONTIGUOUS']),
+    }
+    if dt.names:
+        st['fields'] = [{'name': str(nm), 'dtype': str(dt.fields[nm][0])} for nm in dt.names]
+    masked = _is(a, 'numpy', 'MaskedArray')
+    if masked:
+        try:
+            st['masked_count'] = int(np.ma.count_masked(a))
+        except Exception:
+            pass
+    items = int(opts.get('max_preview_items', 10))
+    k = max(1, items // 2) if a.ndim <= 1 else (3 if a.ndim <= 2 else (2 if a.ndim <= 4 else 1))
+    tr = _Trunc()
+    try:
+        # MaskedArray.tolist() yields None for masked elements.
+        res['preview'] = {'values': _edges(np, a, k, tr)}
+        if tr.hit:
+            res['preview']['is_truncated'] = True
+    except Exception as e:
+        res['warnings'].append('preview failed: %s' % _short(type(e)))
+    if not opts.get('include_statistics', True) or size == 0 or dt.names:
+        return
+    if not B.ok('statistics'):
+        return
+    stats = res['statistics'] = {}
+    kind = dt.kind
+    if masked:
+        flat = a.compressed()
+    elif a.flags['C_CONTIGUOUS'] or a.flags['F_CONTIGUOUS']:
+        flat = a.reshape(-1, order='A')
+    else:
+        flat = a.ravel()
+    n = int(flat.shape[0])
+    if n > _EXACT_LIMIT and not opts.get('force_statistics'):
+        step = n // _ARRAY_SAMPLE
+        flat = flat[::step][:_ARRAY_SAMPLE]
+        stats['sampled'] = True
+        stats['sample_size'] = int(flat.shape[0])
+        res['warnings'].append('statistics computed on %d evenly spaced of %d elements' % (flat.shape[0], n))
+    if kind == 'b':
+        t = int(np.count_nonzero(flat))
+        stats['count'] = int(flat.shape[0])
+        stats['true_count'] = t
+        stats['true_rate'] = _num(float(t) / max(1, flat.shape[0]), 4)
+    elif kind in 'iuf':
+        if kind == 'f' and dt.itemsize < 4:
+            flat = flat.astype('float32')
+        _numeric_stats(np, flat, stats)
+    elif kind == 'c':
+        stats['count'] = int(flat.shape[0])
+        stats['nan_count'] = int(np.isnan(flat).sum())
+        stats['mean'] = repr(complex(flat.mean()))
+    elif kind == 'M' or kind == 'm':
+        nat = np.isnat(flat)
+        stats['count'] = int(flat.shape[0])
+        stats['nan_count'] = int(nat.sum())
+        ok = flat[~nat]
+        if ok.shape[0]:
+            stats['min'] = str(ok.min())
+            stats['max'] = str(ok.max())
+            stats['first'] = str(ok[0])
+            stats['last'] = str(ok[-1])
+    elif kind == 'O':
+        stats['count'] = int(flat.shape[0])
+        stats['element_types'] = _types_of(flat[:_TYPE_SAMPLE].tolist())
+    elif kind in 'SU':
+        stats['count'] = int(flat.shape[0])
+    if B.ok('statistics.distinct') and kind in 'iuf' and flat.shape[0]:
+        _distinct(np, flat, int(flat.shape[0]) if not stats.get('sampled') else n, stats)
+
+
+def _inspect_numpy_scalar(x, opts, B, res):
+    res['structure'] = {'value': _cell(x, 0, _Trunc()), 'dtype': str(x.dtype)}
+
+
+# ---------------------------------------------------------------- other libraries
+
+def _inspect_tensor(t, opts, B, res):
+    st = res['structure'] = {}
+    try:
+        st['shape'] = [int(x) for x in t.shape]
+        st['ndim'] = int(t.dim())
+        st['dtype'] = str(t.dtype)
+        st['device'] = str(t.device)
+        st['requires_grad'] = bool(t.requires_grad)
+        st['size'] = int(t.numel())
+        st['itemsize'] = int(t.element_size())
+        st['nbytes'] = int(t.numel() * t.element_size())
+    except Exception:
+        pass
+    on_cpu = str(getattr(t, 'device', 'cpu')).startswith('cpu')
+    if not on_cpu:
+        res['warnings'].append('tensor is on %s: no statistics or preview (never copied off the device)' % st.get('device'))
+        return
+    np = _mod('numpy')
+    try:
+        a = t.detach()
+        if np is not None and st.get('size', 0) <= _EXACT_LIMIT:
+            arr = a.numpy()
+            sub = {'structure': {}, 'warnings': res['warnings']}
+            _inspect_ndarray(arr, opts, B, sub)
+            if 'preview' in sub:
+                res['preview'] = sub['preview']
+            if 'statistics' in sub:
+                res['statistics'] = sub['statistics']
+    except Exception as e:
+        res['warnings'].append('tensor statistics failed: %s' % _short(type(e)))
+
+
+def _inspect_polars(df, opts, B, res, is_df):
+    st = res['structure'] = {}
+    try:
+        if is_df:
+            st['shape'] = [int(x) for x in df.shape]
+            st['column_count'] = int(df.width)
+            st['columns'] = [{'name': str(n), 'dtype': str(d)} for n, d in zip(df.columns, df.dtypes)]
+            try:
+                nulls = df.null_count().row(0)
+                for c, k in zip(st['columns'], nulls):
+                    c['null_count'] = int(k)
+                    c['non_null'] = int(df.height) - int(k)
+            except Exception:
+                pass
+            rows = int(opts.get('max_preview_rows', 5))
+            tr = _Trunc()
+            head = df.head(rows)
+            res['preview'] = {'columns': [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]],
+                              'head': [{'index': i, 'values': [_cell(x, 1, tr) for x in r[:_PREVIEW_COLUMNS]]} for i, r in enumerate(head.rows())]}
+        else:
+            st['shape'] = [int(len(df))]
+            st['length'] = int(len(df))
+            st['dtype'] = str(df.dtype)
+            st['series_name'] = str(df.name)
+            tr = _Trunc()
+            res['preview'] = {'items': [{'index': i, 'value': _cell(x, 1, tr)} for i, x in enumerate(df.head(int(opts.get('max_preview_items', 10))).to_list())]}
+        st['memory_bytes'] = int(df.estimated_size())
+        st['memory_estimated'] = True
+    except Exception as e:
+        res['warnings'].append('polars inspection failed: %s' % _short(type(e)))
+
+
+def _inspect_arrow(tb, opts, B, res):
+    st = res['structure'] = {}
+    try:
+        st['shape'] = [int(tb.num_rows), int(tb.num_columns)]
+        st['column_count'] = int(tb.num_columns)
+        st['columns'] = [{'name': str(f.name), 'dtype': str(f.type), 'null_count': int(tb.column(i).null_count)}
+                         for i, f in enumerate(tb.schema)]
+        st['memory_bytes'] = int(tb.nbytes)
+        rows = int(opts.get('max_preview_rows', 5))
+        tr = _Trunc()
+        head = tb.slice(0, rows).to_pylist()
+        names = [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]]
+        res['preview'] = {'columns': names, 'head': [{'index': i, 'values': [_cell(r.get(n), 1, tr) for n in names]} for i, r in enumerate(head)]}
+    except Exception as e:
+        res['warnings'].append('pyarrow inspection failed: %s' % _short(type(e)))
+
+
+# ---------------------------------------------------------------- builtins
+
+def _depth(obj, limit=6):
+    """Nesting depth of builtin containers (bounded breadth), and whether a
+    container contains itself."""
+    selfref = [False]
+
+    def walk(x, d, path):
+        t = dict if isinstance(x, dict) else type(x)
+        if not isinstance(x, (list, tuple, set, frozenset, dict)) and not _is(x, 'collections', 'deque'):
+            return 0
+        if id(x) in path:
+            selfref[0] = True
+            return 0
+        if d >= limit:
+            return 1
+        path.add(id(x))
+        best = 0
+        try:
+            it = x.values() if t is dict else x
+            for i, y in enumerate(it):
+                if i >= 20:
+                    break
+                best = max(best, walk(y, d + 1, path))
+        except Exception:
+            pass
+        path.discard(id(x))
+        return 1 + best
+    return walk(obj, 0, set()), selfref[0]
+
+
+def _inspect_container(obj, kind, opts, B, res):
+    n = len(obj)
+    st = res['structure'] = {'length': n}
+    items = int(opts.get('max_preview_items', 10))
+    tr = _Trunc()
+    pv = res['preview'] = {}
+    if kind == 'dict':
+        st['key_types'] = _types_of(obj.keys())
+        st['value_types'] = _types_of(obj.values())
+        out = []
+        for i, (k, v) in enumerate(obj.items()):
+            if i >= items:
+                tr.hit = True
+                break
+            out.append({'key': _cell(k, 1, tr, {id(obj)}), 'value': _cell(v, 1, tr, {id(obj)}), 'type': _short(type(v))})
+        pv['items'] = out
+    else:
+        st['element_types'] = _types_of(obj)
+        seq = kind in ('list', 'tuple', 'deque')
+        head_n = items if n <= items or not seq else items - max(1, items // 3)
+        out = []
+        for i, v in enumerate(obj):
+            if i >= head_n:
+                tr.hit = True
+                break
+            it = {'value': _cell(v, 1, tr, {id(obj)}), 'type': _short(type(v))}
+            if seq:
+                it['index'] = i
+            out.append(it)
+        pv['items'] = out
+        if seq and n > head_n:
+            tail_n = items - head_n
+            tail = []
+            for i in range(max(head_n, n - tail_n), n):
+                v = obj[i]
+                tail.append({'index': i, 'value': _cell(v, 1, tr, {id(obj)}), 'type': _short(type(v))})
+            pv['tail_items'] = tail
+    if B.ok('depth'):
+        d, selfref = _depth(obj)
+        st['depth'] = d
+        if selfref:
+            st['self_referencing'] = True
+    if tr.hit:
+        pv['is_truncated'] = True
+
+
+def _inspect_text(obj, kind, opts, B, res):
+    n = len(obj)
+    st = res['structure'] = {'length': n}
+    head, tail = 200, 50
+    if kind == 'str':
+        if B.ok('line_count'):
+            st['line_count'] = obj.count('\n') + 1
+        if n <= head + tail:
+            text = obj
+        else:
+            text = obj[:head] + _ELL + obj[n - tail:]
+    else:
+        b = bytes(obj[:head]) if n > head + tail else bytes(obj)
+        text = repr(b)[2:-1]
+        if n > head + tail:
+            text += _ELL + repr(bytes(obj[n - tail:]))[2:-1]
+    res['preview'] = {'text': text}
+    if n > head + tail:
+        res['preview']['is_truncated'] = True
+
+
+def _attr_entry(name, v):
+    tr = _Trunc()
+    a = {'name': name, 'type': _tname(type(v)), 'repr': safe_repr(v, tr)}
+    if tr.hit:
+        a['is_truncated'] = True
+    return a
+
+
+def _inspect_object(obj, opts, B, res):
+    t = type(obj)
+    st = res['structure'] = {'class': getattr(t, '__qualname__', _short(t)), 'module': getattr(t, '__module__', '') or ''}
+    items = int(opts.get('max_preview_items', 10))
+    names = []
+    kind = 'plain'
+    fields = getattr(t, '__dataclass_fields__', None)
+    if isinstance(fields, dict):
+        kind = 'dataclass'
+        names = list(fields)
+    elif isinstance(obj, tuple) and isinstance(getattr(t, '_fields', None), tuple):
+        kind = 'namedtuple'
+        names = list(t._fields)
+    elif isinstance(getattr(t, 'model_fields', None), dict) and any(c.__name__ == 'BaseModel' for c in _mro(obj)):
+        kind = 'pydantic'
+        names = list(t.model_fields)
+    elif isinstance(getattr(t, '__fields__', None), dict) and any(c.__name__ == 'BaseModel' for c in _mro(obj)):
+        kind = 'pydantic'
+        names = list(t.__fields__)
+    elif _is(obj, 'enum', 'Enum'):
+        kind = 'enum'
+        st['value'] = _cell(getattr(obj, 'value', None), 1, _Trunc())
+    st['kind'] = kind
+    d = None
+    try:
+        d = object.__getattribute__(obj, '__dict__')
+    except Exception:
+        pass
+    if kind == 'plain':
+        if isinstance(d, dict):
+            names = [k for k in d if isinstance(k, str) and not k.startswith('_')]
+        for c in _mro(obj):
+            for s in (getattr(c, '__dict__', {}).get('__slots__') or ()):
+                if isinstance(s, str) and not s.startswith('_') and s not in names:
+                    names.append(s)
+    st['attribute_count'] = len(names)
+    attrs = []
+    for i, nm in enumerate(names):
+        if i >= items:
+            res['warnings'].append('showing %d of %d attributes' % (items, len(names)))
+            break
+        if kind == 'namedtuple':
+            v = tuple.__getitem__(obj, i)
+        elif isinstance(d, dict) and nm in d:
+            v = d[nm]
+        else:
+            try:
+                v = getattr(obj, nm)
+            except Exception as e:
+                attrs.append({'name': nm, 'type': '?', 'repr': '<raised %s>' % _short(type(e))})
+                continue
+        attrs.append(_attr_entry(nm, v))
+    st['attributes'] = attrs
+    props = []
+    for c in _mro(obj):
+        for k, v in list(getattr(c, '__dict__', {}).items()):
+            if type(v) is property and not k.startswith('_') and k not in props:
+                props.append(k)
+    if props:
+        st['properties'] = props[:50]
+    tr = _Trunc()
+    r = safe_repr(obj, tr)
+    res['preview'] = {'repr': r}
+    if tr.hit:
+        res['preview']['is_truncated'] = True
+    if 'repr raised' in r:
+        res['warnings'].append('__repr__ raised; showing a placeholder')
+    # __len__ is user code: it runs last and only within the budget
+    if kind in ('plain', 'dataclass') and hasattr(t, '__len__') and B.ok('length'):
+        t0 = time.perf_counter()
+        try:
+            st['length'] = int(len(obj))
+        except Exception as e:
+            res['warnings'].append('__len__ raised %s' % _short(type(e)))
+        if not B.ok('length'):
+            res['warnings'].append('__len__ took %.1f s, past the budget' % (time.perf_counter() - t0))
+
+
+def _signature(obj):
+    insp = _mod('inspect')
+    if insp is None:
+        try:
+            import inspect as insp
+        except Exception:
+            return ''
+    try:
+        return str(insp.signature(obj))
+    except Exception:
+        return ''
+
+
+def _doc(obj):
+    try:
+        d = obj.__doc__
+        if isinstance(d, str):
+            d = d.strip().split('\n')[0]
+            return _cut(d, 200, _Trunc())
+    except Exception:
+        pass
+    return ''
+
+
+def _inspect_callable(obj, opts, B, res):
+    st = res['structure'] = {'class': getattr(obj, '__qualname__', '') or getattr(obj, '__name__', '') or '',
+                             'module': getattr(obj, '__module__', '') or ''}
+    sig = _signature(obj)
+    if sig:
+        st['signature'] = sig
+    doc = _doc(obj)
+    if doc:
+        st['doc'] = doc
+    res['preview'] = {'repr': safe_repr(obj)}
+
+
+def _inspect_class(obj, opts, B, res):
+    st = res['structure'] = {'class': getattr(obj, '__qualname__', _short(obj)), 'module': getattr(obj, '__module__', '') or ''}
+    try:
+        st['bases'] = [_tname(b) for b in obj.__bases__]
+    except Exception:
+        pass
+    sig = _signature(obj)
+    if sig:
+        st['signature'] = sig
+    doc = _doc(obj)
+    if doc:
+        st['doc'] = doc
+    try:
+        st['attribute_count'] = len([k for k in obj.__dict__ if not k.startswith('_')])
+    except Exception:
+        pass
+
+
+def _inspect_module(obj, opts, B, res):
+    st = res['structure'] = {'module': getattr(obj, '__name__', '')}
+    f = getattr(obj, '__file__', None)
+    if isinstance(f, str):
+        st['file'] = f
+    try:
+        st['attribute_count'] = len([k for k in vars(obj) if not k.startswith('_')])
+    except Exception:
+        pass
+    doc = _doc(obj)
+    if doc:
+        st['doc'] = doc
+
+
+def _inspect_unknown(obj, opts, B, res):
+    t = type(obj)
+    st = res['structure'] = {'class': getattr(t, '__qualname__', _short(t)), 'module': getattr(t, '__module__', '') or ''}
+    try:
+        st['attribute_count'] = len(dir(obj))
+    except Exception:
+        pass
+    tr = _Trunc()
+    res['preview'] = {'repr': safe_repr(obj, tr)}
+    if tr.hit:
+        res['preview']['is_truncated'] = True
+    res['hint'] = 'no specialised view for %s; drill down with variables_reference' % _tname(t)
+
+
+# ---------------------------------------------------------------- dispatch
+
+def _classify(obj):
+    t = type(obj)
+    if obj is None:
+        return 'none'
+    if isinstance(obj, bool):
+        return 'bool'
+    if t is int or (isinstance(obj, int) and not _is(obj, 'enum', 'Enum')):
+        return 'int'
+    if isinstance(obj, float):
+        return 'float'
+    if isinstance(obj, complex):
+        return 'complex'
+    if isinstance(obj, str):
+        return 'str'
+    if isinstance(obj, (bytes, bytearray)):
+        return 'bytes'
+    if _mod('pandas') is not None:
+        if _is(obj, 'pandas', 'DataFrame'):
+            return 'dataframe'
+        if _is(obj, 'pandas', 'Series'):
+            return 'series'
+        if _is(obj, 'pandas', 'Index'):
+            return 'index'
+    np = _mod('numpy')
+    if np is not None:
+        if isinstance(obj, np.ndarray):
+            return 'ndarray'
+        if isinstance(obj, np.generic):
+            return 'numpy_scalar'
+    if _mod('torch') is not None and _is(obj, 'torch', 'Tensor'):
+        return 'tensor'
+    if _mod('polars') is not None:
+        if _is(obj, 'polars', 'DataFrame'):
+            return 'polars_df'
+        if _is(obj, 'polars', 'Series'):
+            return 'polars_series'
+    if _mod('pyarrow') is not None and _is(obj, 'pyarrow', 'Table'):
+        return 'arrow_table'
+    if isinstance(obj, tuple) and isinstance(getattr(t, '_fields', None), tuple):
+        return 'object'  # namedtuple
+    if isinstance(obj, dict):
+        return 'dict'
+    if isinstance(obj, list):
+        return 'list'
+    if isinstance(obj, tuple):
+        return 'tuple'
+    if isinstance(obj, frozenset):
+        return 'frozenset'
+    if isinstance(obj, set):
+        return 'set'
+    if _is(obj, 'collections', 'deque'):
+        return 'deque'
+    if isinstance(obj, type):
+        return 'class'
+    if type(obj).__name__ == 'module':
+        return 'module'
+    if getattr(t, '__dataclass_fields__', None) is not None:
+        return 'object'
+    if callable(obj) and (type(obj).__name__ in ('function', 'method', 'builtin_function_or_method', 'method-wrapper',
+                                                  'functools.partial', 'partial', 'wrapper_descriptor', 'method_descriptor')
+                          or hasattr(obj, '__code__')):
+        return 'callable'
+    try:
+        has_dict = isinstance(object.__getattribute__(obj, '__dict__'), dict)
+    except Exception:
+        has_dict = False
+    if has_dict or any('__slots__' in getattr(c, '__dict__', {}) for c in _mro(obj)[:-1]):
+        return 'object'
+    if callable(obj):
+        return 'callable'
+    return 'unknown'
+
+
+def _inspect(obj, opts, B, res):
+    kind = _classify(obj)
+    res['type'] = _tname(type(obj))
+    if kind == 'numpy_scalar':
+        res['detected_type'] = {'b': 'bool', 'i': 'int', 'u': 'int', 'f': 'float', 'c': 'complex'}.get(obj.dtype.kind, 'unknown')
+        _inspect_numpy_scalar(obj, opts, B, res)
+    elif kind == 'polars_df' or kind == 'polars_series':
+        res['detected_type'] = 'dataframe' if kind == 'polars_df' else 'series'
+        _inspect_polars(obj, opts, B, res, kind == 'polars_df')
+    else:
+        res['detected_type'] = kind
+    if kind in ('none', 'bool', 'int', 'float', 'complex'):
+        v = obj
+        if kind == 'int' and t_is_big(v):
+            v = str(int(v))
+        elif kind == 'float':
+            v = _num(obj, None)
+        elif kind == 'complex':
+            v = repr(obj)
+        elif kind == 'int':
+            v = int(obj)
+        res['structure'] = {'value': v}
+    elif kind in ('str', 'bytes'):
+        _inspect_text(obj, kind, opts, B, res)
+    elif kind == 'dataframe':
+        _inspect_dataframe(obj, opts, B, res)
+    elif kind == 'series':
+        _inspect_series(obj, opts, B, res)
+    elif kind == 'index':
+        _inspect_index(obj, opts, B, res)
+    elif kind == 'ndarray':
+        _inspect_ndarray(obj, opts, B, res)
+    elif kind == 'tensor':
+        _inspect_tensor(obj, opts, B, res)
+    elif kind == 'arrow_table':
+        _inspect_arrow(obj, opts, B, res)
+    elif kind in ('dict', 'list', 'tuple', 'set', 'frozenset', 'deque'):
+        _inspect_container(obj, kind, opts, B, res)
+    elif kind == 'object':
+        _inspect_object(obj, opts, B, res)
+    elif kind == 'callable':
+        _inspect_callable(obj, opts, B, res)
+    elif kind == 'class':
+        _inspect_class(obj, opts, B, res)
+    elif kind == 'module':
+        _inspect_module(obj, opts, B, res)
+    elif kind == 'unknown':
+        _inspect_unknown(obj, opts, B, res)
+
+
+def t_is_big(v):
+    try:
+        return not (-2 ** 63 <= int(v) < 2 ** 64)
+    except Exception:
+        return False
+
+
+def _clean(res):
+    if not res.get('warnings'):
+        res.pop('warnings', None)
+    return res
+
+
+def _dumps(res):
+    out = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+    if len(out) > _MAX_OUT:
+        res.pop('preview', None)
+        st = res.get('statistics')
+        if isinstance(st, dict):
+            st.pop('columns', None)
+        res.setdefault('warnings', []).append('result over %d bytes: preview and column statistics dropped' % _MAX_OUT)
+        out = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+        if len(out) > _MAX_OUT:
+            out = json.dumps({'name': res.get('name'), 'type': res.get('type'), 'detected_type': res.get('detected_type'),
+                              'warnings': res['warnings'] + ['structure dropped too']}, default=str)
+    return out
+
+
+def run(L, G, args_json):
+    """Inspect the value at args.path in a frame (L: the frame's names as
+    pydevd exposes them, G: its globals). Returns one JSON string."""
+    t0 = time.perf_counter()
+    try:
+        args = json.loads(args_json)
+        path = [tuple(p) for p in args['path']]
+        opts = args.get('opts') or {}
+        B = _Budget(float(opts.get('timeout', 2.0)))
+        obj = _resolve(L, G, path)
+        res = {'name': _path_str(path), 'warnings': [], 'source': 'probe'}
+        try:
+            _inspect(obj, opts, B, res)
+        except _ProbeError:
+            raise
+        except Exception as e:
+            res['warnings'].append('inspection failed part way: %s: %s' % (_short(type(e)), _cut(str(e), 200, _Trunc())))
+            res['partial'] = True
+        if B.timed_out:
+            res['partial'] = True
+            res['timed_out'] = B.timed_out
+        res['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
+        return _dumps(_clean(res))
+    except _ProbeError as e:
+        err = {'code': e.code, 'message': e.message}
+        if e.hint:
+            err['hint'] = e.hint
+        if e.available:
+            err['available_variables'] = e.available
+        return json.dumps({'error': err}, default=str)
+    except KeyboardInterrupt:
+        return json.dumps({'error': {'code': 'INSPECTION_TIMEOUT', 'message': 'the probe was interrupted'}})
+    except Exception as e:
+        return json.dumps({'error': {'code': 'INTERNAL', 'message': 'probe failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)

@@ -1,0 +1,285 @@
+// This file builds Result.Summary, the one human line of an inspection, from
+// the structured fields (the same for probe and variables-tree results).
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Summarize returns a one-line description of r, e.g.
+// "DataFrame 1,000 rows × 10 columns, 78.1 KB, 12 nulls in 2 columns".
+func Summarize(r *Result) string {
+	s := r.Structure
+	if s == nil {
+		s = &Structure{}
+	}
+	short := shortType(r.Type)
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	switch r.DetectedType {
+	case TypeDataFrame, TypeArrow:
+		if len(s.Shape) == 2 {
+			parts = append(parts, fmt.Sprintf("%s %s × %s", short, plural(s.Shape[0], "row"), plural(s.Shape[1], "column")))
+		} else {
+			parts = append(parts, short)
+		}
+		if s.MemoryBytes != nil {
+			add("%s%s", approx(s.MemoryEstimated), HumanBytes(*s.MemoryBytes))
+		}
+		nulls, cols := int64(0), 0
+		for _, c := range s.Columns {
+			if c.NullCount != nil && *c.NullCount > 0 {
+				nulls += *c.NullCount
+				cols++
+			}
+		}
+		if cols > 0 {
+			add("%s in %s", plural(nulls, "null"), plural(int64(cols), "column"))
+		} else if len(s.Columns) > 0 && s.Columns[0].NullCount != nil {
+			add("no nulls")
+		}
+	case TypeSeries, TypeIndex:
+		head := short
+		if s.SeriesName != nil {
+			head += " " + cellText(s.SeriesName)
+		}
+		n := int64(0)
+		if s.Length != nil {
+			n = *s.Length
+		}
+		parts = append(parts, head+" "+plural(n, "value"))
+		if s.Dtype != "" {
+			parts = append(parts, s.Dtype)
+		}
+		if s.MemoryBytes != nil {
+			add("%s%s", approx(s.MemoryEstimated), HumanBytes(*s.MemoryBytes))
+		}
+		if len(s.Columns) == 1 && s.Columns[0].NullCount != nil {
+			if k := *s.Columns[0].NullCount; k > 0 {
+				add("%s", plural(k, "null"))
+			}
+		}
+	case TypeNDArray, TypeTensor:
+		dims := make([]string, len(s.Shape))
+		for i, d := range s.Shape {
+			dims[i] = commas(d)
+		}
+		shape := "(" + strings.Join(dims, ", ") + ")"
+		if len(s.Shape) == 1 {
+			shape = "(" + dims[0] + ",)"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s", short, s.Dtype, shape))
+		if s.Nbytes != nil {
+			parts = append(parts, HumanBytes(*s.Nbytes))
+		}
+		if s.Device != "" {
+			parts = append(parts, "on "+s.Device)
+		}
+		if st := r.Statistics; st != nil && st.NaNCount != nil && *st.NaNCount > 0 {
+			add("%s NaN", commas(*st.NaNCount))
+		}
+	case TypeDict, TypeMap:
+		n := int64(0)
+		if s.Length != nil {
+			n = *s.Length
+		}
+		desc := fmt.Sprintf("%s %s", short, plural(n, "key"))
+		if kt, vt := typeList(s.KeyTypes, s.KeyType), typeList(s.ValueTypes, s.ElementType); kt != "" || vt != "" {
+			desc += fmt.Sprintf(" (%s → %s)", kt, vt)
+		}
+		parts = append(parts, desc)
+	case TypeList, TypeTuple, TypeSet, TypeFrozenSet, TypeDeque, TypeSlice, TypeArray:
+		n := int64(0)
+		if s.Length != nil {
+			n = *s.Length
+		}
+		desc := fmt.Sprintf("%s %s", short, plural(n, "item"))
+		if s.Cap != nil {
+			desc += fmt.Sprintf(", cap %s", commas(*s.Cap))
+		}
+		if et := typeList(s.ElementTypes, s.ElementType); et != "" && r.DetectedType != TypeSlice && r.DetectedType != TypeArray {
+			desc += " (" + et + ")"
+		}
+		parts = append(parts, desc)
+		if s.Depth != nil && *s.Depth > 1 {
+			add("depth %d", *s.Depth)
+		}
+		if s.SelfRef {
+			parts = append(parts, "self-referencing")
+		}
+	case TypeStr, TypeBytes:
+		n := int64(0)
+		if s.Length != nil {
+			n = *s.Length
+		}
+		unit := "char"
+		if r.DetectedType == TypeBytes || strings.HasPrefix(r.Type, "string") {
+			unit = "byte"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", short, plural(n, unit)))
+		if s.LineCount != nil && *s.LineCount > 1 {
+			parts = append(parts, plural(*s.LineCount, "line"))
+		}
+	case TypeInt, TypeFloat, TypeComplex, TypeBool:
+		parts = append(parts, fmt.Sprintf("%s %s", short, clip(cellText(s.Value), 80)))
+	case TypeNone:
+		parts = append(parts, "None")
+	case TypeObject, TypeStruct:
+		desc := short
+		if s.Kind != "" && s.Kind != "plain" {
+			desc += " (" + s.Kind + ")"
+		}
+		n := int64(len(s.Attributes))
+		if s.AttributeCount != nil {
+			n = *s.AttributeCount
+		}
+		noun := "attribute"
+		if r.DetectedType == TypeStruct {
+			noun = "field"
+		}
+		parts = append(parts, desc+" "+plural(n, noun))
+		if s.Length != nil {
+			add("len %s", commas(*s.Length))
+		}
+	case TypeCallable:
+		parts = append(parts, fmt.Sprintf("%s %s%s", short, s.Class, s.Signature))
+	case TypeClass:
+		desc := "class " + s.Class
+		if len(s.Bases) > 0 {
+			desc += "(" + strings.Join(s.Bases, ", ") + ")"
+		}
+		parts = append(parts, desc)
+	case TypeModule:
+		parts = append(parts, "module "+s.Module)
+	case TypePointer:
+		if s.Nil {
+			parts = append(parts, short+" nil")
+		} else {
+			parts = append(parts, short+" → "+s.Target)
+		}
+	default:
+		desc := short
+		if s.Module != "" && !strings.Contains(r.Type, ".") {
+			desc += " (" + s.Module + ")"
+		}
+		parts = append(parts, desc)
+	}
+	if r.Partial {
+		parts = append(parts, "partial")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func approx(estimated bool) string {
+	if estimated {
+		return "≥"
+	}
+	return ""
+}
+
+// shortType is the last dotted component of a Python type name, or a Go
+// type as is.
+func shortType(t string) string {
+	if t == "" {
+		return "value"
+	}
+	if strings.ContainsAny(t, "[]*() ") {
+		return t
+	}
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		return t[i+1:]
+	}
+	return t
+}
+
+func typeList(m map[string]int64, single string) string {
+	if single != "" {
+		return single
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > 3 {
+		keys = append(keys[:3], "…")
+	}
+	return strings.Join(keys, "|")
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return commas(n) + " " + noun + "s"
+}
+
+func commas(n int64) string {
+	s := itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// HumanBytes renders a byte count as B, KB, MB, GB (powers of 1024).
+func HumanBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, u := range []string{"KB", "MB", "GB", "TB"} {
+		f /= 1024
+		if f < 1024 || u == "TB" {
+			return fmt.Sprintf("%.1f %s", f, u)
+		}
+	}
+	return ""
+}
+
+// cellText renders a JSON-safe cell for text output.
+func cellText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case bool:
+		if v {
+			return "True"
+		}
+		return "False"
+	case float64:
+		return fmt.Sprint(v)
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		return string(b)
+	}
+}
