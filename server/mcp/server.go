@@ -91,6 +91,7 @@ func New(mgr *session.Manager, opts Options) *Server {
 		mcpserver.WithLogger(opts.Logger),
 		mcpserver.WithInstructions(instructions),
 	)
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	s.registerSessionTools()
 	s.registerBreakpointTools()
 	s.registerMovingTools()
@@ -101,7 +102,6 @@ func New(mgr *session.Manager, opts Options) *Server {
 	for _, reg := range extraTools {
 		reg(s)
 	}
-	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	s.startStopFollower()
 	return s
 }

@@ -1,0 +1,178 @@
+// tools_code.go: code context for agents — the code_inspect tool (a symbol,
+// a path + line, or the code at a stopped frame, from the precomputed code
+// graph of inspect/code) and the enclosing symbol + callers that stop
+// reports carry. The index opens in the background when the server starts;
+// stop reports use it once it is ready and never wait for it.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dapscope/dapscope/inspect/code"
+)
+
+func init() {
+	extraTools = append(extraTools, (*Server).registerCodeTools)
+}
+
+// codeIndex opens the workspace's index in the background.
+type codeIndex struct {
+	ready   chan struct{}
+	mu      sync.Mutex
+	ix      *code.Index
+	err     error
+	lastRef time.Time
+}
+
+func (c *codeIndex) get(ctx context.Context) (*code.Index, error) {
+	select {
+	case <-c.ready:
+	case <-ctx.Done():
+		return nil, &toolErr{ToolError{Code: "CODE_INDEX_NOT_READY", Message: "the code index is still being built", Hint: "retry in a few seconds"}}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ix, c.err
+}
+
+// enclosing implements codeContext without waiting for the index.
+func (c *codeIndex) enclosing(path string, line int) *CodeContext {
+	select {
+	case <-c.ready:
+	default:
+		return nil
+	}
+	c.mu.Lock()
+	ix := c.ix
+	c.mu.Unlock()
+	if ix == nil {
+		return nil
+	}
+	sym, callers, ok := ix.Enclosing(path, line)
+	if !ok || sym == "" {
+		return nil
+	}
+	cc := &CodeContext{Symbol: sym}
+	for _, r := range callers {
+		cc.Callers = append(cc.Callers, CodeRef{Symbol: r.Symbol, Path: r.Path})
+	}
+	return cc
+}
+
+// toolErr is an error that already is a ToolError.
+type toolErr struct{ ToolError }
+
+func (e *toolErr) Error() string { return e.Code + ": " + e.Message }
+
+type codeInspectArgs struct {
+	SessionRef
+	Symbol            string `json:"symbol,omitempty" desc:"e.g. pkg.module.Class.method or Go pkg.Func"`
+	Path              string `json:"path,omitempty" desc:"workspace-relative file (with line: the innermost definition there)"`
+	Line              int    `json:"line,omitempty"`
+	IncludeFullSource bool   `json:"include_full_source,omitempty" desc:"also return the whole source (the snippet is always there)"`
+	MaxNeighbors      int    `json:"max_neighbors,omitempty" desc:"relationships per list (default 3)"`
+	FrameID           int    `json:"frame_id,omitempty" desc:"with no symbol/path: the code at this frame of the session (default: top frame)"`
+}
+
+// CodeResult is code_inspect's answer.
+type CodeResult struct {
+	*code.Result
+}
+
+func (r *CodeResult) text() string { return r.Result.Text() }
+
+func (s *Server) registerCodeTools() {
+	ci := &codeIndex{ready: make(chan struct{})}
+	s.code = ci
+	root := s.mgr.Workspace()
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer close(ci.ready)
+		ix, err := code.OpenContext(s.bgCtx, root, code.Options{})
+		if err != nil {
+			s.log.Warn("code index unavailable", "err", err)
+		}
+		ci.mu.Lock()
+		ci.ix, ci.err, ci.lastRef = ix, err, time.Now()
+		ci.mu.Unlock()
+	}()
+
+	addTool(s, toolSpec{name: "code_inspect", title: "What is this code",
+		desc: "One call describing a symbol or file from the code graph: snippet, defined symbols, parents/children, callers/callees, related tests and docs, " +
+			"enrichment from docstrings, git provenance. Give symbol, or path (+ line), or neither to inspect the code at the session's stopped frame.",
+		hints: hints{readOnly: true, idempotent: true}, more: "ask without include_full_source, or with a smaller max_neighbors"},
+		func(ctx context.Context, c *call, p *codeInspectArgs) (*CodeResult, error) {
+			q := code.Query{Symbol: p.Symbol, Path: p.Path, Line: p.Line, IncludeFullSource: p.IncludeFullSource, MaxNeighbors: p.MaxNeighbors}
+			if p.MaxNeighbors < 0 || p.MaxNeighbors > 50 {
+				return nil, argError("max_neighbors", "must be 0..50")
+			}
+			if q.Symbol == "" && q.Path == "" {
+				sess, err := s.session(p.SessionID)
+				if err != nil {
+					return nil, err
+				}
+				frameID, err := s.frameOrTop(ctx, sess, p.FrameID)
+				if err != nil {
+					return nil, err
+				}
+				frames, err := sess.StackTrace(ctx, 0, 100)
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range frames {
+					if f.Id == frameID && f.Source != nil {
+						q.Path, q.Line = f.Source.Path, f.Line
+					}
+				}
+				if q.Path == "" {
+					return nil, argError("frame_id", "frame %d has no source file", frameID)
+				}
+			}
+			wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			defer cancel()
+			ix, err := ci.get(wctx)
+			if err != nil {
+				return nil, err
+			}
+			if ix == nil {
+				return nil, &toolErr{ToolError{Code: "CODE_INDEX_UNAVAILABLE", Message: "the workspace could not be indexed", Hint: "see the server log"}}
+			}
+			if filepath.IsAbs(q.Path) {
+				rel, ok := ix.RelPath(q.Path)
+				if !ok {
+					return nil, &toolErr{ToolError{Code: "NOT_FOUND", Field: "path", Message: q.Path + " is outside the indexed workspace"}}
+				}
+				q.Path = rel
+			}
+			ci.mu.Lock()
+			stale := time.Since(ci.lastRef) > 5*time.Second
+			if stale {
+				ci.lastRef = time.Now()
+			}
+			ci.mu.Unlock()
+			if stale {
+				if err := ix.Refresh(ctx); err != nil {
+					s.log.Debug("code index refresh", "err", err)
+				}
+			}
+			res, err := ix.InspectEntity(q)
+			if err != nil {
+				var ce *code.Error
+				if errors.As(err, &ce) {
+					te := ToolError{Code: ce.Code, Message: ce.Message}
+					if len(ce.Matches) > 0 {
+						te.Hint = "close matches: " + strings.Join(ce.Matches, ", ")
+					}
+					return nil, &toolErr{te}
+				}
+				return nil, err
+			}
+			return &CodeResult{res}, nil
+		})
+}
