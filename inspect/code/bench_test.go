@@ -250,3 +250,22 @@ func BenchmarkResultJSONSize(b *testing.B) {
 	b.ReportMetric(float64(sizes[len(sizes)-1]), "max-bytes")
 	b.ReportMetric(100*float64(within)/float64(len(sizes)), "%within-3KB")
 }
+
+// BenchmarkRefreshNoChange is Index.Refresh with nothing changed (what a
+// long-lived server does before answering): a walk and stats, no parse, no
+// re-link.
+func BenchmarkRefreshNoChange(b *testing.B) {
+	dir := pandasCopy(b)
+	ix, err := Open(dir, benchOptions(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := ix.Refresh(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if st := ix.Stats(); st.Parsed != 0 {
+		b.Fatalf("refresh parsed %d", st.Parsed)
+	}
+}

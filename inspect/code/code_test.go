@@ -769,3 +769,26 @@ func TestWithoutPythonParser(t *testing.T) {
 		t.Errorf("after the parser is back: %s", r.GraphStatus)
 	}
 }
+
+func TestRefreshWithoutChangesKeepsGraph(t *testing.T) {
+	ix, dir := openFixture(t)
+	g := ix.g
+	if err := ix.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ix.g != g || ix.Stats().Parsed != 0 {
+		t.Errorf("unchanged refresh rebuilt the graph or parsed: %+v", ix.Stats())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes/orphan.py"), []byte("def lonely(x):\n    return incr(x)\n\nfrom calc.core import incr\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ix.g == g || ix.Stats().Parsed != 1 {
+		t.Errorf("changed refresh: %+v", ix.Stats())
+	}
+	if r := inspect(t, ix, Query{Symbol: "notes.orphan.lonely"}); !hasSym(r.OutgoingCalls, "calc.core.incr") {
+		t.Errorf("edited function's calls: %v", r.OutgoingCalls)
+	}
+}

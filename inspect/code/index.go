@@ -129,7 +129,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 
 	files := make(map[string]*fileRec, len(cands))
 	var stats Stats
-	dirty := false
+	dirty := false  // the store must be rewritten
+	relink := false // the graph must be rebuilt
 	var pyBatch []pyInput
 	pyRecs := map[string]*fileRec{}
 	now := time.Now().Unix()
@@ -171,6 +172,9 @@ func (ix *Index) refresh(ctx context.Context) error {
 			files[c.rel] = &cp
 			stats.Reused++
 			dirty = true
+			if p := prev[c.rel]; p == nil || p.Hash != hash {
+				relink = true // taken from the store, newer than memory
+			}
 			continue
 		}
 		fr := &fileRec{
@@ -182,7 +186,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			fr.Err = "binary content"
 			files[c.rel] = fr
 			stats.Parsed++
-			dirty = true
+			dirty, relink = true, true
 			continue
 		}
 		switch c.lang {
@@ -199,7 +203,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 		}
 		files[c.rel] = fr
 		stats.Parsed++
-		dirty = true
+		dirty, relink = true, true
 	}
 	if len(pyBatch) > 0 {
 		outs, err := parsePythonBatch(ctx, ix.opts.Python, pyBatch)
@@ -223,15 +227,19 @@ func (ix *Index) refresh(ctx context.Context) error {
 	for p := range prev {
 		if _, ok := files[p]; !ok {
 			stats.Removed++
-			dirty = true
+			dirty, relink = true, true
 		}
 	}
 	stats.Files = len(files)
 	if dirty || prev == nil {
 		stats.Saved = ix.save(files)
 	}
-	g := buildGraph(files, goMod)
-
+	ix.mu.Lock()
+	g := ix.g
+	ix.mu.Unlock()
+	if relink || !fromMemory || g == nil || g.goMod != goMod {
+		g = buildGraph(files, goMod)
+	}
 	ix.mu.Lock()
 	ix.files, ix.g, ix.stats = files, g, stats
 	ix.mu.Unlock()
