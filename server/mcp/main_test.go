@@ -231,3 +231,11 @@ func (a *agent) progressMessages() []string {
 	defer a.mu.Unlock()
 	return append([]string(nil), a.progress...)
 }
+
+func structuredBytes(t testing.TB, r *mcpgo.CallToolResult) int {
+	b, err := json.Marshal(r.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(b)
+}

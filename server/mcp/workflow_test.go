@@ -8,11 +8,13 @@ package mcp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -109,17 +111,42 @@ func runWorkflow(t *testing.T, a *agent) {
 	if ev.Result != "1050" {
 		t.Fatalf("evaluate = %+v", ev)
 	}
+	// The smart inspector on the 10-column DataFrame.
+	var ins inspect.Result
+	r := a.call("debug_inspect_variable", map[string]any{"expression": "df"}, &ins)
+	if ins.DetectedType != "dataframe" || ins.Structure == nil || len(ins.Structure.Shape) != 2 || ins.Structure.Shape[0] != 50 || ins.Structure.Shape[1] != 10 {
+		t.Fatalf("inspect df = %+v", ins)
+	}
+	if len(ins.Structure.Columns) != 10 || ins.Structure.Columns[1].Name != "b" || *ins.Structure.Columns[1].NullCount != 10 {
+		t.Fatalf("inspect df columns = %+v", ins.Structure.Columns)
+	}
+	if !strings.Contains(textOf(r), "b float64 (10 null)") {
+		t.Fatalf("inspect text = %q", textOf(r))
+	}
+	t.Logf("debug_inspect_variable df (10 columns): %d bytes (structured %d, text %d)", responseBytes(t, r), structuredBytes(t, r), len(textOf(r)))
+	r = a.call("debug_inspect_variable", map[string]any{"expression": "df", "format": "markdown", "max_preview_rows": "3"}, &ins)
+	if !strings.Contains(textOf(r), "| b | float64 | 10 |") || len(ins.Preview.Head) != 3 {
+		t.Fatalf("inspect markdown = %q / %d rows", textOf(r), len(ins.Preview.Head))
+	}
+	if e := a.fail("debug_inspect_variable", map[string]any{"expression": "dff"}); e.Code != "VARIABLE_NOT_FOUND" || !slices.Contains(e.AvailableVariables, "df") || e.Hint == "" {
+		t.Fatalf("inspect dff = %+v", e)
+	}
+	if e := a.fail("debug_inspect_variable", map[string]any{"expression": "df.head()"}); e.Code != "INVALID_EXPRESSION" || e.Hint == "" {
+		t.Fatalf("inspect df.head() = %+v", e)
+	}
+
 	var snap1 SnapshotResult
-	a.call("debug_snapshot", map[string]any{"label": "before clean"}, &snap1)
-	if snap1.Snapshot == nil || snap1.Snapshot.Variables < 4 || snap1.StoredBytes <= 0 {
+	a.call("debug_snapshot", map[string]any{"label": "before clean", "inspect": []string{"df"}}, &snap1)
+	if snap1.Snapshot == nil || snap1.Snapshot.Variables < 4 || snap1.StoredBytes <= 0 || !strings.Contains(snap1.Snapshot.Inspected["df"], "50 rows") {
 		t.Fatalf("snapshot = %+v", snap1)
 	}
 
 	// Continue to the second breakpoint: the watch changed (nulls filled).
-	a.call("debug_continue", map[string]any{"session_id": sid}, &stop)
+	r = a.call("debug_continue", map[string]any{"session_id": sid}, &stop)
 	if stop.Status != "paused" || stop.Location.Line != 35 {
 		t.Fatalf("second stop = %+v", stop)
 	}
+	t.Logf("debug_continue stop response: %d bytes (structured %d, text %d)", responseBytes(t, r), structuredBytes(t, r), len(textOf(r)))
 	if len(stop.Watches) != 1 || stop.Watches[0].Value != "0" || !stop.Watches[0].Changed || stop.Watches[0].Previous != "10" {
 		t.Fatalf("watch at second stop = %+v", stop.Watches)
 	}
@@ -150,6 +177,21 @@ func runWorkflow(t *testing.T, a *agent) {
 	}
 	if changed["threshold"].Before != "10" || changed["threshold"].After != "40" || len(d.Added) != 1 {
 		t.Fatalf("diff from snapshot = %+v", d)
+	}
+	facts := map[string]FieldChange{}
+	for _, in := range d.Inspections {
+		for _, c := range in.Changes {
+			facts[c.Field] = c
+		}
+	}
+	if c := facts["columns.b.null_count"]; fmt.Sprint(c.Before) != "10" || fmt.Sprint(c.After) != "0" {
+		t.Fatalf("diff of df: %+v", d.Inspections)
+	}
+	if c := facts["shape"]; fmt.Sprint(c.Before) != "[50 10]" || fmt.Sprint(c.After) != "[50 11]" || facts["columns.k"].After != "added" {
+		t.Fatalf("diff of df shape/columns: %+v", d.Inspections)
+	}
+	if _, ok := facts["statistics.b.mean"]; !ok {
+		t.Fatalf("diff of df statistics: %+v", d.Inspections)
 	}
 
 	// Stack, scopes, variables.

@@ -1,0 +1,167 @@
+// tools_inspect.go: debug_inspect_variable — the smart inspector (inspect/)
+// on any frame of a session: one round trip returns typed, bounded
+// metadata (DataFrame shape, dtypes, nulls, statistics, preview…) as
+// structured content, with a compact text rendering. It also backs the
+// inspections stored in snapshots.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+func init() {
+	extraTools = append(extraTools, (*Server).registerInspectTools)
+}
+
+type inspectArgs struct {
+	SessionRef
+	Expression        string  `json:"expression" mcp:"required" desc:"a name or path: df, self.cache, data['train'], arr[0]"`
+	FrameID           int     `json:"frame_id,omitempty" desc:"default: the top frame"`
+	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" desc:"1..100, default 5"`
+	MaxPreviewItems   int     `json:"max_preview_items,omitempty" desc:"1..100, default 10"`
+	IncludeStatistics *bool   `json:"include_statistics,omitempty" desc:"default true"`
+	DeepMemory        bool    `json:"deep_memory,omitempty" desc:"measure object memory deeply (slower)"`
+	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text rendering (structured content is always the JSON model)"`
+}
+
+// InspectResult is debug_inspect_variable's answer: the inspector's model.
+type InspectResult struct {
+	*inspect.Result
+	text_ string
+}
+
+func (r *InspectResult) text() string { return r.text_ }
+
+// inspectTarget runs the inspector on a session.
+func (s *Server) inspectTarget(ctx context.Context, sess *session.Session, frameID int, expr string, o inspect.Options) (*inspect.Result, error) {
+	return inspect.Inspect(ctx, sess, frameID, expr, o)
+}
+
+func (s *Server) registerInspectTools() {
+	s.inspect = func(ctx context.Context, sess *session.Session, frameID int, expr string, o inspectOpts) (*inspected, error) {
+		res, err := s.inspectTarget(ctx, sess, frameID, expr, inspect.Options{MaxPreviewRows: o.MaxPreviewRows, IncludeStatistics: o.IncludeStatistics})
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		return &inspected{JSON: b, Summary: res.Summary}, nil
+	}
+
+	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
+		desc: "One round trip: typed, bounded metadata about any value in any frame — DataFrame/Series (shape, dtypes, nulls, stats, head/tail), " +
+			"ndarray, containers, strings, objects. Never runs the value's own code beyond safe reads. Errors: VARIABLE_NOT_FOUND (with available_variables), " +
+			"INVALID_EXPRESSION, INVALID_STATE, INSPECTION_TIMEOUT.",
+		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
+		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
+				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format}
+			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
+			if err != nil {
+				return nil, err
+			}
+			return &InspectResult{Result: res, text_: renderInspect(res, p.Format)}, nil
+		})
+}
+
+// renderInspect is the compact text form of a result.
+func renderInspect(r *inspect.Result, format string) string {
+	if t := formatInspect(r, format); t != "" {
+		return t
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", r.Name, r.Summary)
+	if st := r.Structure; st != nil && len(st.Columns) > 0 {
+		b.WriteString("columns:")
+		for i, c := range st.Columns {
+			if i == 30 {
+				fmt.Fprintf(&b, " … %d more", len(st.Columns)-30)
+				break
+			}
+			fmt.Fprintf(&b, " %s %s", c.Name, c.Dtype)
+			if c.NullCount != nil && *c.NullCount > 0 {
+				fmt.Fprintf(&b, " (%d null)", *c.NullCount)
+			}
+			b.WriteByte(';')
+		}
+		b.WriteByte('\n')
+	}
+	if r.Partial {
+		fmt.Fprintf(&b, "partial: timed out on %s\n", strings.Join(r.TimedOut, ", "))
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	if r.Hint != "" {
+		fmt.Fprintf(&b, "hint: %s\n", r.Hint)
+	}
+	b.WriteString("(statistics and preview in structuredContent)")
+	return b.String()
+}
+
+// formatInspect renders tui/markdown; "" for json (the compact form).
+// Until inspect grows its own Format, both render a short Markdown table.
+func formatInspect(r *inspect.Result, format string) string {
+	if format != "tui" && format != "markdown" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** — %s\n", r.Name, r.Summary)
+	if st := r.Structure; st != nil && len(st.Columns) > 0 {
+		b.WriteString("\n| column | dtype | nulls |\n|---|---|---|\n")
+		for i, c := range st.Columns {
+			if i == 30 {
+				fmt.Fprintf(&b, "| … %d more | | |\n", len(st.Columns)-30)
+				break
+			}
+			nulls := ""
+			if c.NullCount != nil {
+				nulls = fmt.Sprint(*c.NullCount)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", c.Name, c.Dtype, nulls)
+		}
+	}
+	if pv := r.Preview; pv != nil && len(pv.Head) > 0 && len(pv.Columns) > 0 {
+		b.WriteString("\n| index | " + strings.Join(pv.Columns, " | ") + " |\n|" + strings.Repeat("---|", len(pv.Columns)+1) + "\n")
+		for i, row := range pv.Head {
+			if i == 5 {
+				break
+			}
+			cells := []string{cellString(row.Index)}
+			for _, v := range row.Values {
+				cells = append(cells, cellString(v))
+			}
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\n> %s\n", w)
+	}
+	return b.String()
+}
+
+func cellString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "∅"
+	case string:
+		s, _ := clip(x, 40)
+		return strings.ReplaceAll(s, "|", "\\|")
+	}
+	b, _ := json.Marshal(v)
+	s, _ := clip(string(b), 40)
+	return s
+}
