@@ -792,3 +792,21 @@ func TestRefreshWithoutChangesKeepsGraph(t *testing.T) {
 		t.Errorf("edited function's calls: %v", r.OutgoingCalls)
 	}
 }
+
+func TestSymbolModeDefinedSymbols(t *testing.T) {
+	ix, _ := openFixture(t)
+	r := inspect(t, ix, Query{Symbol: "calc.core.Calculator"})
+	var names []string
+	for _, d := range r.DefinedSymbols {
+		names = append(names, d.Name)
+	}
+	if len(names) != 5 || !contains(names, "calc.core.Calculator.push") || contains(names, "calc.core.Calculator") {
+		t.Errorf("class defined symbols = %v, want its 5 methods", names)
+	}
+	if len(r.Children) != DefaultMaxNeighbors || r.Enrichment.Summary != "A running total of pushed numbers." {
+		t.Errorf("children %v summary %q", r.Children, r.Enrichment.Summary)
+	}
+	if r := inspect(t, ix, Query{Symbol: "calc.core.incr"}); len(r.DefinedSymbols) != 0 {
+		t.Errorf("a leaf function defines %v", r.DefinedSymbols)
+	}
+}

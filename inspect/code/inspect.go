@@ -98,9 +98,8 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	if t.mode == ModeSymbol {
 		r.PrimarySpan = [2]int{e.start, e.end}
 		r.Snippet = symbolSnippet(lines, e.start, e.end, e.d.DocSpan)
-		// The entity and what it defines.
-		scope := append([]int32{t.id}, g.rank(g.descendants(t.id), 9)...)
-		r.DefinedSymbols = g.defined(scope)
+		// What the entity defines (the entity itself is symbol/kind/summary).
+		r.DefinedSymbols = g.defined(g.rank(g.descendants(t.id), 10))
 		var parents []int32
 		for p := e.parent; p >= 0 && len(parents) < maxN; p = g.ents[p].parent {
 			parents = append(parents, p)
