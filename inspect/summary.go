@@ -276,10 +276,56 @@ func cellText(v any) string {
 	case float64:
 		return fmt.Sprint(v)
 	default:
-		b, err := json.Marshal(v)
-		if err != nil {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
 			return fmt.Sprint(v)
 		}
-		return string(b)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
+}
+
+// arrayText renders nested edge-item lists numpy-style, one outer element
+// per line: [0, 1, …, 38, 39].
+func arrayText(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		return cellText(v)
+	}
+	nested := false
+	for _, x := range list {
+		if _, ok := x.([]any); ok {
+			nested = true
+		}
+	}
+	if !nested {
+		return flatArray(list)
+	}
+	lines := make([]string, len(list))
+	for i, x := range list {
+		lines[i] = " " + flatArray(x)
+		if i == 0 {
+			lines[i] = "[" + flatArray(x)
+		}
+		if i < len(list)-1 {
+			lines[i] += ","
+		}
+	}
+	return strings.Join(lines, "\n") + "]"
+}
+
+func flatArray(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		if s, ok := v.(string); ok && s == "…" {
+			return s
+		}
+		return cellText(v)
+	}
+	parts := make([]string, len(list))
+	for i, x := range list {
+		parts[i] = flatArray(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

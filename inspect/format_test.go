@@ -1,0 +1,71 @@
+// Tests of the tui and markdown renderings (goldens from the harness) and of
+// the tui's width bound.
+package inspect
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func checkTextGolden(t *testing.T, name, got string) {
+	t.Helper()
+	got = addrRe.ReplaceAllString(got, "0xADDR") + "\n"
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden %s (run with -update): %v", path, err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from its golden:\n%s", name, diffLines(string(want), got))
+	}
+}
+
+func TestFormats(t *testing.T) {
+	h := startHarness(t, fixture)
+	ctx := context.Background()
+	for _, expr := range []string{"df", "mixed", "series", "arr3d", "arr1m", "data", "items", "point", "text", "func", "wide", "nope"} {
+		res, err := Inspect(ctx, h, 0, expr, full())
+		for _, width := range []int{60, 100} {
+			for _, f := range []string{"tui", "markdown"} {
+				var out string
+				if err != nil {
+					var ie *Error
+					if !errors.As(err, &ie) {
+						t.Fatal(err)
+					}
+					out = FormatError(expr, ie, f, width)
+				} else {
+					out, err = Format(res, f, width)
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if f == "tui" {
+					for i, l := range strings.Split(out, "\n") {
+						if n := utf8.RuneCountInString(l); n != width {
+							t.Fatalf("%s width %d: line %d is %d wide: %q", expr, width, i, n, l)
+						}
+					}
+				}
+				if width == 100 || f == "tui" {
+					ext := map[string]string{"tui": "tui.txt", "markdown": "md"}[f]
+					checkTextGolden(t, strings.NewReplacer("'", "", "[", "_", "]", "").Replace(expr)+"_"+itoa(int64(width))+"."+ext, out)
+				}
+			}
+		}
+	}
+	if _, err := Format(&Result{}, "yaml", 80); err == nil {
+		t.Fatal("unknown format must fail")
+	}
+}
