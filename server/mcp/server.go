@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -55,6 +56,8 @@ type Server struct {
 	code codeContext
 	// inspect runs the smart inspector (nil when unavailable).
 	inspect inspectFunc
+
+	inflight atomic.Int64 // tool calls being handled
 
 	mu     sync.Mutex
 	states map[string]*sessState
@@ -226,7 +229,9 @@ func addTool[P any, R any](s *Server, spec toolSpec, h func(ctx context.Context,
 			return s.errorResult(err), nil
 		}
 		start := time.Now()
+		s.inflight.Add(1)
 		r, err := h(ctx, &call{s: s, req: req}, &p)
+		s.inflight.Add(-1)
 		s.log.Debug("tool", "name", spec.name, "ms", time.Since(start).Milliseconds(), "err", err)
 		if err != nil {
 			return s.errorResult(err), nil
