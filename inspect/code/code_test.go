@@ -4,6 +4,7 @@
 package code
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -808,5 +809,26 @@ func TestSymbolModeDefinedSymbols(t *testing.T) {
 	}
 	if r := inspect(t, ix, Query{Symbol: "calc.core.incr"}); len(r.DefinedSymbols) != 0 {
 		t.Errorf("a leaf function defines %v", r.DefinedSymbols)
+	}
+}
+
+func TestHungParserTimesOut(t *testing.T) {
+	dir := copyFixture(t)
+	fake := filepath.Join(t.TempDir(), "python3")
+	// A "python" that never answers (and a grandchild holding its stdout).
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nsleep 5 &\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(dir, Options{NoGit: true, Python: fake, ParseTimeout: 300e6})
+	if err != nil {
+		t.Fatalf("Open with a hung parser: %v", err)
+	}
+	if r := inspect(t, ix, Query{Path: "calc/core.py"}); r.GraphStatus != GraphNotIndexed {
+		t.Errorf("graph_status %s", r.GraphStatus)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := OpenContext(ctx, copyFixture(t), Options{NoGit: true}); err == nil {
+		t.Error("OpenContext with a cancelled context succeeded")
 	}
 }

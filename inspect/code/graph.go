@@ -8,6 +8,7 @@ package code
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 type entity struct {
@@ -34,12 +35,15 @@ func (e *entity) degree() int {
 }
 
 type graph struct {
-	ents     []entity
-	byQual   map[string][]int32 // qualified symbol -> entities
-	bySuffix map[string][]int32 // every dotted suffix of a qualified symbol -> entities
-	fileEnt  map[string]int32   // path -> file/module entity
-	fileDefs map[string][]int32 // path -> definitions in source order
-	pyMods   map[string]string  // Python dotted module -> path
+	ents   []entity
+	byQual map[string][]int32 // qualified symbol -> entities
+	// bySuffix maps every dotted suffix of a qualified symbol to its
+	// entities; built on first use (see suffixes).
+	bySuffix   map[string][]int32
+	suffixOnce sync.Once
+	fileEnt    map[string]int32   // path -> file/module entity
+	fileDefs   map[string][]int32 // path -> definitions in source order
+	pyMods     map[string]string  // Python dotted module -> path
 	// pyModsByLast maps a module's last component to the modules, sorted.
 	pyModsByLast map[string][]string
 	goLocal      map[string]int32 // Go dir + "\x00" + local name -> entity
@@ -53,7 +57,7 @@ type graph struct {
 
 func buildGraph(files map[string]*fileRec, goMod string) *graph {
 	g := &graph{
-		byQual: map[string][]int32{}, bySuffix: map[string][]int32{},
+		byQual:  make(map[string][]int32, 4*len(files)),
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
 		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
 		goMod:    goMod,
@@ -133,14 +137,6 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		e := &g.ents[id]
 		if e.parent >= 0 {
 			g.ents[e.parent].children = append(g.ents[e.parent].children, int32(id))
-		}
-		parts := strings.Split(e.qual, ".")
-		if e.file.Lang == "markdown" {
-			continue
-		}
-		for i := 1; i < len(parts); i++ {
-			s := strings.Join(parts[i:], ".")
-			g.bySuffix[s] = append(g.bySuffix[s], int32(id))
 		}
 	}
 	// Calls.
@@ -636,7 +632,7 @@ func (g *graph) mentionTargets(m string) []int32 {
 	if ids := pick(g.byQual[m]); ids != nil {
 		return ids
 	}
-	return pick(g.bySuffix[m])
+	return pick(g.suffixes()[m])
 }
 
 // pyRecvClass resolves the class of a receiver: a type name, or "()f" for a
@@ -691,4 +687,26 @@ func isDotted(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// suffixes returns the dotted-suffix map, building it once. Lookups by a
+// suffix ("DataFrame.merge") are the fallback of symbol resolution and of
+// Markdown mentions, so repositories without docs never pay for it at Open.
+func (g *graph) suffixes() map[string][]int32 {
+	g.suffixOnce.Do(func() {
+		m := make(map[string][]int32, 3*len(g.ents))
+		for id := range g.ents {
+			e := &g.ents[id]
+			if e.file.Lang == "markdown" {
+				continue
+			}
+			q := e.qual
+			for i := strings.IndexByte(q, '.'); i >= 0; i = strings.IndexByte(q, '.') {
+				q = q[i+1:]
+				m[q] = append(m[q], int32(id))
+			}
+		}
+		g.bySuffix = m
+	})
+	return g.bySuffix
 }

@@ -206,7 +206,9 @@ func (ix *Index) refresh(ctx context.Context) error {
 		dirty, relink = true, true
 	}
 	if len(pyBatch) > 0 {
-		outs, err := parsePythonBatch(ctx, ix.opts.Python, pyBatch)
+		pctx, cancel := context.WithTimeout(ctx, ix.opts.ParseTimeout)
+		outs, err := parsePythonBatch(pctx, ix.opts.Python, pyBatch)
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

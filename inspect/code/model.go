@@ -5,6 +5,7 @@ package code
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Source modes of a Result.
@@ -142,6 +143,8 @@ type Options struct {
 	MaxNeighbors int
 	// NoGit disables provenance lookups (last_commit stays null).
 	NoGit bool
+	// ParseTimeout bounds one Python parser batch; default 5 minutes.
+	ParseTimeout time.Duration
 }
 
 func (o *Options) defaults() {
@@ -153,6 +156,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxNeighbors <= 0 {
 		o.MaxNeighbors = DefaultMaxNeighbors
+	}
+	if o.ParseTimeout <= 0 {
+		o.ParseTimeout = 5 * time.Minute
 	}
 }
 

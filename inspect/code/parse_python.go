@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 )
 
 //go:embed pyast_helper.py
@@ -41,23 +42,22 @@ type pyOutput struct {
 }
 
 type pyDef struct {
-	Name    string          `json:"n"`
-	Kind    string          `json:"k"`
-	Start   int             `json:"s"`
-	End     int             `json:"e"`
-	Parent  string          `json:"par"`
-	Doc     string          `json:"doc"`
-	DocSpan []int           `json:"ds"`
-	Params  [][]*string     `json:"params"`
-	Ret     string          `json:"ret"`
-	Rets    []string        `json:"rets"`
-	Yield   bool            `json:"yield"`
-	Raises  []string        `json:"raises"`
-	Globals []string        `json:"globals"`
-	Calls   []pyCall        `json:"calls"`
-	Bases   []string        `json:"bases"`
-	Async   bool            `json:"async"`
-	Extra   json.RawMessage `json:"-"`
+	Name    string      `json:"n"`
+	Kind    string      `json:"k"`
+	Start   int         `json:"s"`
+	End     int         `json:"e"`
+	Parent  string      `json:"par"`
+	Doc     string      `json:"doc"`
+	DocSpan []int       `json:"ds"`
+	Params  [][]*string `json:"params"`
+	Ret     string      `json:"ret"`
+	Rets    []string    `json:"rets"`
+	Yield   bool        `json:"yield"`
+	Raises  []string    `json:"raises"`
+	Globals []string    `json:"globals"`
+	Calls   []pyCall    `json:"calls"`
+	Bases   []string    `json:"bases"`
+	Async   bool        `json:"async"`
 }
 
 // pyCall is [name, receiver type, line].
@@ -101,6 +101,7 @@ func parsePythonBatch(ctx context.Context, python string, inputs []pyInput) (map
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c", pyHelper)
 	cmd.Env = append(os.Environ(), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1")
+	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -132,6 +133,18 @@ func parsePythonBatch(ctx context.Context, python string, inputs []pyInput) (map
 		writeErr = bw.Flush()
 	}()
 
+	// A cancelled or timed-out batch must not leave the reader blocked on
+	// a pipe some grandchild still holds: close it when ctx ends.
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-ctx.Done():
+			_ = stdout.Close()
+		case <-done:
+		}
+	}()
 	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
 	var readErr error
 	for range inputs {
@@ -145,9 +158,9 @@ func parsePythonBatch(ctx context.Context, python string, inputs []pyInput) (map
 		}
 	}
 	if readErr != nil {
-		cancel() // unblock the writer if the helper died early
+		cancel() // kill the helper: unblocks the writer
 	}
-	_, _ = io.Copy(io.Discard, stdout)
+	close(done) // release the closer goroutine
 	wg.Wait()
 	waitErr := cmd.Wait()
 	if readErr != nil {

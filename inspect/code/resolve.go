@@ -155,7 +155,7 @@ func (g *graph) lookupSymbol(sym string) []int32 {
 		}
 	}
 	// A unique dotted suffix: DataFrame.merge.
-	return g.bySuffix[sym]
+	return g.suffixes()[sym]
 }
 
 func (ix *Index) resolveSymbol(g *graph, sym, rel string) (target, error) {
