@@ -38,7 +38,7 @@ setup-node:
 
 ## run: the main job on the bundled example.
 run: setup build
-	./dapscope example
+	./dapscope inspect testdata/python/example.py:34 sales prices config model
 
 ## test: every test (Go with -race, extension, end to end in a real VS Code).
 test: setup test-go test-ext e2e

@@ -500,7 +500,8 @@ def _series_stats(pd, np, s, B, opts, res, label):
         t = int(np.count_nonzero(v))
         res['true_count'] = t
         res['true_rate'] = _num(float(t) / n, 4)
-        res['top_values'] = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': n - t}) if x['count']]
+        tv = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': n - t}) if x['count']]
+        res['top_values'] = sorted(tv, key=lambda x: -x['count'])
         res['distinct'] = int((t > 0) + (n - t > 0))
         return
     if kind in 'iuf' and not hasattr(dt, 'na_value'):

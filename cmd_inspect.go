@@ -1,0 +1,236 @@
+// cmd_inspect.go: `dapscope inspect PROGRAM:LINE EXPR...` — runs a program
+// headless to a line, inspects each expression with the smart inspector,
+// prints the results (tui, json or markdown) and ends the program. Also
+// registers the sidecar's custom DAP request dapscope/inspect.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+func init() {
+	register("inspect", "run a program to FILE:LINE and inspect expressions (DataFrames, arrays, dicts, objects)", runInspect)
+	customHandlers["dapscope/inspect"] = inspectRequest
+}
+
+// inspectRequestArgs are the arguments of the custom DAP request
+// dapscope/inspect: {"expression": "df", "frameId": 0, "options": {...}}.
+type inspectRequestArgs struct {
+	Expression string          `json:"expression"`
+	FrameID    int             `json:"frameId,omitempty"`
+	Options    inspect.Options `json:"options"`
+}
+
+func inspectRequest(ctx context.Context, s *session.Session, raw json.RawMessage) (any, error) {
+	var a inspectRequestArgs
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, &inspect.Error{Code: inspect.CodeInvalidArgument, Message: "dapscope/inspect arguments: " + err.Error()}
+		}
+	}
+	return inspect.Inspect(ctx, s, a.FrameID, a.Expression, a.Options)
+}
+
+const inspectUsage = `usage: dapscope inspect PROGRAM:LINE EXPR... [flags] [-- program args]
+
+Runs PROGRAM (a .py file under debugpy, or a .go file / package directory
+under Delve) headless to LINE, inspects every EXPR there, prints the results
+and ends the program. EXPR is a name or a path: df, self.cache,
+data['train'], arr[0], obj.items[-1].
+
+Exit status: 0 all inspected, 1 the line was not reached or an inspection
+failed, 2 bad usage.
+
+flags:`
+
+func runInspect(ctx context.Context, args []string) int { return inspectCLI(ctx, args, os.Stdout) }
+
+func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, inspectUsage)
+		fs.PrintDefaults()
+	}
+	var c commonFlags
+	c.register(fs)
+	format := fs.String("format", "tui", "output format: tui, json or markdown")
+	rows := fs.Int("rows", 0, "preview rows (1..100, default 5)")
+	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")
+	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
+	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")
+	budget := fs.Float64("timeout", 0, "probe time budget per expression in seconds (0.1..10, default 2)")
+	noStats := fs.Bool("no-stats", false, "skip statistics")
+	deep := fs.Bool("deep-memory", false, "measure object memory deeply")
+	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
+
+	var progArgs []string
+	for i, a := range args {
+		if a == "--" {
+			args, progArgs = args[:i], args[i+1:]
+			break
+		}
+	}
+	// Flags may come before, between or after the positional arguments.
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) < 2 {
+		fs.Usage()
+		return 2
+	}
+	file, lineStr, ok := cutLast(pos[0], ":")
+	line, err := strconv.Atoi(lineStr)
+	if !ok || err != nil || line < 1 {
+		fmt.Fprintf(os.Stderr, "dapscope inspect: want PROGRAM:LINE, got %q\n", pos[0])
+		return 2
+	}
+	exprs := pos[1:]
+	opts := inspect.Options{MaxPreviewRows: *rows, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep}
+	if *noStats {
+		opts.IncludeStatistics = inspect.Bool(false)
+	}
+	if err := opts.Normalize(); err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
+		return 2
+	}
+	if *width <= 0 {
+		*width = 100
+		if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+			*width = n
+		}
+	}
+	log, closer, err := c.logger()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer closer.Close()
+	mgr, err := c.manager(log)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer mgr.Close()
+	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, *width, *wait)
+}
+
+// cutLast splits s around the last sep.
+func cutLast(s, sep string) (string, string, bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// launchSpecFor picks the adapter from the file: .py → debugpy; .go or a
+// directory → Delve on the package directory.
+func launchSpecFor(workspace, file string, line int, args []string) session.LaunchSpec {
+	spec := session.LaunchSpec{Adapter: "debugpy", Program: file, Args: args,
+		Breakpoints: []session.Breakpoint{{File: file, Line: line}}}
+	if strings.HasSuffix(file, ".go") {
+		spec.Adapter = "dlv"
+		spec.Program = filepath.Dir(file)
+	}
+	return spec
+}
+
+// inspectProgram is the testable body of `dapscope inspect`.
+func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
+	depth int, opts inspect.Options, width int, wait time.Duration) int {
+	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
+	s, err := mgr.Launch(ctx, spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dapscope inspect: launch:", err)
+		return 1
+	}
+	defer func() {
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = s.Terminate(tctx)
+	}()
+	st, err := s.Wait(ctx, wait)
+	if err != nil || st.Location == nil {
+		why := "the program ended first"
+		if st.Running {
+			why = "still running after " + wait.String()
+		}
+		if err != nil {
+			why = err.Error()
+		}
+		if o := s.Outcome(); o != nil && o.ErrorType != "" {
+			why += fmt.Sprintf(" (%s: %s)", o.ErrorType, o.ErrorMessage)
+		}
+		fmt.Fprintf(os.Stderr, "dapscope inspect: %s:%d was never reached: %s\n", file, line, why)
+		return 1
+	}
+	frameID := 0
+	if depth > 0 {
+		frameID, err = inspect.FrameAt(ctx, s, depth)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
+			return 1
+		}
+	}
+	code := 0
+	var results []any
+	var texts []string
+	for _, expr := range exprs {
+		res, err := inspect.Inspect(ctx, s, frameID, expr, opts)
+		if err != nil {
+			code = 1
+			var ie *inspect.Error
+			if !errors.As(err, &ie) {
+				ie = &inspect.Error{Code: inspect.CodeInternal, Message: err.Error()}
+			}
+			results = append(results, &inspect.Result{Name: expr, Error: ie})
+			texts = append(texts, inspect.FormatError(expr, ie, opts.Format, width))
+			continue
+		}
+		results = append(results, res)
+		if opts.Format != "json" {
+			t, _ := inspect.Format(res, opts.Format, width)
+			texts = append(texts, t)
+		}
+	}
+	switch opts.Format {
+	case "json":
+		b, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
+			return 1
+		}
+		fmt.Fprintln(out, string(b))
+	case "markdown":
+		fmt.Fprintln(out, strings.Join(texts, "\n\n---\n\n"))
+	default:
+		loc := st.Location
+		fmt.Fprintf(out, "stopped in %s at %s:%d\n\n", loc.Function, loc.File, loc.Line)
+		fmt.Fprintln(out, strings.Join(texts, "\n\n"))
+	}
+	return code
+}

@@ -1,0 +1,85 @@
+// cmd_inspect_test.go runs `dapscope inspect` (the command function, in
+// process) against real debugpy on the bundled example, and checks that the
+// Makefile's `make run` line points at the example's "inspect here" line.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dapscope/dapscope/inspect"
+)
+
+func TestInspectCLIJSON(t *testing.T) {
+	var out bytes.Buffer
+	rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "prices", "--format", "json",
+		"config", "model", "config['regions'][-1]", "nope", "--rows", "3", "--", "ignored-arg"}, &out)
+	if rc != 1 {
+		t.Fatalf("want exit 1 (one expression fails), got %d\n%s", rc, out.String())
+	}
+	var results []inspect.Result
+	if err := json.Unmarshal(out.Bytes(), &results); err != nil {
+		t.Fatalf("output is not one JSON array: %v\n%s", err, out.String())
+	}
+	want := []string{inspect.TypeDataFrame, inspect.TypeNDArray, inspect.TypeDict, inspect.TypeObject, inspect.TypeStr, ""}
+	if len(results) != len(want) {
+		t.Fatalf("want %d results, got %d", len(want), len(results))
+	}
+	for i, w := range want {
+		if results[i].DetectedType != w {
+			t.Errorf("result %d (%s): detected %q, want %q", i, results[i].Name, results[i].DetectedType, w)
+		}
+	}
+	if h := results[0].Preview.Head; len(h) != 3 {
+		t.Errorf("--rows 3: got %d head rows", len(h))
+	}
+	if results[4].Preview.Text != "west" {
+		t.Errorf("config['regions'][-1] = %q", results[4].Preview.Text)
+	}
+	if e := results[5].Error; e == nil || e.Code != inspect.CodeVariableNotFound || !strings.Contains(strings.Join(e.AvailableVariables, ","), "sales") {
+		t.Errorf("nope: want VARIABLE_NOT_FOUND listing sales, got %+v", e)
+	}
+}
+
+func TestInspectCLITUIAndUnreached(t *testing.T) {
+	var out bytes.Buffer
+	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "model", "--width", "72"}, &out); rc != 0 {
+		t.Fatalf("rc %d\n%s", rc, out.String())
+	}
+	if !strings.Contains(out.String(), "Model (dataclass) 4 attributes") || !strings.Contains(out.String(), "+- model -") {
+		t.Fatalf("tui output:\n%s", out.String())
+	}
+	// never_called() is never called: its line is never reached.
+	out.Reset()
+	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:38", "x", "--wait", "20s"}, &out); rc != 1 {
+		t.Fatalf("a line that is never reached must exit 1, got %d\n%s", rc, out.String())
+	}
+	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py"}, &out); rc != 2 {
+		t.Fatalf("bad usage must exit 2, got %d", rc)
+	}
+}
+
+func TestMakeRunLine(t *testing.T) {
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`dapscope inspect testdata/python/example\.py:(\d+)`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("make run does not run dapscope inspect on the example")
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	src, err := os.ReadFile("testdata/python/example.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], "# inspect here") {
+		t.Fatalf("Makefile line %d is not the example's '# inspect here' line", n)
+	}
+}
