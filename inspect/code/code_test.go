@@ -209,7 +209,7 @@ func TestCallResolution(t *testing.T) {
 		// Go: imports, receiver methods, constructor results, tests by name.
 		{sym: "main.main", out: []string{"mathx.NewAcc", "mathx.Sum", "mathx.Acc.Add", "mathx.Acc.Total"}},
 		{sym: "mathx.Acc.Add", out: []string{"mathx.Acc.log"}, in: []string{"main.main"}, tests: []string{"mathx.TestAcc_Add"}},
-		{sym: "mathx.Sum", tests: []string{"mathx.TestSum"}, docsPath: "README.md"},
+		{sym: "mathx.Sum", tests: []string{"mathx.TestSum", "mathx.TestSumVariadic"}, docsPath: "README.md"}, // through a test helper
 	}
 	for _, c := range cases {
 		r := inspect(t, ix, Query{Symbol: c.sym, MaxNeighbors: 10})

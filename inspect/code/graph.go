@@ -177,6 +177,13 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		}
 		for _, t := range e.out {
 			add(t)
+			// One level through helpers defined in test files
+			// (runCLI(t, ...) -> the command under test).
+			if h := &g.ents[t]; h.isTest() && h.kind != "test" {
+				for _, t2 := range h.out {
+					add(t2)
+				}
+			}
 		}
 	}
 	// Docs -> symbols.

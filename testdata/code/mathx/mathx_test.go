@@ -15,3 +15,12 @@ func TestAcc_Add(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// sumOf is a test helper; tests calling it exercise Sum.
+func sumOf(xs ...int) int { return Sum(xs) }
+
+func TestSumVariadic(t *testing.T) {
+	if sumOf(1, 2, 3) != 6 {
+		t.Fatal("bad sum")
+	}
+}
