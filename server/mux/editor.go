@@ -131,8 +131,7 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 func (ed *editorConn) upstream(env dap.Envelope, body []byte) {
 	if err := ed.m.upW.WriteFrame(body); err != nil {
 		ed.m.log.Debug("forwarding editor message", "command", env.Command, "err", err)
-		if env.Type == "request" {
-			ed.forgetPending(env.Seq)
+		if env.Type == "request" && ed.takePending(env.Seq) {
 			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter unavailable: "+err.Error()))
 		}
 	}
@@ -213,10 +212,16 @@ func (ed *editorConn) markEnded() {
 	ed.mu.Unlock()
 }
 
-func (ed *editorConn) forgetPending(seq int) {
+func (ed *editorConn) forgetPending(seq int) { ed.takePending(seq) }
+
+// takePending removes seq from the pending set; only the caller that gets
+// true may answer it, so a request is never answered twice.
+func (ed *editorConn) takePending(seq int) bool {
 	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	_, ok := ed.pending[seq]
 	delete(ed.pending, seq)
-	ed.mu.Unlock()
+	return ok
 }
 
 // adapterGone answers every pending editor request with an error and tells

@@ -349,14 +349,15 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 	}
 	if err != nil {
 		m.forget(seq)
-		if m.isDead() {
-			return nil, ErrAdapterExited
+		if errors.Is(err, dap.ErrFrameTooLarge) {
+			return nil, fmt.Errorf("%s: %w", command, err)
 		}
-		return nil, fmt.Errorf("%s: %w", command, err)
+		// A failed write means the adapter connection is broken.
+		return nil, fmt.Errorf("%s: %w: %v", command, ErrAdapterExited, err)
 	}
 	select {
 	case resp := <-w.ch:
-		if resp.Seq == 0 && resp.Type == "" { // synthesized by shutdown
+		if resp.Type != "response" { // synthesized by shutdown
 			return nil, fmt.Errorf("%s: %w", command, ErrAdapterExited)
 		}
 		return resp, nil
@@ -389,12 +390,6 @@ func (m *Mux) forget(seq int) {
 	delete(m.pending, seq)
 	delete(m.reqPaths, seq)
 	m.mu.Unlock()
-}
-
-func (m *Mux) isDead() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.dead
 }
 
 // sourcePathOf digs source.path out of setBreakpoints arguments of any type.
