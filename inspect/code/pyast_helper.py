@@ -79,11 +79,15 @@ def docstring_span(body):
     return None
 
 
-class FuncScan(ast.NodeVisitor):
-    """Collects calls, raises, returns and global writes of one body, not
-    descending into nested function or class definitions."""
+class FuncScan:
+    """Collects calls, raises, returns, global writes and imports of one
+    body, not descending into nested function or class definitions.
 
-    def __init__(self, types):
+    The traversal is an explicit preorder stack with a per-type dispatch
+    table: the same visiting order as ast.NodeVisitor, about twice as fast.
+    """
+
+    def __init__(self, types, imports):
         self.calls = []
         self.raises = []
         self.rets = []
@@ -91,34 +95,70 @@ class FuncScan(ast.NodeVisitor):
         self.globals_decl = set()
         self.globals_written = []
         self.types = dict(types)
+        self.imports = imports  # shared sink of Import/ImportFrom nodes
+        self.handlers = {
+            ast.FunctionDef: self.on_def,
+            ast.AsyncFunctionDef: self.on_def,
+            ast.ClassDef: self.on_def,
+            ast.Call: self.on_call,
+            ast.Raise: self.on_raise,
+            ast.Return: self.on_return,
+            ast.Yield: self.on_yield,
+            ast.YieldFrom: self.on_yield,
+            ast.Global: self.on_global,
+            ast.Nonlocal: self.on_global,
+            ast.Assign: self.on_assign,
+            ast.AugAssign: self.on_augassign,
+            ast.AnnAssign: self.on_annassign,
+            ast.With: self.on_with,
+            ast.AsyncWith: self.on_with,
+            ast.Import: self.on_import,
+            ast.ImportFrom: self.on_import,
+        }
 
     def scan(self, stmts):
-        for s in stmts:
-            self.visit(s)
+        self.walk(list(stmts))
 
-    def visit_FunctionDef(self, node):
-        for d in node.decorator_list:
-            self.visit(d)
+    def visit(self, node):
+        self.walk([node])
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+    def walk(self, nodes):
+        stack = nodes[::-1]
+        handlers = self.handlers
+        AST = ast.AST
+        while stack:
+            node = stack.pop()
+            h = handlers.get(type(node))
+            if h is not None:
+                children = h(node)
+                if children is not None:
+                    # the handler chose which children to visit
+                    stack.extend(reversed(children))
+                    continue
+            kids = []
+            for field in node._fields:
+                v = getattr(node, field, None)
+                if isinstance(v, AST):
+                    kids.append(v)
+                elif isinstance(v, list):
+                    for x in v:
+                        if isinstance(x, AST):
+                            kids.append(x)
+            stack.extend(reversed(kids))
 
-    def visit_ClassDef(self, node):
-        for d in node.decorator_list:
-            self.visit(d)
+    def on_def(self, node):
+        # decorators run in the enclosing scope; the body is another scope
+        return list(node.decorator_list)
 
-    def visit_Lambda(self, node):
-        self.visit(node.body)
-
-    def visit_Call(self, node):
+    def on_call(self, node):
         name = dotted(node.func)
         if name:
             head = name.split(".", 1)[0]
             self.calls.append([name, self.types.get(head, ""), node.lineno])
         elif isinstance(node.func, ast.Attribute):
             self.calls.append(["?." + node.func.attr, "", node.lineno])
-        self.generic_visit(node)
 
-    def visit_Raise(self, node):
+    def on_raise(self, node):
         exc = node.exc
         if isinstance(exc, ast.Call):
             exc = exc.func
@@ -127,25 +167,19 @@ class FuncScan(ast.NodeVisitor):
             name = "(re-raise)"
         if name and name not in self.raises:
             self.raises.append(name)
-        self.generic_visit(node)
 
-    def visit_Return(self, node):
+    def on_return(self, node):
         if node.value is not None and len(self.rets) < 3:
             r = unparse(node.value)
             if r and r not in self.rets:
                 self.rets.append(r)
-        self.generic_visit(node)
 
-    def visit_Yield(self, node):
+    def on_yield(self, node):
         self.has_yield = True
-        self.generic_visit(node)
 
-    visit_YieldFrom = visit_Yield
-
-    def visit_Global(self, node):
+    def on_global(self, node):
         self.globals_decl.update(node.names)
-
-    visit_Nonlocal = visit_Global
+        return []
 
     def _written(self, target):
         if isinstance(target, ast.Name) and target.id in self.globals_decl \
@@ -155,7 +189,7 @@ class FuncScan(ast.NodeVisitor):
             for t in target.elts:
                 self._written(t)
 
-    def visit_Assign(self, node):
+    def on_assign(self, node):
         for t in node.targets:
             self._written(t)
             if isinstance(t, ast.Name) and isinstance(node.value, ast.Call):
@@ -167,29 +201,27 @@ class FuncScan(ast.NodeVisitor):
                     if fn:
                         # resolved by the indexer: the callee's return type
                         self.types[t.id] = "()" + fn
-        self.generic_visit(node)
 
-    def visit_AugAssign(self, node):
+    def on_augassign(self, node):
         self._written(node.target)
-        self.generic_visit(node)
 
-    def visit_AnnAssign(self, node):
+    def on_annassign(self, node):
         self._written(node.target)
         if isinstance(node.target, ast.Name):
             tn = type_name(node.annotation)
             if tn:
                 self.types[node.target.id] = tn
-        self.generic_visit(node)
 
-    def visit_With(self, node):
+    def on_with(self, node):
         for item in node.items:
             if isinstance(item.optional_vars, ast.Name) and isinstance(item.context_expr, ast.Call):
                 tn = type_name(item.context_expr.func)
                 if tn:
                     self.types[item.optional_vars.id] = tn
-        self.generic_visit(node)
 
-    visit_AsyncWith = visit_With
+    def on_import(self, node):
+        self.imports.append(node)
+        return []
 
 
 def params_of(args):
@@ -214,20 +246,20 @@ def params_of(args):
     return out, types
 
 
-def walk_defs(body, parent, parent_kind, is_test_file, defs, class_name):
+def walk_defs(body, parent, parent_kind, is_test_file, defs, class_name, imports):
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            emit_def(node, parent, parent_kind, is_test_file, defs, class_name)
+            emit_def(node, parent, parent_kind, is_test_file, defs, class_name, imports)
         elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.While)):
             # Definitions nested in module/class-level control flow
             # (if TYPE_CHECKING:, try/except ImportError:) still count.
             for field in ("body", "orelse", "finalbody"):
-                walk_defs(getattr(node, field, []) or [], parent, parent_kind, is_test_file, defs, class_name)
+                walk_defs(getattr(node, field, []) or [], parent, parent_kind, is_test_file, defs, class_name, imports)
             for h in getattr(node, "handlers", []) or []:
-                walk_defs(h.body, parent, parent_kind, is_test_file, defs, class_name)
+                walk_defs(h.body, parent, parent_kind, is_test_file, defs, class_name, imports)
 
 
-def emit_def(node, parent, parent_kind, is_test_file, defs, class_name):
+def emit_def(node, parent, parent_kind, is_test_file, defs, class_name, imports):
     name = (parent + "." if parent else "") + node.name
     start = min([node.lineno] + [d.lineno for d in node.decorator_list])
     end = getattr(node, "end_lineno", node.lineno)
@@ -240,12 +272,12 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name):
         d["k"] = "class"
         # Generic bases (GroupBy[Series]) resolve through their class.
         d["bases"] = [unparse(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases][:8]
-        scan = FuncScan({})
+        scan = FuncScan({}, imports)
         # class-level statements (not methods) may call things
-        scan.scan([s for s in node.body])
+        scan.scan(node.body)
         d["calls"] = scan.calls[:200]
         defs.append(d)
-        walk_defs(node.body, name, "class", is_test_file, defs, name)
+        walk_defs(node.body, name, "class", is_test_file, defs, name, imports)
         return
     if parent_kind == "class":
         kind = "method"
@@ -259,10 +291,8 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name):
     d["ret"] = unparse(node.returns)
     if class_name and params and params[0][0] in ("self", "cls"):
         types[params[0][0]] = "@self"
-    scan = FuncScan(types)
-    for dec in node.decorator_list:
-        scan.visit(dec)
-    scan.scan(node.body)
+    scan = FuncScan(types, imports)
+    scan.scan(list(node.decorator_list) + list(node.body))
     d["calls"] = scan.calls[:400]
     d["raises"] = scan.raises[:10]
     d["rets"] = scan.rets
@@ -270,7 +300,7 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name):
     d["globals"] = scan.globals_written[:10]
     d["async"] = isinstance(node, ast.AsyncFunctionDef)
     defs.append(d)
-    walk_defs(node.body, name, "function", is_test_file, defs, class_name)
+    walk_defs(node.body, name, "function", is_test_file, defs, class_name, imports)
 
 
 def resolve_relative(module, is_pkg, level, name):
@@ -300,8 +330,19 @@ def parse_one(item):
         return out
     doc = ast.get_docstring(tree) or ""
     out["doc"] = doc[:DOC_MAX]
+    # Statements are scanned once: module level here, class and function
+    # bodies by emit_def; every scan drops Import nodes into this sink.
+    sink = []
+    scan = FuncScan({}, sink)
+    scan.scan(tree.body)
+    out["calls"] = scan.calls[:400]
+    defs = []
+    try:
+        walk_defs(tree.body, "", "module", is_test, defs, "", sink)
+    except RecursionError:
+        out["err"] = "RecursionError: nesting too deep"
     imports = []
-    for node in ast.walk(tree):
+    for node in sorted(sink, key=lambda n: (n.lineno, n.col_offset)):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.asname:
@@ -309,7 +350,7 @@ def parse_one(item):
                 else:
                     head = a.name.split(".")[0]
                     imports.append([head, head])
-        elif isinstance(node, ast.ImportFrom):
+        else:
             base = node.module or ""
             if node.level:
                 base = resolve_relative(module, is_pkg, node.level, base)
@@ -319,14 +360,6 @@ def parse_one(item):
                     continue
                 imports.append([a.asname or a.name, (base + "." if base else "") + a.name])
     out["imports"] = imports
-    scan = FuncScan({})
-    scan.scan(tree.body)
-    out["calls"] = scan.calls[:400]
-    defs = []
-    try:
-        walk_defs(tree.body, "", "module", is_test, defs, "")
-    except RecursionError:
-        out["err"] = "RecursionError: nesting too deep"
     out["defs"] = defs
     return out
 
