@@ -156,6 +156,9 @@ func scrub(v any) {
 	case map[string]any:
 		delete(v, "elapsed_ms")
 		delete(v, "probe_ms")
+		if _, ok := v["variables_reference"]; ok {
+			v["variables_reference"] = "REF" // adapter-assigned handle
+		}
 		for _, x := range v {
 			scrub(x)
 		}
