@@ -46,85 +46,91 @@ func capText(s string, limit int) string {
 }
 
 // shrinkJSON cuts the generic JSON value v until its encoding fits limit
-// bytes: it repeatedly halves the largest array or string. It returns the
-// number of items and bytes omitted.
+// bytes. Nested arrays (trees, tables) are cut at their deepest level first,
+// all of them in proportion, so the shape of the whole survives; then the
+// largest remaining array or string is cut. It returns how many items and
+// bytes were omitted.
 func shrinkJSON(v any, limit int) (any, int64) {
 	var omitted int64
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 100; i++ {
 		b, _ := json.Marshal(v)
 		if len(b) <= limit {
 			return v, omitted
 		}
-		over := len(b) - limit
-		// Find the largest container or string.
-		type cand struct {
-			size   int
-			parent any
-			key    any
+		size := len(b)
+		// Arrays by nesting depth (arrays inside arrays' elements).
+		type arr struct {
+			set  func(any)
+			a    []any
+			size int
 		}
-		var best cand
-		var walk func(parent any, key any, x any)
-		walk = func(parent any, key any, x any) {
+		byDepth := map[int][]arr{}
+		maxDepth := 0
+		var biggest arr
+		var walk func(x any, set func(any), depth int)
+		walk = func(x any, set func(any), depth int) {
 			switch t := x.(type) {
 			case map[string]any:
 				for k, e := range t {
-					walk(t, k, e)
+					walk(e, func(n any) { t[k] = n }, depth)
 				}
 			case []any:
+				eb, _ := json.Marshal(t)
+				a := arr{set, t, len(eb)}
 				if len(t) > 1 {
-					b, _ := json.Marshal(t)
-					if len(b) > best.size {
-						best = cand{len(b), parent, key}
+					byDepth[depth] = append(byDepth[depth], a)
+					maxDepth = max(maxDepth, depth)
+					if a.size > biggest.size {
+						biggest = a
 					}
 				}
 				for j, e := range t {
-					walk(t, j, e)
+					walk(e, func(n any) { t[j] = n }, depth+1)
 				}
 			case string:
-				if len(t) > 64 && len(t) > best.size {
-					best = cand{len(t), parent, key}
+				if len(t) > 64 && len(t) > biggest.size {
+					biggest = arr{set: set, size: len(t)}
+					biggest.a = nil
+					s := t
+					biggest.set = func(any) {
+						keep := max(32, len(s)/2)
+						if over := size - limit; over < len(s)/2 {
+							keep = len(s) - over - 16
+						}
+						for keep > 0 && !utf8.RuneStart(s[keep]) {
+							keep--
+						}
+						omitted += int64(len(s) - keep)
+						set(s[:keep] + "…")
+					}
 				}
 			}
 		}
-		walk(nil, nil, v)
-		if best.parent == nil {
+		walk(v, func(n any) { v = n }, 0)
+		frac := float64(limit) / float64(size)
+		deep := byDepth[maxDepth]
+		deepSize := 0
+		for _, a := range deep {
+			deepSize += a.size
+		}
+		switch {
+		case maxDepth > 0 && deepSize > size/2:
+			for _, a := range deep {
+				keep := max(1, int(float64(len(a.a))*frac))
+				if keep >= len(a.a) {
+					keep = len(a.a) - 1
+				}
+				omitted += int64(len(a.a) - keep)
+				a.set(a.a[:keep])
+			}
+		case biggest.size == 0:
 			return v, omitted // nothing left to cut
-		}
-		get := func() any {
-			switch p := best.parent.(type) {
-			case map[string]any:
-				return p[best.key.(string)]
-			case []any:
-				return p[best.key.(int)]
-			}
-			return nil
-		}
-		set := func(x any) {
-			switch p := best.parent.(type) {
-			case map[string]any:
-				p[best.key.(string)] = x
-			case []any:
-				p[best.key.(int)] = x
-			}
-		}
-		switch t := get().(type) {
-		case []any:
-			keep := len(t) / 2
-			if over < best.size/2 {
-				keep = max(1, len(t)-len(t)*over/best.size-1)
-			}
-			omitted += int64(len(t) - keep)
-			set(t[:keep])
-		case string:
-			keep := max(32, len(t)/2)
-			if over < len(t)/2 {
-				keep = len(t) - over - 16
-			}
-			for keep > 0 && !utf8.RuneStart(t[keep]) {
-				keep--
-			}
-			omitted += int64(len(t) - keep)
-			set(t[:keep] + "…")
+		case biggest.a == nil:
+			biggest.set(nil) // a string
+		default:
+			keep := max(1, min(len(biggest.a)-1, int(float64(len(biggest.a))*frac)))
+			omitted += int64(len(biggest.a) - keep)
+			biggest.set(biggest.a[:keep])
 		}
 	}
 	return v, omitted

@@ -273,7 +273,8 @@ func (s *Server) result(r any, more string) *mcpgo.CallToolResult {
 			m["truncated"] = Truncation{Omitted: omitted, Notice: notice}
 		}
 		structured = v
-		text = capText(text+"\n[truncated: "+notice+"]", maxTextBytes)
+		tail := "\n[truncated: " + notice + "]"
+		text = capText(text, maxTextBytes-len(tail)) + tail
 	}
 	return &mcpgo.CallToolResult{
 		Content:           []mcpgo.Content{mcpgo.NewTextContent(text)},

@@ -73,7 +73,14 @@ func (s *Server) registerInspectTools() {
 			if err != nil {
 				return nil, err
 			}
-			return &InspectResult{Result: res, text_: renderInspect(res, p.Format)}, nil
+			text := capText(renderInspect(res, p.Format), maxTextBytes)
+			// Fit the whole response under the cap with the inspector's own
+			// shrinking (preview rows, cells, then columns; strings kept whole).
+			textJSON, _ := json.Marshal(text)
+			if inspect.Cap(res, s.opts.MaxResponseBytes-len(textJSON)-envelopeSlack) {
+				text = capText(renderInspect(res, p.Format), maxTextBytes)
+			}
+			return &InspectResult{Result: res, text_: text}, nil
 		})
 }
 

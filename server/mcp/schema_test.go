@@ -1,0 +1,82 @@
+// schema_test.go: unit tests of the strict argument decoder, the derived
+// schemas, and the generic response shrinker.
+package mcp
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	var p launchArgs
+	err := decodeArgs([]byte(`{"program":"a.py","timeout":"2.5","stop_on_entry":"true","breakpoints":[{"file":"a.py","line":"7"}],"env":{"A":"1"}}`), &p)
+	if err != nil || p.Timeout != 2.5 || !p.StopOnEntry || p.Breakpoints[0].Line != 7 || p.Env["A"] != "1" {
+		t.Fatalf("decode = %+v, %v", p, err)
+	}
+	for in, want := range map[string]string{
+		`{"program":"a.py","x":1}`:                      `x: unknown field "x"`,
+		`{"breakpoints":[{"file":"a","line":1,"y":2}]}`: `breakpoints[0].y: unknown field "y"`,
+		`{"breakpoints":[{"file":"a"}]}`:                `breakpoints[0].line: required`,
+		`{"timeout":"soon"}`:                            `timeout: expected a number, got string "soon"`,
+		`{"breakpoints":[{"file":"a","line":"1e400"}]}`: `expected an integer`,
+		`{"env":{"A":1}}`:                               `env.A: expected a string, got number 1`,
+		`[1]`:                                           `expected an object, got array`,
+		`{"program":`:                                   `not valid JSON`,
+		`{"adapter":"gdb"}`:                             `adapter: must be one of debugpy, dlv`,
+		`{"program":"a.py","breakpoints":[{"file":"a","line":1.5}]}`: `expected an integer, got number 1.5`,
+	} {
+		var p launchArgs
+		err := decodeArgs([]byte(in), &p)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("decode %s: %v; want %q", in, err, want)
+		}
+	}
+	var none sessionsArgs
+	if err := decodeArgs(nil, &none); err != nil {
+		t.Fatalf("empty arguments: %v", err)
+	}
+}
+
+func TestSchemas(t *testing.T) {
+	in := inputSchema(reflect.TypeFor[setBreakpointsArgs]())
+	b, _ := json.Marshal(in)
+	for _, want := range []string{`"additionalProperties":false`, `"required":["file"]`, `"line":{"description":"1-based line","type":"integer"}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("input schema lacks %s: %s", want, b)
+		}
+	}
+	out := outputSchema(reflect.TypeFor[StopReport]())
+	props := out["properties"].(map[string]any)
+	for _, k := range []string{"session_id", "status", "location", "source", "locals", "watches", "outcome", "truncated"} {
+		if _, ok := props[k]; !ok {
+			t.Errorf("output schema lacks %s", k)
+		}
+	}
+}
+
+func TestShrinkJSON(t *testing.T) {
+	tree := []any{}
+	for i := 0; i < 40; i++ {
+		kids := []any{}
+		for j := 0; j < 40; j++ {
+			kids = append(kids, map[string]any{"name": "n", "value": strings.Repeat("v", 200)})
+		}
+		tree = append(tree, map[string]any{"name": "p", "children": kids})
+	}
+	doc := map[string]any{"variables": tree, "note": strings.Repeat("é", 50000)}
+	for _, limit := range []int{100 << 10, 20 << 10, 2 << 10} {
+		var v any
+		b, _ := json.Marshal(doc)
+		_ = json.Unmarshal(b, &v)
+		got, omitted := shrinkJSON(v, limit)
+		out, _ := json.Marshal(got)
+		if len(out) > limit || omitted <= 0 || !json.Valid(out) {
+			t.Fatalf("limit %d: %d bytes, omitted %d", limit, len(out), omitted)
+		}
+		if vars := got.(map[string]any)["variables"].([]any); len(vars) == 0 {
+			t.Fatalf("limit %d: the tree lost every item", limit)
+		}
+	}
+}
