@@ -50,6 +50,10 @@ type graph struct {
 	goDirs       map[string]bool
 	goMod        string
 
+	// pyNames holds the last component of every non-test Python
+	// definition: test-name candidates not in it are skipped.
+	pyNames map[string]bool
+
 	// Memoized import resolution, used while linking only.
 	memoQual   map[string]int32
 	memoImport map[string]int32
@@ -61,7 +65,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
 		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
 		goMod:    goMod,
-		memoQual: map[string]int32{}, memoImport: map[string]int32{},
+		memoQual: make(map[string]int32, 4*len(files)), memoImport: make(map[string]int32, 16*len(files)),
 	}
 	defer func() { g.memoQual, g.memoImport = nil, nil }()
 	paths := make([]string, 0, len(files))
@@ -160,6 +164,12 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		}
 	}
 	// Tests -> subjects.
+	g.pyNames = map[string]bool{}
+	for id := range g.ents {
+		if e := &g.ents[id]; e.d != nil && e.file.Lang == "python" && !e.isTest() {
+			g.pyNames[e.d.Name[strings.LastIndexByte(e.d.Name, '.')+1:]] = true
+		}
+	}
 	for id := range g.ents {
 		e := &g.ents[id]
 		if e.kind != "test" {
@@ -456,9 +466,10 @@ func (g *graph) findMethod(cls int32, name string, depth int) int32 {
 		}
 		return -1
 	}
-	for _, ch := range e.children {
-		if g.ents[ch].d.Name == e.d.Name+"."+name {
-			return ch
+	ids := g.byQual[e.qual+"."+name]
+	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins
+		if g.ents[ids[i]].parent == cls {
+			return ids[i]
 		}
 	}
 	for _, b := range e.d.Bases {
@@ -580,6 +591,9 @@ func (g *graph) testsByName(id int32) []int32 {
 	_, fbase := splitPath(fr.Path)
 	subjMod := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(fbase, ".py"), "test_"), "_test")
 	lookup := func(name string) int32 {
+		if !g.pyNames[name[strings.LastIndexByte(name, '.')+1:]] {
+			return -1
+		}
 		parts := strings.Split(name, ".")
 		if t := g.resolvePyName(id, parts, 0); t >= 0 && !g.ents[t].isTest() {
 			return t
