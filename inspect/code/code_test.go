@@ -832,3 +832,39 @@ func TestHungParserTimesOut(t *testing.T) {
 		t.Error("OpenContext with a cancelled context succeeded")
 	}
 }
+
+func TestHugeNonIndexedFile(t *testing.T) {
+	ix, dir := openFixture(t)
+	line := strings.Repeat("x", 99) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "data.csv"), []byte(strings.Repeat(line, (maxReadBytes/100)+1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := inspect(t, ix, Query{Path: "data.csv"})
+	if r.GraphStatus != GraphNotIndexed || !strings.Contains(r.FileSummary, "only its head was read") || len(r.Snippet) > 200*1024 {
+		t.Errorf("huge file: %s %q %d bytes", r.GraphStatus, r.FileSummary, len(r.Snippet))
+	}
+	var ce *Error
+	if _, err := ix.InspectEntity(Query{Path: "data.csv", IncludeFullSource: true}); !errors.As(err, &ce) || ce.Code != ErrInvalidArgument {
+		t.Errorf("full source of a huge file: %v", err)
+	}
+}
+
+func TestSymlinkedRoot(t *testing.T) {
+	dir := copyFixture(t)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	ix, err := Open(link, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := inspect(t, ix, Query{Symbol: "calc.core.add"}); r.GraphStatus != GraphConnected {
+		t.Errorf("through a symlinked root: %s", r.GraphStatus)
+	}
+	for _, p := range []string{filepath.Join(link, "calc/core.py"), filepath.Join(dir, "calc/core.py")} {
+		if sym, _, ok := ix.Enclosing(p, 22); !ok || sym != "calc.core.add" {
+			t.Errorf("Enclosing(%s) = %s %v", p, sym, ok)
+		}
+	}
+}

@@ -24,8 +24,9 @@ import (
 // Index is an opened code index of one repository. It is safe for concurrent
 // use; Refresh swaps in a new graph atomically.
 type Index struct {
-	root string
-	opts Options
+	root  string // absolute, symlinks resolved
+	alias string // absolute as given (may be a symlink)
+	opts  Options
 
 	mu    sync.RWMutex
 	files map[string]*fileRec
@@ -55,10 +56,14 @@ func OpenContext(ctx context.Context, repoRoot string, opts Options) (*Index, er
 	if err != nil || !st.IsDir() {
 		return nil, errorf(ErrInvalidPath, nil, "repository root %q is not a directory", repoRoot)
 	}
+	alias := root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r // walk the real directory even when given a symlink
+	}
 	if opts.IndexDir == "" {
 		opts.IndexDir = filepath.Join(root, ".dapscope")
 	}
-	ix := &Index{root: root, opts: opts, prov: map[string]provCache{}}
+	ix := &Index{root: root, alias: alias, opts: opts, prov: map[string]provCache{}}
 	if err := ix.refresh(ctx); err != nil {
 		return nil, err
 	}

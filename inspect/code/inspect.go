@@ -5,8 +5,10 @@
 package code
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,12 +42,15 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 		maxN = ix.opts.MaxNeighbors
 	}
 	abs := filepath.Join(ix.root, filepath.FromSlash(t.path))
-	src, err := os.ReadFile(abs)
+	src, truncated, err := readSource(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errorf(ErrNotFound, nil, "file %q no longer exists; refresh the index", t.path)
 		}
 		return nil, errorf(ErrIndex, nil, "read %s: %v", t.path, err)
+	}
+	if truncated && q.IncludeFullSource {
+		return nil, errorf(ErrInvalidArgument, nil, "%s is larger than %d MiB; full source is not available (ask without include_full_source)", t.path, maxReadBytes>>20)
 	}
 	if t.id < 0 && len(src) > 0 && strings.IndexByte(string(src[:min(len(src), 8192)]), 0) >= 0 {
 		return nil, errorf(ErrInvalidArgument, nil, "%s is a binary file", t.path)
@@ -72,6 +77,9 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 		r.Snippet, _ = fileSnippet(lines, nil)
 		r.PrimarySpan = [2]int{min(1, len(lines)), len(lines)}
 		r.GraphStatus = GraphNotIndexed
+		if truncated {
+			r.FileSummary += fmt.Sprintf(" (larger than %d MiB: only its head was read)", maxReadBytes>>20)
+		}
 		if fr != nil && fr.Err != "" {
 			r.FileSummary += " (not parsed: " + fr.Err + ")"
 		}
@@ -371,4 +379,39 @@ func fileSummary(g *graph, fr *fileRec, rel string, nLines int) string {
 		s = doc + " — " + s
 	}
 	return s
+}
+
+// maxReadBytes bounds how much of a file InspectEntity reads; larger
+// (never indexed) files are shown from their first headBytes only.
+const (
+	maxReadBytes = 8 << 20
+	headBytes    = 256 << 10
+)
+
+// readSource reads a file, or only its head (whole lines) when it is larger
+// than maxReadBytes.
+func readSource(abs string) (src []byte, truncated bool, err error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if st.Size() <= maxReadBytes {
+		src, err = io.ReadAll(io.LimitReader(f, maxReadBytes+1))
+		return src, false, err
+	}
+	buf := make([]byte, headBytes)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, false, err
+	}
+	buf = buf[:n]
+	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+		buf = buf[:i+1]
+	}
+	return buf, true, nil
 }

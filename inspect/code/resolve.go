@@ -53,7 +53,7 @@ func (ix *Index) RelPath(abs string) (string, bool) {
 		p, err := cleanRel(abs)
 		return p, err == nil
 	}
-	for _, root := range []string{ix.root, evalOr(ix.root)} {
+	for _, root := range []string{ix.root, ix.alias} {
 		for _, a := range []string{filepath.Clean(abs), evalOr(abs)} {
 			rel, err := filepath.Rel(root, a)
 			if err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
