@@ -129,11 +129,17 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 		var tops []int32
 		var spans []span
 		for _, id := range g.fileDefs[t.path] {
-			if de := &g.ents[id]; de.parent == t.id {
+			de := &g.ents[id]
+			if de.parent == t.id {
 				tops = append(tops, id)
+			}
+			// The outline shows top-level definitions and the methods of
+			// top-level classes.
+			if de.parent == t.id || (de.parent >= 0 && g.ents[de.parent].parent == t.id && g.ents[de.parent].kind == "class") {
 				spans = append(spans, span{start: de.start, end: de.end, doc: de.d.DocSpan[0]})
 			}
 		}
+		sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 		r.Snippet, _ = fileSnippet(lines, spans)
 		r.DefinedSymbols = g.defined(g.rank(tops, 10))
 		if pp := g.parentPackage(e.file); pp >= 0 {
