@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -22,7 +23,7 @@ func init() {
 	})
 }
 
-const codeUsage = `usage: dapscope code inspect (--symbol S | --path P [--line N]) [--json] [--full] [--repo DIR] [--max-neighbors N]`
+const codeUsage = `usage: dapscope code inspect (--symbol S | --path P [--line N]) [--json] [--full] [--repo DIR] [--max-neighbors N] [--verbose]`
 
 func runCode(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "inspect" {
@@ -38,6 +39,7 @@ func runCode(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	full := fs.Bool("full", false, "include the whole file")
 	repo := fs.String("repo", ".", "repository root")
 	maxN := fs.Int("max-neighbors", 0, "bound on every relationship list (default 3)")
+	verbose := fs.Bool("verbose", false, "log index activity (files parsed, timings) to stderr")
 	fs.Usage = func() { fmt.Fprintln(stderr, codeUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
@@ -50,6 +52,9 @@ func runCode(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dapscope code inspect: give --symbol or --path")
 		fmt.Fprintln(stderr, codeUsage)
 		return 2
+	}
+	if *verbose {
+		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
 	ix, err := code.OpenContext(ctx, *repo, code.Options{})
 	if err == nil {

@@ -109,6 +109,7 @@ type candidate struct {
 }
 
 func (ix *Index) refresh(ctx context.Context) error {
+	start := time.Now()
 	var prev map[string]*fileRec
 	ix.mu.RLock()
 	prev = ix.files
@@ -250,6 +251,9 @@ func (ix *Index) refresh(ctx context.Context) error {
 	ix.mu.Lock()
 	ix.files, ix.g, ix.stats = files, g, stats
 	ix.mu.Unlock()
+	slog.Debug("code index refreshed", "root", ix.root, "files", stats.Files, "parsed", stats.Parsed,
+		"reused", stats.Reused, "removed", stats.Removed, "saved", stats.Saved, "relinked", relink || !fromMemory,
+		"duration", time.Since(start))
 	ix.provMu.Lock()
 	ix.prov = map[string]provCache{}
 	ix.provMu.Unlock()
