@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/dapscope/dapscope/editor"
+	"github.com/dapscope/dapscope/server/mcp"
 )
 
 func init() {
@@ -28,15 +30,6 @@ type stdio struct {
 }
 
 func (stdio) Close() error { return os.Stdin.Close() }
-
-// mcpEndpointFunc, when set by the MCP wiring, starts the loopback MCP HTTP
-// server for the manager and returns its endpoint.
-var mcpEndpointFunc func(ctx context.Context, deps serveDeps) (editor.Endpoint, error)
-
-// serveDeps is what the MCP wiring needs from serve.
-type serveDeps struct {
-	opts editor.Options
-}
 
 func runServe(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -61,12 +54,26 @@ func runServe(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer mgr.Close()
-	opts := editor.Options{Manager: mgr, Logger: log, Version: version}
-	if mcpEndpointFunc != nil {
-		opts.MCPEndpoint = func(ctx context.Context) (editor.Endpoint, error) {
-			return mcpEndpointFunc(ctx, serveDeps{opts: opts})
-		}
-	}
+	// The MCP streamable-HTTP server over the same sessions starts on first
+	// request (loopback, random port, per-launch bearer token).
+	mcpSrv := mcp.New(mgr, mcp.Options{Logger: log, Version: version})
+	defer mcpSrv.Close()
+	var (
+		mcpOnce sync.Once
+		mcpEP   editor.Endpoint
+		mcpErr  error
+	)
+	opts := editor.Options{Manager: mgr, Logger: log, Version: version,
+		MCPEndpoint: func(context.Context) (editor.Endpoint, error) {
+			mcpOnce.Do(func() {
+				ep, err := mcpSrv.ServeHTTP(ctx, "127.0.0.1:0")
+				mcpEP, mcpErr = editor.Endpoint{URL: ep.URL, Token: ep.Token}, err
+				if err == nil {
+					log.Info("MCP HTTP endpoint", "url", ep.URL)
+				}
+			})
+			return mcpEP, mcpErr
+		}}
 	if err := editor.New(opts).Serve(ctx, stdio{os.Stdin, os.Stdout}); err != nil {
 		log.Error("editor channel ended", "err", err)
 		return 1

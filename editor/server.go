@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -129,7 +130,13 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	unsubscribe()
 	cancel()
 	_ = conn.Close()
-	<-conn.Done()
+	// A read blocked on a blocking stdin is not interrupted by Close; don't
+	// let it hold the exit.
+	select {
+	case <-conn.Done():
+	case <-time.After(time.Second):
+		s.log.Debug("the reader did not stop; leaving it to process exit")
+	}
 	wg.Wait()
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || isClosedErr(err) {
 		err = nil
