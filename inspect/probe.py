@@ -12,7 +12,8 @@ import math
 _MAX_STR = 256        # chars per string in safe reprs and cells
 _MAX_ITEMS = 50       # items per container in safe reprs
 _MAX_DEPTH = 2        # nesting depth of safe reprs and cells
-_SAMPLE = 100000      # elements used for sampled statistics
+_SAMPLE = 20000       # numeric values sorted for quantiles, histogram, distinct
+_OBJ_SAMPLE = 100000  # cells of object columns used for top values and lengths
 _EXACT_LIMIT = 10000000   # above this many elements, array stats are sampled
 _ARRAY_SAMPLE = 1000000   # sample size for arrays over _EXACT_LIMIT
 _STAT_COLUMNS = 100   # columns that get statistics
@@ -396,76 +397,106 @@ def _stride_sample(v, n):
     return v[::step][:n], True
 
 
+def _distinct_from_sorted(np, ss, sampled, n_total, res):
+    """Distinct count from a sorted (sample of a) 1-D array: exact when not
+    sampled, else the GEE estimate (flagged)."""
+    m = int(ss.shape[0])
+    if m == 0:
+        return
+    if ss.dtype.kind == 'f':
+        ss = ss[~np.isnan(ss)]
+        m = int(ss.shape[0])
+        if m == 0:
+            return
+    change = np.flatnonzero(ss[1:] != ss[:-1])
+    d = int(change.shape[0]) + 1
+    if not sampled:
+        res['distinct'] = d
+        return
+    if d > 0.9 * m:
+        # nearly every sampled value is unique: scale (GEE badly
+        # underestimates continuous data)
+        est = float(d) / m * n_total
+    else:
+        # run lengths give the singletons f1; GEE: sqrt(N/n) * f1 + (d - f1)
+        bounds = np.concatenate(([0], change + 1, [m]))
+        f1 = int(np.count_nonzero(np.diff(bounds) == 1))
+        est = math.sqrt(float(n_total) / m) * f1 + (d - f1)
+    res['distinct'] = int(min(n_total, max(d, round(est))))
+    res['distinct_estimated'] = True
+
+
 def _distinct(np, v, n_total, res):
-    """Exact distinct count for small inputs, an estimate from a sample
-    otherwise (flagged)."""
     try:
         s, sampled = _stride_sample(v, _SAMPLE)
-        if s.dtype.kind == 'f':
-            s = s[~np.isnan(s)]
-        u, counts = np.unique(s, return_counts=True)
-        d = int(u.shape[0])
-        if not sampled:
-            res['distinct'] = d
-            return
-        # GEE estimator: sqrt(N/n) * f1 + sum(f_j, j >= 2)
-        f1 = int((counts == 1).sum())
-        est = math.sqrt(float(n_total) / max(1, s.shape[0])) * f1 + (d - f1)
-        res['distinct'] = int(min(n_total, max(d, round(est))))
-        res['distinct_estimated'] = True
+        _distinct_from_sorted(np, np.sort(s), sampled or n_total > v.shape[0], n_total, res)
     except Exception:
         pass
 
 
-def _numeric_stats(np, v, res, want_quant=True):
-    """v: 1-D numpy array of ints/uints/floats (full data)."""
+def _quantile_sorted(ss, p):
+    """numpy's default (linear) percentile of a sorted array."""
+    pos = p / 100.0 * (ss.shape[0] - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, ss.shape[0] - 1)
+    return float(ss[lo]) + (float(ss[hi]) - float(ss[lo])) * (pos - lo)
+
+
+def _numeric_stats(np, v, res, want_quant=True, distinct=False):
+    """v: 1-D numpy array of ints/uints/floats (full data). Exact: count,
+    NaN/inf, min, max, mean, std, zeros. From one sorted evenly spaced
+    sample of at most _SAMPLE finite values (flagged sampled when smaller
+    than the data): quantiles, histogram, distinct."""
     n = int(v.shape[0])
-    if v.dtype.kind == 'f':
-        nan = np.isnan(v)
-        nn = int(nan.sum())
-        inf = np.isinf(v)
-        ni = int(inf.sum())
-        res['nan_count'] = nn
-        res['inf_count'] = ni
-        fin = v[~(nan | inf)] if (nn or ni) else v
-    else:
-        fin = v
     res['count'] = n
+    fin = v
+    if v.dtype.kind == 'f':
+        if bool(np.isfinite(v).all()):
+            res['nan_count'] = 0
+            res['inf_count'] = 0
+        else:
+            nan = np.isnan(v)
+            inf = np.isinf(v)
+            res['nan_count'] = int(np.count_nonzero(nan))
+            res['inf_count'] = int(np.count_nonzero(inf))
+            fin = v[~(nan | inf)]
     if fin.shape[0] == 0:
         return
+    mn, mx = fin.min(), fin.max()
     if fin.dtype.kind == 'f':
-        res['min'] = _num(fin.min(), 6)
-        res['max'] = _num(fin.max(), 6)
+        res['min'] = _num(mn, 6)
+        res['max'] = _num(mx, 6)
     else:
-        res['min'] = _exact(fin.min())
-        res['max'] = _exact(fin.max())
-    if fin.dtype.kind in 'iu':
-        f64 = fin.astype('float64') if fin.shape[0] <= 10 * _SAMPLE else None
-        res['mean'] = _num(fin.mean(dtype='float64'))
-        res['std'] = _num((f64 if f64 is not None else fin).std(dtype='float64'))
-    else:
-        res['mean'] = _num(fin.mean(dtype='float64'), 5)
-        res['std'] = _num(fin.std(dtype='float64'), 5)
+        res['min'] = _exact(mn)
+        res['max'] = _exact(mx)
+    res['mean'] = _num(fin.mean(dtype='float64'), 5)
+    res['std'] = _num(fin.std(dtype='float64'), 5)
     res['zeros'] = int(np.count_nonzero(fin == 0))
     if not want_quant:
         return
     s, sampled = _stride_sample(fin, _SAMPLE)
+    ss = np.sort(s)
+    m = int(ss.shape[0])
     if sampled and not res.get('sampled'):
         res['sampled'] = True
-        res['sample_size'] = int(s.shape[0])
-    q = np.percentile(s, [5, 25, 50, 75, 95])
-    res['quantiles'] = {'p5': _num(q[0], 5), 'p25': _num(q[1], 5), 'p50': _num(q[2], 5), 'p75': _num(q[3], 5), 'p95': _num(q[4], 5)}
-    try:
-        counts, edges = np.histogram(s, bins=10)
-        if sampled:
-            # scale sampled counts to the full population
-            scale = float(fin.shape[0]) / s.shape[0]
-            counts = [int(round(c * scale)) for c in counts.tolist()]
-        else:
-            counts = [int(c) for c in counts.tolist()]
-        res['histogram'] = {'edges': [_num(e, 4) for e in edges.tolist()], 'counts': counts}
-    except Exception:
-        pass
+        res['sample_size'] = m
+    res['quantiles'] = dict(('p%d' % p, _num(_quantile_sorted(ss, p), 5)) for p in (5, 25, 50, 75, 95))
+    lo, hi = float(mn), float(mx)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    edges = np.linspace(lo, hi, 11)
+    idx = np.searchsorted(ss, edges[1:-1], side='left')
+    cuts = [0] + [int(i) for i in idx] + [m]
+    counts = [cuts[i + 1] - cuts[i] for i in range(10)]
+    if sampled:
+        scale = float(fin.shape[0]) / m
+        counts = [int(round(c * scale)) for c in counts]
+    res['histogram'] = {'edges': [_num(e, 4) for e in edges.tolist()], 'counts': counts}
+    if distinct:
+        _distinct_from_sorted(np, ss, sampled, int(fin.shape[0]), res)
+        if res.get('inf_count') and 'distinct' in res:
+            # infinities are values too (as in pandas' nunique)
+            res['distinct'] += int(bool((v == np.inf).any())) + int(bool((v == -np.inf).any()))
 
 
 def _types_of(it, limit=_TYPE_SAMPLE):
@@ -505,17 +536,12 @@ def _series_stats(pd, np, s, B, opts, res, label):
         res['distinct'] = int((t > 0) + (n - t > 0))
         return
     if kind in 'iuf' and not hasattr(dt, 'na_value'):
-        v = s.to_numpy()
-        _numeric_stats(np, v, res)
-        if B.ok(label + '.distinct'):
-            _distinct(np, v, n, res)
+        _numeric_stats(np, s.to_numpy(), res, distinct=True)
         return
     if kind in 'iuf':  # nullable extension dtypes (Int64, Float64)
         v = s.to_numpy(dtype='float64', na_value=float('nan'))
-        _numeric_stats(np, v, res)
+        _numeric_stats(np, v, res, distinct=True)
         res.pop('nan_count', None)
-        if B.ok(label + '.distinct'):
-            _distinct(np, v, n, res)
         return
     if kind == 'M':
         nn = s.dropna()
@@ -538,8 +564,8 @@ def _series_stats(pd, np, s, B, opts, res, label):
         res['mean'] = repr(complex(v.mean()))
         return
     # object / string / other extension types
-    sampled = n > _SAMPLE
-    ss = s.iloc[::max(1, n // _SAMPLE)].iloc[:_SAMPLE] if sampled else s
+    sampled = n > _OBJ_SAMPLE
+    ss = s.iloc[::max(1, n // _OBJ_SAMPLE)].iloc[:_OBJ_SAMPLE] if sampled else s
     if sampled:
         res['sampled'] = True
         res['sample_size'] = int(len(ss))
@@ -568,6 +594,19 @@ def _series_stats(pd, np, s, B, opts, res, label):
 
 
 # ---------------------------------------------------------------- pandas
+
+def _null_count(np, s):
+    dt = s.dtype
+    kind = getattr(dt, 'kind', 'O')
+    if not hasattr(dt, 'na_value') and kind in 'iub':
+        return 0
+    if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
+        v = s.to_numpy()
+        if bool(np.isfinite(v).all()):
+            return 0
+        return int(np.count_nonzero(np.isnan(v)))
+    return int(s.isna().sum())
+
 
 def _label(c):
     if isinstance(c, str):
@@ -654,12 +693,13 @@ def _inspect_dataframe(df, opts, B, res):
     except Exception:
         pass
     # null counts: one vectorized pass
-    if B.ok('null_counts'):
+    for i, c in enumerate(columns):
+        if not B.ok('null_counts'):
+            break
         try:
-            nulls = df.isna().sum(axis=0).tolist()
-            for c, k in zip(columns, nulls):
-                c['null_count'] = int(k)
-                c['non_null'] = nrows - int(k)
+            k = _null_count(np, df.iloc[:, i])
+            c['null_count'] = k
+            c['non_null'] = nrows - k
         except Exception:
             pass
     # preview
@@ -822,7 +862,10 @@ def _inspect_ndarray(a, opts, B, res):
     elif kind in 'iuf':
         if kind == 'f' and dt.itemsize < 4:
             flat = flat.astype('float32')
-        _numeric_stats(np, flat, stats)
+        _numeric_stats(np, flat, stats, distinct=True)
+        if stats.get('sampled') and 'distinct' in stats:
+            # the array itself was sampled: scale the estimate to all elements
+            stats['distinct_estimated'] = True
     elif kind == 'c':
         stats['count'] = int(flat.shape[0])
         stats['nan_count'] = int(np.isnan(flat).sum())
@@ -842,8 +885,6 @@ def _inspect_ndarray(a, opts, B, res):
         stats['element_types'] = _types_of(flat[:_TYPE_SAMPLE].tolist())
     elif kind in 'SU':
         stats['count'] = int(flat.shape[0])
-    if B.ok('statistics.distinct') and kind in 'iuf' and flat.shape[0]:
-        _distinct(np, flat, int(flat.shape[0]) if not stats.get('sampled') else n, stats)
 
 
 def _inspect_numpy_scalar(x, opts, B, res):
