@@ -57,5 +57,10 @@ e2e:
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./... | tee bench.txt
 
+## bench-inspect: the inspector against real debugpy (floor vs inspect vs per-expression).
+.PHONY: bench-inspect
+bench-inspect: setup
+	$(GO) test -run '^$$' -bench Debugpy -benchmem -count 5 -timeout 30m ./inspect | tee bench-inspect.txt
+
 clean:
 	rm -f dapscope bench.txt
