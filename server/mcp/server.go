@@ -91,7 +91,7 @@ func New(mgr *session.Manager, opts Options) *Server {
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithOutputSchemaValidation(),
 		mcpserver.WithRecovery(),
-		mcpserver.WithLogger(opts.Logger),
+		mcpserver.WithLogger(slog.New(quieter{opts.Logger.Handler()})),
 		mcpserver.WithInstructions(instructions),
 	)
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
@@ -162,6 +162,19 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	}
 	return err
 }
+
+// quieter drops mcp-go's per-request info lines unless debug is enabled.
+type quieter struct{ h slog.Handler }
+
+func (q quieter) Enabled(ctx context.Context, l slog.Level) bool {
+	if l < slog.LevelWarn && !q.h.Enabled(ctx, slog.LevelDebug) {
+		return false
+	}
+	return q.h.Enabled(ctx, l)
+}
+func (q quieter) Handle(ctx context.Context, r slog.Record) error { return q.h.Handle(ctx, r) }
+func (q quieter) WithAttrs(a []slog.Attr) slog.Handler            { return quieter{q.h.WithAttrs(a)} }
+func (q quieter) WithGroup(n string) slog.Handler                 { return quieter{q.h.WithGroup(n)} }
 
 type slogWriter struct{ l *slog.Logger }
 
