@@ -25,6 +25,27 @@ func TestStdioWorkflow(t *testing.T) {
 	a := stdioAgent(t)
 	runWorkflow(t, a)
 	runRaises(t, a)
+	runProgress(t, a)
+}
+
+// runProgress: a wait on a running program times out as running, with
+// progress notifications; a pause then stops it.
+func runProgress(t *testing.T, a *agent) {
+	var stop StopReport
+	a.call("debug_launch", map[string]any{"program": "testdata/mcp/sleeper.py", "wait": false}, &stop)
+	r, err := a.callCtx(testCtx(t), "debug_wait", map[string]any{"timeout": 1.5}, true)
+	if err != nil || r.IsError {
+		t.Fatalf("wait: %v %s", err, textOf(r))
+	}
+	decodeStructured(t, r, &stop)
+	if stop.Status != "running" || len(a.progressMessages()) == 0 || !strings.HasPrefix(a.progressMessages()[0], "running for") {
+		t.Fatalf("wait = %+v, progress %q", stop, a.progressMessages())
+	}
+	a.call("debug_pause", nil, &stop)
+	if stop.Status != "paused" || stop.Location.File != "testdata/mcp/sleeper.py" {
+		t.Fatalf("pause = %+v", stop)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 }
 
 func TestHTTPWorkflow(t *testing.T) {
