@@ -124,6 +124,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 	diskLoaded := !fromMemory
 
 	cands, pkgDirs, err := ix.walk(ctx)
+	tWalk := time.Now()
 	if err != nil {
 		return err
 	}
@@ -211,6 +212,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 		stats.Parsed++
 		dirty, relink = true, true
 	}
+	tScan := time.Now()
 	if len(pyBatch) > 0 {
 		pctx, cancel := context.WithTimeout(ctx, ix.opts.ParseTimeout)
 		outs, err := parsePythonBatch(pctx, ix.opts.Python, pyBatch)
@@ -238,6 +240,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			dirty, relink = true, true
 		}
 	}
+	tParse := time.Now()
 	stats.Files = len(files)
 	if dirty || prev == nil {
 		stats.Saved = ix.save(files)
@@ -245,6 +248,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 	ix.mu.Lock()
 	g := ix.g
 	ix.mu.Unlock()
+	tSave := time.Now()
 	if relink || !fromMemory || g == nil || g.goMod != goMod {
 		g = buildGraph(files, goMod)
 	}
@@ -253,7 +257,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 	ix.mu.Unlock()
 	slog.Debug("code index refreshed", "root", ix.root, "files", stats.Files, "parsed", stats.Parsed,
 		"reused", stats.Reused, "removed", stats.Removed, "saved", stats.Saved, "relinked", relink || !fromMemory,
-		"duration", time.Since(start))
+		"load_walk", tWalk.Sub(start), "hash_go_md", tScan.Sub(tWalk), "python", tParse.Sub(tScan),
+		"save", tSave.Sub(tParse), "link", time.Since(tSave), "duration", time.Since(start))
 	ix.provMu.Lock()
 	ix.prov = map[string]provCache{}
 	ix.provMu.Unlock()
