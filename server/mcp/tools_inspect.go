@@ -29,6 +29,7 @@ type inspectArgs struct {
 	DeepMemory        bool    `json:"deep_memory,omitempty" desc:"measure object memory deeply (slower)"`
 	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
 	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text rendering (structured content is always the JSON model)"`
+	Width             int     `json:"width,omitempty" desc:"tui width in columns (40..300, default 100)"`
 }
 
 // InspectResult is debug_inspect_variable's answer: the inspector's model.
@@ -69,24 +70,27 @@ func (s *Server) registerInspectTools() {
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
 				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format}
+			if p.Width != 0 && (p.Width < 40 || p.Width > 300) {
+				return nil, argError("width", "must be 40..300")
+			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
 				return nil, err
 			}
-			text := capText(renderInspect(res, p.Format), maxTextBytes)
+			text := capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
 			// Fit the whole response under the cap with the inspector's own
 			// shrinking (preview rows, cells, then columns; strings kept whole).
 			textJSON, _ := json.Marshal(text)
 			if inspect.Cap(res, s.opts.MaxResponseBytes-len(textJSON)-envelopeSlack) {
-				text = capText(renderInspect(res, p.Format), maxTextBytes)
+				text = capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
 			}
 			return &InspectResult{Result: res, text_: text}, nil
 		})
 }
 
 // renderInspect is the compact text form of a result.
-func renderInspect(r *inspect.Result, format string) string {
-	if t := formatInspect(r, format); t != "" {
+func renderInspect(r *inspect.Result, format string, width int) string {
+	if t := formatInspect(r, format, width); t != "" {
 		return t
 	}
 	var b strings.Builder
@@ -119,56 +123,15 @@ func renderInspect(r *inspect.Result, format string) string {
 	return b.String()
 }
 
-// formatInspect renders tui/markdown; "" for json (the compact form).
-// Until inspect grows its own Format, both render a short Markdown table.
-func formatInspect(r *inspect.Result, format string) string {
+// formatInspect renders tui/markdown with the inspector's own formats; ""
+// for json (the compact form above).
+func formatInspect(r *inspect.Result, format string, width int) string {
 	if format != "tui" && format != "markdown" {
 		return ""
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** — %s\n", r.Name, r.Summary)
-	if st := r.Structure; st != nil && len(st.Columns) > 0 {
-		b.WriteString("\n| column | dtype | nulls |\n|---|---|---|\n")
-		for i, c := range st.Columns {
-			if i == 30 {
-				fmt.Fprintf(&b, "| … %d more | | |\n", len(st.Columns)-30)
-				break
-			}
-			nulls := ""
-			if c.NullCount != nil {
-				nulls = fmt.Sprint(*c.NullCount)
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", c.Name, c.Dtype, nulls)
-		}
+	t, err := inspect.Format(r, format, width)
+	if err != nil {
+		return ""
 	}
-	if pv := r.Preview; pv != nil && len(pv.Head) > 0 && len(pv.Columns) > 0 {
-		b.WriteString("\n| index | " + strings.Join(pv.Columns, " | ") + " |\n|" + strings.Repeat("---|", len(pv.Columns)+1) + "\n")
-		for i, row := range pv.Head {
-			if i == 5 {
-				break
-			}
-			cells := []string{cellString(row.Index)}
-			for _, v := range row.Values {
-				cells = append(cells, cellString(v))
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-		}
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "\n> %s\n", w)
-	}
-	return b.String()
-}
-
-func cellString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "∅"
-	case string:
-		s, _ := clip(x, 40)
-		return strings.ReplaceAll(s, "|", "\\|")
-	}
-	b, _ := json.Marshal(v)
-	s, _ := clip(string(b), 40)
-	return s
+	return t
 }

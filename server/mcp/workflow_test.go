@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -146,9 +147,21 @@ func runWorkflow(t *testing.T, a *agent) {
 	}
 	t.Logf("debug_inspect_variable df (10 columns): %d bytes (structured %d, text %d)", responseBytes(t, r), structuredBytes(t, r), len(textOf(r)))
 	r = a.call("debug_inspect_variable", map[string]any{"expression": "df", "format": "markdown", "max_preview_rows": "3"}, &ins)
-	if !strings.Contains(textOf(r), "| b | float64 | 10 |") || len(ins.Preview.Head) != 3 {
+	if md := textOf(r); !strings.HasPrefix(md, "**df** — DataFrame 50 rows × 10 columns") || !strings.Contains(md, "| b | float64 | 10 |") || len(ins.Preview.Head) != 3 {
 		t.Fatalf("inspect markdown = %q / %d rows", textOf(r), len(ins.Preview.Head))
 	}
+	r = a.call("debug_inspect_variable", map[string]any{"expression": "df", "format": "tui", "width": 80}, &ins)
+	tui := textOf(r)
+	t.Logf("debug_inspect_variable df format=tui: %d bytes (text %d)", responseBytes(t, r), len(tui))
+	for _, l := range strings.Split(tui, "\n") {
+		if utf8.RuneCountInString(l) > 80 {
+			t.Fatalf("tui line wider than 80: %q", l)
+		}
+	}
+	if !strings.Contains(tui, "COLUMNS") || !strings.Contains(tui, "PREVIEW") {
+		t.Fatalf("inspect tui = %q", tui)
+	}
+	a.fail("debug_inspect_variable", map[string]any{"expression": "df", "format": "tui", "width": 10})
 	if e := a.fail("debug_inspect_variable", map[string]any{"expression": "dff"}); e.Code != "VARIABLE_NOT_FOUND" || !slices.Contains(e.AvailableVariables, "df") || e.Hint == "" {
 		t.Fatalf("inspect dff = %+v", e)
 	}
