@@ -35,6 +35,9 @@ type Adapter struct {
 	waitDone  chan struct{}
 	waitErr   error
 	stdin     io.Closer
+
+	trackMu sync.Mutex
+	tracked []tracked
 }
 
 // Conn is the DAP connection to the adapter.
@@ -119,8 +122,10 @@ func (a *Adapter) Close() error {
 				<-a.waitDone
 			}
 		}
-		// The adapter is gone; anything still in its group is an orphan.
+		// The adapter is gone; anything still in its group, and any
+		// debuggee it started in a group of its own, is an orphan.
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		a.killTracked()
 	})
 	<-a.waitDone
 	var ee *exec.ExitError
@@ -130,8 +135,8 @@ func (a *Adapter) Close() error {
 	return a.waitErr
 }
 
-// Kill ends the adapter's process group at once (tests, crash simulation).
-func (a *Adapter) Kill() { _ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL) }
+// Kill ends the adapter process alone at once, as a crash would (tests).
+func (a *Adapter) Kill() { _ = a.cmd.Process.Kill() }
 
 func waitFor(ch <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)

@@ -13,7 +13,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,19 +201,24 @@ func (m *Manager) register(origin string, ad *adapter.Adapter, mx *mux.Mux) (*Se
 }
 
 // startAdapter starts the adapter of the given kind.
-func (m *Manager) startAdapter(ctx context.Context, kind string, env []string) (*adapter.Adapter, error) {
+func (m *Manager) startAdapter(ctx context.Context, kind, dir string) (*adapter.Adapter, error) {
+	if dir == "" {
+		dir = m.opts.Workspace
+	}
 	switch kind {
 	case "", "debugpy", "python":
-		return adapter.StartDebugpy(ctx, adapter.DebugpyConfig{Python: m.opts.Python, Dir: m.opts.Workspace, Env: env, Logger: m.log})
+		return adapter.StartDebugpy(ctx, adapter.DebugpyConfig{Python: m.opts.Python, Dir: dir, Logger: m.log})
 	case "dlv", "go", "delve":
-		return adapter.StartDlv(ctx, adapter.DlvConfig{Dlv: m.opts.Dlv, Dir: m.opts.Workspace, Env: env, Logger: m.log})
+		// Delve builds the program in its own working directory.
+		return adapter.StartDlv(ctx, adapter.DlvConfig{Dlv: m.opts.Dlv, Dir: dir, Logger: m.log})
 	}
 	return nil, invalid("adapter", "unknown adapter %q (debugpy or dlv)", kind)
 }
 
-// newLive starts adapter + mux + watcher and registers the session.
-func (m *Manager) newLive(ctx context.Context, origin, kind string) (*Session, error) {
-	ad, err := m.startAdapter(ctx, kind, nil)
+// newLive starts adapter + mux + watcher and registers the session. dir is
+// the adapter's working directory ("" for the workspace).
+func (m *Manager) newLive(ctx context.Context, origin, kind, dir string) (*Session, error) {
+	ad, err := m.startAdapter(ctx, kind, dir)
 	if err != nil {
 		var se *Error
 		if errors.As(err, &se) {
@@ -312,7 +319,14 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
-	s, err := m.newLive(ctx, OriginHeadless, kind)
+	adapterDir := ""
+	if kind == "dlv" && program != "" {
+		adapterDir = program
+		if st, err := os.Stat(program); err == nil && !st.IsDir() {
+			adapterDir = filepath.Dir(program)
+		}
+	}
+	s, err := m.newLive(ctx, OriginHeadless, kind, adapterDir)
 	if err != nil {
 		return nil, err
 	}
@@ -348,6 +362,9 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	} else {
 		launch["mode"] = "debug"
 		launch["program"] = program
+		// Keep the debug binary out of the user's tree.
+		launch["output"] = filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]+"-debug")
+		launch["outputMode"] = "remote" // program output as DAP output events
 	}
 	if len(spec.Args) > 0 {
 		launch["args"] = spec.Args
@@ -357,9 +374,27 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	}
 	if err := s.start(ctx, kind, "launch", launch, byFile); err != nil {
 		s.end(context.Background())
-		return nil, err
+		return nil, withOutputTail(err, s)
 	}
 	return s, nil
+}
+
+// withOutputTail adds the last lines the program or adapter printed (a
+// build error, an import error) to a launch failure.
+func withOutputTail(err error, s *Session) error {
+	var se *Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	p := s.Output(0, 1<<20)
+	out := strings.TrimSpace(p.Data)
+	if out == "" {
+		return err
+	}
+	if len(out) > 2048 {
+		out = "…" + out[len(out)-2048:]
+	}
+	return &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\noutput:\n" + out}
 }
 
 // Attach connects to a debugpy that listens on host:port.
@@ -370,7 +405,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if spec.Port <= 0 || spec.Port > 65535 {
 		return nil, invalid("port", "must be 1..65535")
 	}
-	s, err := m.newLive(ctx, OriginHeadless, "debugpy")
+	s, err := m.newLive(ctx, OriginHeadless, "debugpy", "")
 	if err != nil {
 		return nil, err
 	}
@@ -463,13 +498,15 @@ func (s *Session) start(ctx context.Context, kind, request string, args map[stri
 // ProxySpec configures an editor-facing proxy session.
 type ProxySpec struct {
 	Adapter string `json:"adapter,omitempty"` // debugpy (default) | dlv
+	// Dir is the adapter's working directory (default: the workspace).
+	Dir string `json:"dir,omitempty"`
 }
 
 // ServeEditor runs one editor connection as the primary client of a new
 // session and blocks until the editor disconnects; then the adapter session
 // is ended (disconnect, then staged shutdown).
 func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec ProxySpec) error {
-	s, err := m.newLive(ctx, OriginEditor, spec.Adapter)
+	s, err := m.newLive(ctx, OriginEditor, spec.Adapter, spec.Dir)
 	if err != nil {
 		_ = conn.Close()
 		return err

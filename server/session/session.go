@@ -186,20 +186,20 @@ func (s *Session) Status() string {
 }
 
 func (s *Session) statusLocked() string {
-	if s.ended {
+	st := s.mux.State()
+	finished := s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
+		(s.outcome != nil && s.outcome.Completed)
+	if finished {
 		if s.failed || (s.outcome != nil && s.outcome.ErrorType != "") {
 			return StatusError
 		}
 		return StatusCompleted
 	}
-	st := s.mux.State()
 	switch st.Status {
 	case mux.StatusStopped:
 		return StatusPaused
 	case mux.StatusRunning:
 		return StatusRunning
-	case mux.StatusTerminated, mux.StatusExited:
-		return StatusCompleted
 	}
 	return StatusIdle
 }
@@ -275,6 +275,14 @@ func (s *Session) watch(sub *mux.Subscription) {
 		case "output":
 			s.onOutput(ev.Body)
 		case "process":
+			var b struct {
+				SystemProcessID int    `json:"systemProcessId"`
+				StartMethod     string `json:"startMethod"`
+			}
+			_ = json.Unmarshal(ev.Body, &b)
+			if !s.attached && b.StartMethod != "attach" {
+				s.ad.TrackProcess(b.SystemProcessID) // ended with the adapter, even after a crash
+			}
 			s.mu.Lock()
 			s.values = &sync.Map{} // a new debuggee: inspector state starts over
 			s.mu.Unlock()

@@ -13,7 +13,7 @@ func sum(xs []int) int {
 	for _, x := range xs {
 		total += x
 	}
-	return total // line 15: breakpoint
+	return total // line 16: breakpoint
 }
 
 func main() {
