@@ -49,7 +49,9 @@ func TestDelveThroughProxy(t *testing.T) {
 	m := newTestManager(t, ManagerOptions{})
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
-	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{Adapter: "dlv", Dir: filepath.Join(repoRoot(t), "testdata", "go", "hello")}) }()
+	go func() {
+		served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{Adapter: "dlv", Dir: filepath.Join(repoRoot(t), "testdata", "go", "hello")})
+	}()
 	ed := newEditorClient(t, edSide)
 	dir := filepath.Join(repoRoot(t), "testdata", "go", "hello")
 	ed.call("initialize", map[string]any{"clientID": "test", "adapterID": "go", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})

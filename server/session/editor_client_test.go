@@ -24,7 +24,7 @@ type editorClient struct {
 	sent       map[int]string
 	transcript []map[string]any
 	inbox      chan map[string]any
-	foreign    []string // responses the editor did not cause
+	foreign    []string         // responses the editor did not cause
 	held       []map[string]any // received but not yet expected
 	readErr    error
 	done       chan struct{}
