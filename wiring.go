@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -70,3 +71,5 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		Logger: log, Custom: customHandlers,
 	}), nil
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
