@@ -64,6 +64,22 @@ func TestInspectCLITUIAndUnreached(t *testing.T) {
 	}
 }
 
+func TestInspectCLIFrame(t *testing.T) {
+	var out bytes.Buffer
+	// Frame 1 is the module: analyse is a global there, sales is not.
+	rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "--frame", "1", "--format", "json", "analyse", "sales"}, &out)
+	var results []inspect.Result
+	if err := json.Unmarshal(out.Bytes(), &results); err != nil || len(results) != 2 {
+		t.Fatalf("rc %d, output %s (%v)", rc, out.String(), err)
+	}
+	if results[0].DetectedType != inspect.TypeCallable || results[0].Structure.Signature != "(n_rows)" {
+		t.Errorf("analyse in frame 1: %+v", results[0])
+	}
+	if results[1].Error == nil || results[1].Error.Code != inspect.CodeVariableNotFound || rc != 1 {
+		t.Errorf("sales must not resolve in frame 1 (rc %d): %+v", rc, results[1])
+	}
+}
+
 func TestMakeRunLine(t *testing.T) {
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {

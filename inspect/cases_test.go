@@ -36,6 +36,8 @@ var inspectCases = []inspectCase{
 	{name: "dataframe_long_cell", expr: "long_cell", opts: full()},
 	{name: "dataframe_rows_2", expr: "df", opts: withRows(full(), 2)},
 	{name: "dataframe_no_stats", expr: "df", opts: Options{Timeout: 10, IncludeStatistics: Bool(false)}},
+	{name: "dataframe_deep_memory", expr: "mixed", opts: Options{Timeout: 10, DeepMemory: true}},
+	{name: "dataframe_items_rows_1", expr: "multi", opts: Options{Timeout: 10, MaxPreviewRows: 1, MaxPreviewItems: 1}},
 	{name: "series", expr: "series", opts: full()},
 	{name: "series_str", expr: "str_series", opts: full()},
 	{name: "series_column", expr: "df['c1']", opts: full()},
