@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dapscope/dapscope/inspect/code"
 	"github.com/dapscope/dapscope/server/session"
@@ -61,8 +60,8 @@ func TestCodeContext(t *testing.T) {
 	if e := a.fail("code_inspect", map[string]any{"symbol": "agent.nothing_like_this"}); e.Code != "NOT_FOUND" {
 		t.Fatalf("unknown symbol = %+v", e)
 	}
-	ctx := testCtx(t)
-	sess, _ := mgr.Get("")
-	_ = sess.Terminate(ctx)
-	_ = time.Second
+	if e := a.fail("code_inspect", map[string]any{"path": "../outside.py"}); e.Code != "INVALID_PATH" {
+		t.Fatalf("path outside the workspace = %+v", e)
+	}
+	a.call("debug_terminate", nil, nil)
 }

@@ -331,6 +331,9 @@ func toolError(err error) ToolError {
 		if se.Code == session.CodeNotFound && se.Field != "session_id" {
 			te.Hint = ""
 		}
+		if se.Code == session.CodeNotPaused && (strings.HasSuffix(se.Message, session.StatusCompleted) || strings.HasSuffix(se.Message, session.StatusError)) {
+			te.Hint = "the program has ended: see debug_outcome and debug_output, or start it again with debug_launch"
+		}
 		return te
 	case errors.Is(err, context.Canceled):
 		return ToolError{Code: CodeCancelled, Message: "cancelled", Hint: hintsByCode[CodeCancelled]}

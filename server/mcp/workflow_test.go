@@ -333,6 +333,10 @@ func runRaises(t *testing.T, a *agent) {
 	if !strings.Contains(textOf(r), "ValueError") || !strings.Contains(textOf(r), "Traceback") && !strings.Contains(textOf(r), "line") {
 		t.Fatalf("outcome text = %q", textOf(r))
 	}
+	// The program has ended: frame tools say so.
+	if e := a.fail("debug_evaluate", map[string]any{"expression": "1"}); e.Code != session.CodeAdapterExited && e.Code != session.CodeNotPaused || !strings.Contains(e.Hint, "debug_outcome") {
+		t.Fatalf("evaluate after the end = %+v", e)
+	}
 	var page OutputResult
 	a.call("debug_output", nil, &page)
 	if !strings.Contains(page.Data, "loading") {
