@@ -203,20 +203,19 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 	}
 	st2 := s.state(sess.ID())
 	s.refreshAtStop(ctx, sess)
+	// Locals are read now (an agent may have set a variable since the stop);
+	// the capture taken at the stop is the fallback.
+	if vars, _, err := s.frameLocals(ctx, sess, loc.FrameID, 200); err == nil {
+		r.Locals, r.LocalsOmitted = stopLocals(vars)
+	}
 	st2.mu.Lock()
-	if st2.lastStop != nil && st2.lastStop.FrameID == loc.FrameID {
+	if r.Locals == nil && st2.lastStop != nil && st2.lastStop.FrameID == loc.FrameID {
 		r.Locals, r.LocalsOmitted = stopLocals(st2.lastStop.Locals)
 	}
 	for _, w := range st2.watches {
 		r.Watches = append(r.Watches, w.report())
 	}
 	st2.mu.Unlock()
-	if r.Locals == nil {
-		// The capture failed (e.g. the debuggee moved on): try once directly.
-		if vars, _, err := s.frameLocals(ctx, sess, loc.FrameID, 200); err == nil {
-			r.Locals, r.LocalsOmitted = stopLocals(vars)
-		}
-	}
 	return r, nil
 }
 

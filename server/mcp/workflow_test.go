@@ -190,6 +190,10 @@ func runWorkflow(t *testing.T, a *agent) {
 	if sv.Previous != "10" || sv.Value != "40" {
 		t.Fatalf("set variable = %+v", sv)
 	}
+	a.call("debug_wait", nil, &stop) // the same stop, with current locals
+	if stop.Location.Line != 35 || local(t, stop, "threshold") != "40" {
+		t.Fatalf("wait after set variable: line %d, locals %+v", stop.Location.Line, stop.Locals)
+	}
 	a.call("debug_step", map[string]any{"direction": "over"}, &stop)
 	if stop.Location.Line != 36 || local(t, stop, "total") != "9" {
 		t.Fatalf("after step: line %d, locals %+v", stop.Location.Line, stop.Locals)
