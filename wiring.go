@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -71,5 +70,3 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		Logger: log, Custom: customHandlers,
 	}), nil
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
