@@ -63,7 +63,7 @@ func isLoopbackHost(hostport string) bool {
 
 // guard wraps h with the rebinding checks and the bearer token.
 func guard(h http.Handler, token string) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !isLoopbackHost(r.Host) {
 			http.Error(w, "forbidden: Host must be a loopback address", http.StatusForbidden)
@@ -76,8 +76,8 @@ func guard(h http.Handler, token string) http.Handler {
 				return
 			}
 		}
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, cred, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(cred)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dapscope"`)
 			http.Error(w, "unauthorized: a valid bearer token is required", http.StatusUnauthorized)
 			return

@@ -79,7 +79,9 @@ func TestHTTPSecurity(t *testing.T) {
 		{"foreign Origin on a loopback-looking name", map[string]string{"Authorization": bearer, "Origin": "http://127.0.0.1.evil.example"}, "", http.StatusForbidden},
 		{"null Origin", map[string]string{"Authorization": bearer, "Origin": "null"}, "", http.StatusForbidden},
 		{"rebinding Host", map[string]string{"Authorization": bearer}, "evil.example:80", http.StatusForbidden},
+		{"token with another scheme", map[string]string{"Authorization": "Basic " + ep.Token}, "", http.StatusUnauthorized},
 		{"valid", map[string]string{"Authorization": bearer}, "", http.StatusOK},
+		{"valid, lower-case scheme", map[string]string{"Authorization": "bearer " + ep.Token}, "", http.StatusOK},
 		{"valid with loopback Origin", map[string]string{"Authorization": bearer, "Origin": "http://localhost:3000"}, "", http.StatusOK},
 	}
 	for _, c := range cases {
