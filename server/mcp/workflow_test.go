@@ -348,3 +348,31 @@ func runRaises(t *testing.T, a *agent) {
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 }
+
+// TestLaunchModule: a module launch (python -m) with args and env, stopping
+// on entry.
+func TestLaunchModule(t *testing.T) {
+	t.Parallel()
+	_, srv := newServer(t, Options{})
+	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := httpAgent(t, ep)
+	var stop StopReport
+	a.call("debug_launch", map[string]any{"module": "testdata.mcp.raises", "args": []string{"x"}, "env": map[string]string{"DAPSCOPE_T": "1"}, "stop_on_entry": true}, &stop)
+	if stop.Status != "paused" || stop.Reason != "entry" || stop.Location.File != "testdata/mcp/raises.py" {
+		t.Fatalf("module launch = %+v", stop)
+	}
+	var ev EvaluateResult
+	a.call("debug_evaluate", map[string]any{"expression": "__import__('os').environ['DAPSCOPE_T'] + __import__('sys').argv[-1]"}, &ev)
+	if ev.Result != "'1x'" {
+		t.Fatalf("env/args in the debuggee = %+v", ev)
+	}
+	var ss SessionsResult
+	a.call("debug_sessions", nil, &ss)
+	if len(ss.Sessions) != 1 || ss.Sessions[0].Module != "testdata.mcp.raises" {
+		t.Fatalf("sessions = %+v", ss)
+	}
+	a.call("debug_terminate", nil, nil)
+}
