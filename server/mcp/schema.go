@@ -95,18 +95,30 @@ func outputSchema(t reflect.Type) map[string]any {
 	return s
 }
 
-var truncationSchema = map[string]any{
-	"type":        "object",
-	"description": "present when the response was cut to fit the size cap",
-	"properties": map[string]any{
-		"omitted": map[string]any{"type": "integer", "description": "bytes or items left out"},
-		"notice":  map[string]any{"type": "string", "description": "what was cut and how to get the rest"},
-	},
-}
+var truncationSchema = map[string]any{"type": "object", "description": "present when cut to fit 100 KB: {omitted, notice}"}
+
+// maxOutputDepth bounds how deep output schemas describe nested values (the
+// tool list is read by agents: deeper values are typed, not detailed).
+const maxOutputDepth = 1
 
 func schemaOf(t reflect.Type, strict bool, depth int) map[string]any {
 	if depth > 6 {
 		return map[string]any{}
+	}
+	if !strict && depth > maxOutputDepth {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Struct, reflect.Map:
+			if t != timeType {
+				return map[string]any{"type": "object"}
+			}
+		case reflect.Slice, reflect.Array:
+			if t != rawType {
+				return map[string]any{"type": "array"}
+			}
+		}
 	}
 	if t == timeType {
 		return map[string]any{"type": "string", "format": "date-time"}

@@ -80,3 +80,22 @@ func TestShrinkJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestToolListSize: agents read the whole tool list into their context; keep
+// it bounded (output schemas detail one level; errors and truncation are
+// described once in short).
+func TestToolListSize(t *testing.T) {
+	_, srv := newServer(t, Options{})
+	total := 0
+	for _, tl := range srv.MCP().ListTools() {
+		b, err := json.Marshal(tl.Tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(b)
+	}
+	if total > 44<<10 {
+		t.Fatalf("tools/list is %d bytes", total)
+	}
+	t.Logf("tools/list: %d tools, %d bytes", len(srv.MCP().ListTools()), total)
+}

@@ -253,15 +253,9 @@ func addTool[P any, R any](s *Server, spec toolSpec, h func(ctx context.Context,
 	})
 }
 
-var errorSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"code": map[string]any{"type": "string"}, "field": map[string]any{"type": "string"},
-		"message": map[string]any{"type": "string"}, "hint": map[string]any{"type": "string"},
-		"available_variables": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-		"state":               map[string]any{"type": "string"},
-	},
-}
+// errorSchema: failures (isError) carry {error: {code, field?, message,
+// hint?, available_variables?, state?}} (kept short: agents read the list).
+var errorSchema = map[string]any{"type": "object", "description": "on isError: {code, field, message, hint, available_variables, state}"}
 
 // result builds a successful tool result within the size cap.
 func (s *Server) result(r any, more string) *mcpgo.CallToolResult {
