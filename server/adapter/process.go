@@ -38,13 +38,20 @@ type Adapter struct {
 
 	trackMu sync.Mutex
 	tracked []tracked
+	dialed  bool // connected to a running adapter: no process of ours
 }
 
 // Conn is the DAP connection to the adapter.
 func (a *Adapter) Conn() io.ReadWriteCloser { return a.conn }
 
-// PID is the adapter's process id (its process group id too).
-func (a *Adapter) PID() int { return a.cmd.Process.Pid }
+// PID is the adapter's process id (its process group id too); 0 when the
+// adapter was dialed rather than started.
+func (a *Adapter) PID() int {
+	if a.cmd == nil {
+		return 0
+	}
+	return a.cmd.Process.Pid
+}
 
 // Exited is closed when the adapter process has exited.
 func (a *Adapter) Exited() <-chan struct{} { return a.waitDone }
@@ -111,6 +118,10 @@ func (a *Adapter) Close() error {
 		if a.conn != nil {
 			_ = a.conn.Close()
 		}
+		if a.dialed {
+			close(a.waitDone)
+			return
+		}
 		if a.stdin != nil {
 			_ = a.stdin.Close()
 		}
@@ -136,7 +147,11 @@ func (a *Adapter) Close() error {
 }
 
 // Kill ends the adapter process alone at once, as a crash would (tests).
-func (a *Adapter) Kill() { _ = a.cmd.Process.Kill() }
+func (a *Adapter) Kill() {
+	if a.cmd != nil {
+		_ = a.cmd.Process.Kill()
+	}
+}
 
 func waitFor(ch <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -226,6 +227,11 @@ func (m *Manager) newLive(ctx context.Context, origin, kind, dir string) (*Sessi
 		}
 		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
 	}
+	return m.newLiveOn(ctx, origin, ad)
+}
+
+// newLiveOn wraps an adapter (started or dialed) in a mux and a session.
+func (m *Manager) newLiveOn(ctx context.Context, origin string, ad *adapter.Adapter) (*Session, error) {
 	var s *Session
 	mx := mux.New(ad.Conn(), mux.Options{
 		Logger: m.log,
@@ -236,11 +242,12 @@ func (m *Manager) newLive(ctx context.Context, origin, kind, dir string) (*Sessi
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 	})
-	s, err = m.register(origin, ad, mx)
+	s, err := m.register(origin, ad, mx)
 	if err != nil {
 		_ = ad.Close()
 		return nil, err
 	}
+	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
 	sub := mx.Subscribe(4096)
 	s.bg.Add(1)
 	go s.watch(sub)
@@ -279,8 +286,9 @@ type LaunchSpec struct {
 
 // AttachSpec attaches to a debugpy listening on host:port.
 type AttachSpec struct {
-	Host string `json:"host,omitempty"`
-	Port int    `json:"port"`
+	Host        string       `json:"host,omitempty"`
+	Port        int          `json:"port"`
+	Breakpoints []Breakpoint `json:"breakpoints,omitempty"` // set before configurationDone
 }
 
 // Launch starts a program headless: adapter, initialize, launch,
@@ -405,13 +413,24 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if spec.Port <= 0 || spec.Port > 65535 {
 		return nil, invalid("port", "must be 1..65535")
 	}
-	s, err := m.newLive(ctx, OriginHeadless, "debugpy", "")
+	byFile, err := validateBreakpoints(m.opts.Workspace, spec.Breakpoints, "breakpoints")
 	if err != nil {
 		return nil, err
 	}
+	// debugpy.listen() runs an adapter inside the debuggee: connect to it
+	// directly as a DAP client.
+	ad, err := adapter.Dial(ctx, "debugpy", net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port)))
+	if err != nil {
+		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+	}
+	s, err := m.newLiveOn(ctx, OriginHeadless, ad)
+	if err != nil {
+		_ = ad.Close()
+		return nil, err
+	}
 	s.attached = true
-	args := map[string]any{"request": "attach", "type": "python", "connect": map[string]any{"host": spec.Host, "port": spec.Port}, "justMyCode": true}
-	if err := s.start(ctx, "debugpy", "attach", args, nil); err != nil {
+	args := map[string]any{"request": "attach", "type": "python", "justMyCode": true}
+	if err := s.start(ctx, "debugpy", "attach", args, byFile); err != nil {
 		s.end(context.Background())
 		return nil, err
 	}

@@ -776,6 +776,7 @@ func (s *Session) end(ctx context.Context) {
 		s.notifyLocked()
 		s.mu.Unlock()
 		close(s.done)
+		s.log.Info("session ended", "status", s.Status())
 		s.m.publish(Event{SessionID: s.id, Kind: "terminated"})
 	})
 	<-s.done
