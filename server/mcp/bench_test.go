@@ -4,6 +4,7 @@
 // full stop report (debug_wait on a paused session) versus the direct calls
 // an embedder would make for the same facts. Run with
 // `go test -run '^$' -bench . -count 6 ./server/mcp | benchstat -`.
+
 package mcp
 
 import (

@@ -1,5 +1,6 @@
 // cmd_test.go: `dapscope mcp --http` as a launcher sees it: one JSON line
 // with the endpoint and token on stdout, refusal of a non-loopback address.
+
 package mcp
 
 import (

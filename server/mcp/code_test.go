@@ -2,6 +2,7 @@
 // copy of the example program, since the indexer skips testdata/): the stop
 // report names the enclosing symbol and its callers, and code_inspect
 // answers for the stopped frame, a symbol, and an unknown symbol.
+
 package mcp
 
 import (

@@ -1,6 +1,7 @@
 // delve_test.go: the same tools on a Go program under Delve: launch with a
 // breakpoint, the stop report, the stack, the smart inspector on a slice in
 // a non-top frame (the DAP-variables fallback), and the outcome.
+
 package mcp
 
 import (

@@ -4,6 +4,7 @@
 // agent's; the agent's evaluations cause no stops; when the agent steps the
 // editor sees the stop as usual, and when the editor continues the agent's
 // watches are re-evaluated at the new stop.
+
 package mcp
 
 import (

@@ -2,6 +2,7 @@
 // missing required fields, enums, numeric strings) and every error code a
 // tool can return, with hints; wait timeouts with progress notifications,
 // pause, and cancellation honoured by the server.
+
 package mcp
 
 import (

@@ -2,6 +2,7 @@
 // loopback-only bind (other addresses refused), a random per-launch bearer
 // token (compared in constant time, never logged), and Host/Origin checks
 // against DNS rebinding.
+
 package mcp
 
 import (

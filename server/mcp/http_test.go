@@ -2,6 +2,7 @@
 // refused, no token → 401, wrong token → 401, foreign Origin or Host → 403,
 // a fresh token per launch that never appears in the logs — and several
 // agents at once on one session with no lost or misrouted responses.
+
 package mcp
 
 import (

@@ -3,6 +3,7 @@
 // `truncated: {omitted, notice}` object saying what was cut and how to get
 // the rest) and the memory budget shared by stored snapshots and captured
 // output (new captures fail clearly; what is stored is kept).
+
 package mcp
 
 import (

@@ -2,6 +2,7 @@
 // 300 KB string, a 1000-column DataFrame) with its truncation object, and
 // the memory budget for snapshots (new captures fail clearly, stored ones
 // are kept, deleting frees room).
+
 package mcp
 
 import (

@@ -2,6 +2,7 @@
 // a session manager on the repository as workspace, MCP clients over HTTP
 // (in-process server) and over stdio (the dapscope binary as a subprocess),
 // and helpers to call tools and decode their structured results.
+
 package mcp
 
 import (

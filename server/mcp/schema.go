@@ -6,6 +6,7 @@
 // Struct tags drive both: `json:"name,omitempty"` names a field,
 // `desc:"…"` documents it, `mcp:"required"` requires it, `enum:"a,b"` lists
 // its values.
+
 package mcp
 
 import (

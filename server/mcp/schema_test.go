@@ -1,5 +1,6 @@
 // schema_test.go: unit tests of the strict argument decoder, the derived
 // schemas, and the generic response shrinker.
+
 package mcp
 
 import (

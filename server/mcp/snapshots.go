@@ -3,6 +3,7 @@
 // the memory budget; list; delete) and debug_diff (added/removed/changed
 // variables between two snapshots, a snapshot and now, or the previous and
 // current stop; for DataFrames/arrays the shape, null and statistic changes).
+
 package mcp
 
 import (

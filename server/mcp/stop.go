@@ -3,6 +3,7 @@
 // frame's locals, the watches (with changed since the previous stop), the
 // enclosing symbol and its callers from code context — and the bounded wait
 // with progress notifications that precedes it.
+
 package mcp
 
 import (

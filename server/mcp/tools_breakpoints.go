@@ -1,6 +1,7 @@
 // tools_breakpoints.go: debug_set_breakpoints (replace one file's set, as
 // DAP does; returns the verified state) and debug_breakpoints (all, with
 // hit counts).
+
 package mcp
 
 import (

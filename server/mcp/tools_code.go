@@ -3,6 +3,7 @@
 // graph of inspect/code) and the enclosing symbol + callers that stop
 // reports carry. The index opens in the background when the server starts;
 // stop reports use it once it is ready and never wait for it.
+
 package mcp
 
 import (

@@ -1,6 +1,7 @@
 // tools_frames.go: the frame tools — debug_stack (frames with their source
 // line), debug_scopes (with variable counts), debug_variables (a bounded
 // tree), debug_evaluate and debug_set_variable.
+
 package mcp
 
 import (

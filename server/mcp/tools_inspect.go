@@ -3,6 +3,7 @@
 // metadata (DataFrame shape, dtypes, nulls, statistics, preview…) as
 // structured content, with a compact text rendering. It also backs the
 // inspections stored in snapshots.
+
 package mcp
 
 import (
@@ -28,7 +29,7 @@ type inspectArgs struct {
 	IncludeStatistics *bool   `json:"include_statistics,omitempty" desc:"default true"`
 	DeepMemory        bool    `json:"deep_memory,omitempty" desc:"measure object memory deeply (slower)"`
 	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text rendering (structured content is always the JSON model)"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text content: markdown (default), tui box, or the JSON model; structuredContent is always the JSON model"`
 	Width             int     `json:"width,omitempty" desc:"tui width in columns (40..300, default 100)"`
 }
 
@@ -88,7 +89,8 @@ func (s *Server) registerInspectTools() {
 		})
 }
 
-// renderInspect is the compact text form of a result.
+// renderInspect is the text form of a result (a short summary when the
+// inspector's formats fail).
 func renderInspect(r *inspect.Result, format string, width int) string {
 	if t := formatInspect(r, format, width); t != "" {
 		return t
@@ -123,11 +125,19 @@ func renderInspect(r *inspect.Result, format string, width int) string {
 	return b.String()
 }
 
-// formatInspect renders tui/markdown with the inspector's own formats; ""
-// for json (the compact form above).
+// formatInspect renders the text content: the inspector's markdown by
+// default (summary, per-column table with statistics, a few rows), its tui
+// box, or the compact JSON model for format json; "" when rendering fails.
 func formatInspect(r *inspect.Result, format string, width int) string {
-	if format != "tui" && format != "markdown" {
-		return ""
+	switch format {
+	case "json":
+		b, err := json.Marshal(r)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	case "":
+		format = "markdown"
 	}
 	t, err := inspect.Format(r, format, width)
 	if err != nil {

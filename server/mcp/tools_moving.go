@@ -2,6 +2,7 @@
 // debug_pause, debug_wait. Each waits (by default) for the next stop with a
 // timeout, reports progress while waiting, honours cancellation, and
 // returns the stop report.
+
 package mcp
 
 import (

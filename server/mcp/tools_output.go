@@ -1,6 +1,7 @@
 // tools_output.go: debug_output (captured stdout/stderr, paged by absolute
 // offset, bounded) and debug_outcome (completed, exit code, exception
 // type/message/traceback).
+
 package mcp
 
 import (

@@ -1,5 +1,6 @@
 // tools_session.go: the session tools — debug_sessions, debug_launch,
 // debug_attach, debug_terminate.
+
 package mcp
 
 import (

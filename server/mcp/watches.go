@@ -1,6 +1,7 @@
 // watches.go: debug_watch — expressions held per session, re-evaluated at
 // each stop (in the top frame) and reported with `changed` against their
 // value at the previous stop.
+
 package mcp
 
 import (

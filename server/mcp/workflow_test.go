@@ -4,9 +4,11 @@
 // set a variable and see its effect after a step, snapshot + diff, stack,
 // scopes, variables, continue to the end, outcome, output paging; and a
 // program that raises → outcome with traceback.
+
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -142,10 +144,16 @@ func runWorkflow(t *testing.T, a *agent) {
 	if len(ins.Structure.Columns) != 10 || ins.Structure.Columns[1].Name != "b" || *ins.Structure.Columns[1].NullCount != 10 {
 		t.Fatalf("inspect df columns = %+v", ins.Structure.Columns)
 	}
-	if !strings.Contains(textOf(r), "b float64 (10 null)") {
+	if !strings.HasPrefix(textOf(r), "**df** — DataFrame 50 rows × 10 columns") || !strings.Contains(textOf(r), "| b | float64 | 10 |") {
 		t.Fatalf("inspect text = %q", textOf(r))
 	}
 	t.Logf("debug_inspect_variable df (10 columns): %d bytes (structured %d, text %d)", responseBytes(t, r), structuredBytes(t, r), len(textOf(r)))
+	r = a.call("debug_inspect_variable", map[string]any{"expression": "df['b']", "format": "json"}, &ins)
+	var asText inspect.Result
+	if err := json.Unmarshal([]byte(textOf(r)), &asText); err != nil || asText.DetectedType != "series" || asText.Summary != ins.Summary {
+		t.Fatalf("format json text = %q (%v)", textOf(r), err)
+	}
+	t.Logf("debug_inspect_variable df['b'] format=json: %d bytes", responseBytes(t, r))
 	r = a.call("debug_inspect_variable", map[string]any{"expression": "df", "format": "markdown", "max_preview_rows": "3"}, &ins)
 	if md := textOf(r); !strings.HasPrefix(md, "**df** — DataFrame 50 rows × 10 columns") || !strings.Contains(md, "| b | float64 | 10 |") || len(ins.Preview.Head) != 3 {
 		t.Fatalf("inspect markdown = %q / %d rows", textOf(r), len(ins.Preview.Head))
