@@ -1,6 +1,7 @@
 // cmd_code.go is the `dapscope code` subcommand: `code inspect` answers what
 // a symbol or file is and how it connects, from the code index under
 // <repo>/.dapscope/ (see inspect/code and docs/code.md).
+
 package main
 
 import (

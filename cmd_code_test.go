@@ -1,5 +1,6 @@
 // cmd_code_test.go runs `dapscope code inspect` (the command function, in
 // process) on a copy of testdata/code.
+
 package main
 
 import (

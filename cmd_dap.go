@@ -1,6 +1,7 @@
 // cmd_dap.go: `dapscope dap` — the DAP proxy an editor starts as its debug
 // adapter: one editor connection on stdio (default) or on a loopback/unix
 // listener, the real adapter behind it, internal clients beside it.
+
 package main
 
 import (

@@ -1,6 +1,7 @@
 // cmd_dap_test.go: the `dapscope dap` binary as an editor starts it — DAP
 // on stdin/stdout, logs on stderr — in front of real debugpy; and the
 // refusal of non-loopback listen addresses.
+
 package main
 
 import (

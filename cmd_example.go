@@ -1,6 +1,7 @@
 // cmd_example.go: `dapscope example` — runs a program headless to a
 // breakpoint and prints where it stopped and the frame's locals (the
 // sidecar-core smoke job).
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // headless to a line, inspects each expression with the smart inspector,
 // prints the results (tui, json or markdown) and ends the program. Also
 // registers the sidecar's custom DAP request dapscope/inspect.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // sidecar proxy (Manager.ServeEditor over an in-memory pipe, real debugpy
 // behind it) and sends the custom request dapscope/inspect: the sidecar
 // answers it itself with an inspect.Result.
+
 package main
 
 import (

@@ -1,6 +1,7 @@
 // cmd_inspect_test.go runs `dapscope inspect` (the command function, in
 // process) against real debugpy on the bundled example, and checks that the
 // Makefile's `make run` line points at the example's "inspect here" line.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // default (headless sessions; nothing but protocol on stdout, logs on
 // stderr), or streamable HTTP on a loopback address with a per-launch
 // bearer token (the endpoint is printed as one JSON line on stdout).
+
 package main
 
 import (

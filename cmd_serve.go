@@ -2,6 +2,7 @@
 // stdio that the VS Code extension starts as a language client (hover, smart
 // inspect, debug proxies, MCP endpoint, session notifications). Logs go to
 // stderr (the extension shows them in its output channel), never stdout.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // real adapter and serves smart inspection to the editor and to MCP agents.
 // This file holds only the subcommand dispatch; each subcommand lives in its
 // own cmd_*.go file and registers itself in init.
+
 package main
 
 import (

@@ -1,6 +1,7 @@
 // wiring.go: builds the session manager every subcommand shares — logging
 // to stderr or a file (never a protocol stream), workspace, adapter paths,
 // and the "dapscope/…" requests the sidecar answers for editors.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // Python extension's debugpy) that the editor reports through a tracker. They
 // implement inspect.Target by sending each DAP request back to the extension
 // (`dapscope/dapRequest`), which runs it with session.customRequest.
+
 package editor
 
 import (

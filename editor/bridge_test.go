@@ -3,6 +3,7 @@
 // of a separate manager) and answers dapscope/dapRequest by running the DAP
 // request on it; hover and dapscope/inspect then work through the bridge.
 // Also: a panicking handler becomes a JSON-RPC error and the channel lives on.
+
 package editor
 
 import (

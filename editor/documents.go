@@ -1,5 +1,6 @@
 // This file holds the open text documents (full sync), so hover reads the
 // buffer the person sees, saved or not.
+
 package editor
 
 import (

@@ -2,6 +2,7 @@
 // by attribute and subscript accesses (self.cache, data['train'],
 // obj.items[-1]), cut at the segment the cursor is on — the same rules as the
 // extension's src/expression.ts. Positions are LSP UTF-16 offsets.
+
 package editor
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the expression under the cursor (same cases as the extension's).
+
 package editor
 
 import "testing"

@@ -1,4 +1,5 @@
 // Test helpers: a logger writing to the test log.
+
 package editor
 
 import (

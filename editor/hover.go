@@ -2,6 +2,7 @@
 // the hovered file, the expression under the cursor is inspected in that
 // frame and answered with a short markdown summary; otherwise null, fast
 // (no DAP traffic when nothing is paused).
+
 package editor
 
 import (

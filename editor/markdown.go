@@ -2,6 +2,7 @@
 // table (tables), a few preview rows or items, and flags — short enough for
 // a hover. Cell text is escaped so values cannot break the table or inject
 // markup.
+
 package editor
 
 import (

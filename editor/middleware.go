@@ -3,6 +3,7 @@
 // inspection never blocks hover or $/cancelRequest), panics become JSON-RPC
 // errors, and each call is logged with its duration. Notifications run in
 // order on the reading goroutine.
+
 package editor
 
 import (

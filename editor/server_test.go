@@ -3,6 +3,7 @@
 // debugpy: initialize, startProxy, hover on a paused DataFrame, null when
 // nothing is paused or running, dapscope/inspect, dapscope/sessions, session
 // notifications, and shutdown/exit leaving no processes.
+
 package editor
 
 import (

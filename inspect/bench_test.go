@@ -2,6 +2,7 @@
 // Debugpy ./inspect): for each value, the trivial-evaluate floor, one
 // dapscope inspection, and the per-expression approach (one evaluate per
 // fact, sequential, reprs to parse) that the inspector replaces.
+
 package inspect_test
 
 import (

@@ -2,6 +2,7 @@
 // it shrinks preview rows, then cells, then columns, and says in Warnings
 // what was dropped. It never cuts a JSON string in the middle: it removes or
 // shortens whole values, so the result always stays valid JSON.
+
 package inspect
 
 import (

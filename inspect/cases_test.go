@@ -1,6 +1,7 @@
 // This file lists the inspection cases shared by the harness tests (plain
 // python3) and the real-debugpy tests: each has a golden file in
 // testdata/golden/<name>.json.
+
 package inspect
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the DAP-variables fallback against real Delve: one session on
 // testdata/go/inspect stopped at its BREAK line; goldens per value kind.
+
 package inspect_test
 
 import (

@@ -1,6 +1,7 @@
 // This file holds the inspector's typed error: a stable code, a message, a
 // hint for the person or agent asking, and (for VARIABLE_NOT_FOUND) the names
 // that do exist in the frame.
+
 package inspect
 
 import "fmt"

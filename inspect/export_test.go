@@ -1,6 +1,7 @@
 // This file exports test helpers of package inspect to the external test
 // package (inspect_test), which holds the tests that need server/session,
 // and holds TestMain (goroutine-leak check after every test and benchmark).
+
 package inspect
 
 import (

@@ -2,6 +2,7 @@
 // accesses and subscripts with int or string literals (df, self.cache,
 // data['train'], arr[0], obj.items[-1]). Anything else is rejected, so the
 // inspector never evaluates arbitrary user text in the debuggee.
+
 package inspect
 
 import (

@@ -1,6 +1,7 @@
 // This file renders a Result as json (the model), tui (an ASCII box with
 // Type/Shape/Memory, a COLUMNS table and a PREVIEW table, width-aware) or
 // markdown (short, for hovers).
+
 package inspect
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the tui and markdown renderings (goldens from the harness) and of
 // the tui's width bound.
+
 package inspect
 
 import (

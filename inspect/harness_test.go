@@ -3,6 +3,7 @@
 // testdata/harness.py), so the probe and the Go engine are tested end to end
 // without a debugger; and the golden-file machinery shared with the real
 // debugpy tests.
+
 package inspect
 
 import (

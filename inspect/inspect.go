@@ -2,6 +2,7 @@
 // request, resolves the frame, dispatches to the Python probe (debugpy) or to
 // the DAP-variables fallback (Delve and others), then summarizes and caps the
 // result.
+
 package inspect
 
 import (

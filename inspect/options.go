@@ -1,5 +1,6 @@
 // This file holds Options, the knobs of one inspection, with their defaults
 // and allowed ranges.
+
 package inspect
 
 import (

@@ -1,6 +1,7 @@
 // Tests of the probe and the engine through pyHarness (plain python3, no
 // debugger): goldens for every case, the time budget, caching of the probe,
 // and non-mutation.
+
 package inspect
 
 import (

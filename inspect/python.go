@@ -3,6 +3,7 @@
 // in the debuggee's sys.modules; every inspection is then ONE short evaluate
 // whose result (one JSON string) is fetched with format.rawString so that
 // debugpy does not truncate it.
+
 package inspect
 
 import (

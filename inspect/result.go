@@ -1,6 +1,7 @@
 // This file holds Result, the typed answer to "what is this value?", shared by
 // the Python probe (which emits exactly this JSON) and the DAP-variables
 // fallback (Delve and other adapters).
+
 package inspect
 
 // Detected types (Result.DetectedType).

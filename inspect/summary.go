@@ -1,5 +1,6 @@
 // This file builds Result.Summary, the one human line of an inspection, from
 // the structured fields (the same for probe and variables-tree results).
+
 package inspect
 
 import (

@@ -1,5 +1,6 @@
 // Unit tests: the path parser, option normalization, the 100 KB cap on
 // pathological results, summaries, and the probe without pandas/numpy.
+
 package inspect
 
 import (

@@ -4,6 +4,7 @@
 // bounded variables requests. Go slices/arrays (len, cap, element type,
 // head/tail, exact stats for numeric slices up to 1,000 elements), maps,
 // structs, strings, pointers and scalars.
+
 package inspect
 
 import (

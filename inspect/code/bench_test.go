@@ -7,6 +7,7 @@
 // Cold index vs warm Open (the same Open with an up-to-date store), re-index
 // after one file changed, and InspectEntity on an open Index vs the one-shot
 // InspectEntity(repoRoot, q) (Open + inspect, what the CLI does).
+
 package code
 
 import (

@@ -1,6 +1,7 @@
 // code_test.go tests the code-context library on the fixture repository in
 // testdata/code (Python + Go + Markdown), copied to a temp dir per test so
 // .dapscope/ is never written into the source tree.
+
 package code
 
 import (

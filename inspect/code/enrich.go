@@ -3,6 +3,7 @@
 // and raises), the signature (parameters, annotations, result types), the
 // body (raise/panic, return expressions, yields, global writes, I/O calls)
 // and, for a missing summary, the Markdown section that mentions the entity.
+
 package code
 
 import (

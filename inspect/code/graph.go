@@ -3,6 +3,7 @@
 // calls (same module, imports and re-exports, self/receiver methods, typed
 // parameters and locals), tests -> subjects (name conventions and calls from
 // test files) and docs -> symbols (code mentions in Markdown).
+
 package code
 
 import (

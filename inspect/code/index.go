@@ -2,6 +2,7 @@
 // changed (size+mtime first, then the sha256 of the content), re-parsing only
 // those (Go and Markdown in process, Python in one helper batch), and keeping
 // the store under .dapscope/ up to date.
+
 package code
 
 import (

@@ -2,6 +2,7 @@
 // function) and Enclosing, the stop-location helper for the debugger's MCP
 // moving tools. Relationship lists are {symbol, path} pairs ranked by how
 // connected the neighbour is and cut to max_neighbors.
+
 package code
 
 import (

@@ -1,5 +1,6 @@
 // model.go holds the public types of the code-context API (Query, Result,
 // Ref, Options, Error) and the per-file records stored in the on-disk index.
+
 package code
 
 import (

@@ -2,6 +2,7 @@
 // methods, types) with spans and doc comments, imports, calls (with the
 // receiver or parameter type when it is knowable), panics, I/O-relevant
 // calls and writes to package-level variables.
+
 package code
 
 import (

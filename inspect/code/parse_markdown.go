@@ -2,6 +2,7 @@
 // "doc-section" definition spanning up to the next heading of the same or a
 // higher level, and the identifiers it mentions (inline code spans, calls and
 // imports in fenced code blocks) are kept so docs can be linked to symbols.
+
 package code
 
 import (

@@ -3,6 +3,7 @@
 // reads every file of the batch as JSON lines on stdin and answers one JSON
 // line per file. This keeps the build cgo-free and uses the real grammar of
 // the installed Python.
+
 package code
 
 import (

@@ -2,6 +2,7 @@
 // `git log -1 --format='%h %cs' -- <path>` per file with a 1 s timeout,
 // cached per (path, content hash) until the next Refresh. No git, no
 // repository or an untracked file give null fields, never an error.
+
 package code
 
 import (

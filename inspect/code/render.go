@@ -2,6 +2,7 @@
 // "# KEY:" header (file, mode, symbol, kind, summary, defined symbols,
 // relationships, enrichment, provenance), then "# SNIPPET (lines a–b):" and
 // the snippet, and the whole file only when it was asked for.
+
 package code
 
 import (

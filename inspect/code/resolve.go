@@ -3,6 +3,7 @@
 // else path + line (the innermost definition covering the line), else the
 // file. Paths are validated (repo-relative, no "..") and unresolvable
 // queries become a NOT_FOUND *Error carrying close matches.
+
 package code
 
 import (

@@ -3,6 +3,7 @@
 // and tail kept), or a file's first ~100 lines / an outline of its key
 // top-level definitions. Every cut is marked in place with
 // "... [lines a-b omitted] ...".
+
 package code
 
 import (

@@ -1,6 +1,7 @@
 // store.go holds the on-disk encoding of the index: a versioned gob stream
 // of per-file records under .dapscope/code-index.gob. Gob decodes several
 // times faster than JSON for a large repository, which keeps warm Opens cheap.
+
 package code
 
 import (

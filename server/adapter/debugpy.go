@@ -1,5 +1,6 @@
 // debugpy.go: starts debugpy's adapter (`python -m debugpy.adapter`) over
 // stdio.
+
 package adapter
 
 import (

@@ -1,6 +1,7 @@
 // dial.go: a DAP connection to an adapter that is already running, such as
 // the one `debugpy.listen()` starts inside a debuggee. There is no child
 // process to manage; Close just closes the connection.
+
 package adapter
 
 import (

@@ -1,5 +1,6 @@
 // dlv.go: starts Delve's DAP server. The sidecar listens on loopback first
 // and starts `dlv dap --client-addr` so Delve dials in: no port race.
+
 package adapter
 
 import (

@@ -1,5 +1,6 @@
 // process_test.go: staged shutdown escalates to SIGKILL, a flood of
 // stderr never blocks the child, tracked processes die with the adapter.
+
 package adapter
 
 import (

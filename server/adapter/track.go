@@ -2,6 +2,7 @@
 // (debugpy's launcher runs the debuggee under setpgrp). The sidecar learns
 // their pids from the DAP `process` event and ends them at shutdown, so an
 // adapter crash leaves no orphan debuggee.
+
 package adapter
 
 import (

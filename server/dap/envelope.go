@@ -1,5 +1,6 @@
 // envelope.go: the few fields the sidecar decodes to route a message, plus
 // seq rewriting and builders for the messages it authors itself.
+
 package dap
 
 import (

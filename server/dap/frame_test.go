@@ -1,5 +1,6 @@
 // frame_test.go: table tests and a fuzz target for the framing reader and
 // writer.
+
 package dap
 
 import (

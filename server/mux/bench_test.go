@@ -1,5 +1,6 @@
 // bench_test.go: throughput and allocations through the multiplexer with an
 // in-memory adapter, side by side with the same traffic sent directly.
+
 package mux
 
 import (

@@ -1,6 +1,7 @@
 // editor.go: the primary client. The editor's bytes go upstream untouched;
 // the sidecar intercepts only "dapscope/…" requests (answered here), cancel
 // requests the adapter cannot honour, and requests after the adapter died.
+
 package mux
 
 import (

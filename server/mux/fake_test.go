@@ -1,5 +1,6 @@
 // fake_test.go: an in-memory scripted adapter and a raw DAP peer for the
 // mux unit tests and benchmarks.
+
 package mux
 
 import (

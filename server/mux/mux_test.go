@@ -1,5 +1,6 @@
 // mux_test.go: routing, seq mapping, interception and failure handling of
 // the multiplexer against an in-memory scripted adapter.
+
 package mux
 
 import (

@@ -1,6 +1,7 @@
 // state.go: session state tracked passively from the DAP traffic
 // (capabilities, initialized, running/stopped/terminated/exited, threads,
 // breakpoints). Updated only by the mux's read loops, read as snapshots.
+
 package mux
 
 import (

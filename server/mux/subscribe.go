@@ -1,6 +1,7 @@
 // subscribe.go: event fan-out to internal clients. Delivery never blocks the
 // adapter read loop: each subscriber has a bounded buffer, and events that
 // do not fit are counted as dropped.
+
 package mux
 
 import (

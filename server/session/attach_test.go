@@ -1,5 +1,6 @@
 // attach_test.go: attaching to a debugpy that listens on host:port, and
 // the concurrent-session limit.
+
 package session
 
 import (

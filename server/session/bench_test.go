@@ -5,6 +5,7 @@
 //     without the pydevd TCP_NODELAY fix.
 //
 // make bench, or: go test -run '^$' -bench . -count 5 ./server/session/
+
 package session
 
 import (

@@ -1,5 +1,6 @@
 // delve_test.go: Delve (`dlv dap`) sessions — headless through the session
 // API and an editor through the proxy — on testdata/go/hello.
+
 package session
 
 import (

@@ -1,6 +1,7 @@
 // editor_client_test.go: a scripted DAP "editor" for the proxy tests. It
 // records its transcript (every message it receives, in order) and checks
 // that it never receives a response it did not cause.
+
 package session
 
 import (

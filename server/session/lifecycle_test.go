@@ -2,6 +2,7 @@
 // real debugpy and Delve — adapter killed mid-request, reverse requests for
 // subprocesses, uncaught exceptions, wait timeouts, output caps, hit
 // conditions, validation.
+
 package session
 
 import (

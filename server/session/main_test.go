@@ -1,5 +1,6 @@
 // main_test.go: shared setup for session tests against real debugpy and
 // Delve, and the goroutine-leak check.
+
 package session
 
 import (

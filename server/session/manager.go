@@ -2,6 +2,7 @@
 // the active-session default, lifecycle events for subscribers, and the
 // ways a session starts: Launch, Attach, and an editor connecting through
 // the proxy (ServeEditor / ListenEditor).
+
 package session
 
 import (

@@ -1,6 +1,7 @@
 // output.go: captured program output (stdout, stderr, console) in a bounded
 // buffer: oldest bytes dropped first, truncation flagged, read by absolute
 // offset.
+
 package session
 
 import "sync"

@@ -2,6 +2,7 @@
 // the proxy while an internal client sends its own requests on the same
 // adapter connection; the editor's transcript must match a direct
 // (unproxied) run but for timing-dependent fields.
+
 package session
 
 import (

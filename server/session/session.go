@@ -1,6 +1,7 @@
 // session.go: one live debug session — an adapter process behind a mux —
 // with the state the API reports (status, stop location, breakpoints with
 // hit counts, timings, output, outcome) kept current from the event stream.
+
 package session
 
 import (

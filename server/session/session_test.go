@@ -1,6 +1,7 @@
 // session_test.go: the headless API against real debugpy — breakpoints with
 // conditions and hit counts, stepping, evaluate, set variable, wait
 // timeout, output, outcomes.
+
 package session
 
 import (

@@ -1,6 +1,7 @@
 // validate.go: checks on everything an agent or the CLI can send, with
 // typed errors naming the field. Paths are workspace-relative, never `..`,
 // and must exist; lines are 1-based within the file.
+
 package session
 
 import (

@@ -1,4 +1,5 @@
 // A small Go program for the Delve tests.
+
 package main
 
 import "fmt"
