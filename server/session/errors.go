@@ -1,9 +1,5 @@
-// Package session is the headless session API used by the CLI, MCP agents
-// and the editor channel: launch/attach, breakpoints, stepping, waiting,
-// inspection of frames, output capture, and outcomes — each session one
-// live adapter shared through a mux.
-//
-// This file holds the typed errors (a code, the offending field, a message).
+// errors.go: the typed errors (a code, the offending field, a message).
+
 package session
 
 import (
