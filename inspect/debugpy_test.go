@@ -2,6 +2,7 @@
 // shared session on testdata/python/inspect_values.py stopped at its BREAK
 // line; every golden case must give the same answer as the harness, plus
 // frames, timeouts, and session reuse.
+
 package inspect_test
 
 import (
@@ -209,5 +210,50 @@ func TestDebugpyReference(t *testing.T) {
 	}
 	if !inspect.Contains(names, "'train'") {
 		t.Fatalf("drilling down into data: %v", names)
+	}
+}
+
+func TestDebugpyBreakpointsAfterInspect(t *testing.T) {
+	prog := "testdata/python/inspect_loop.py"
+	mgr, s, err := launchStopped(t, "debugpy", prog, session.Breakpoint{File: prog, Line: breakLine(t, prog)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mgr.Close()
+	ctx := context.Background()
+	for want := int64(0); want < 3; want++ {
+		res, err := inspect.Inspect(ctx, s, 0, "i", inspect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(res.Structure.Value) != fmt.Sprint(want) {
+			t.Fatalf("hit %d: i = %v", want, res.Structure.Value)
+		}
+		if _, err := inspect.Inspect(ctx, s, 0, "acc", inspect.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if want == 0 {
+			// Stepping still works after an inspection.
+			if err := s.Step(ctx, "over"); err != nil {
+				t.Fatal(err)
+			}
+			st, err := s.Wait(ctx, 30*time.Second)
+			if err != nil || st.Location == nil || st.Location.Reason != "step" {
+				t.Fatalf("step after inspect: %+v %v", st, err)
+			}
+		}
+		if err := s.Continue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.Wait(ctx, 30*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want < 2 && (st.Location == nil || st.Location.Line != breakLine(t, prog)) {
+			t.Fatalf("hit %d: the breakpoint did not fire again after inspections: %+v", want+1, st)
+		}
+		if want == 2 && !st.Exited {
+			t.Fatalf("the program should have ended: %+v", st)
+		}
 	}
 }

@@ -1395,7 +1395,21 @@ def _dumps(res):
 
 def run(L, G, args_json):
     """Inspect the value at args.path in a frame (L: the frame's names as
-    pydevd exposes them, G: its globals). Returns one JSON string."""
+    pydevd exposes them, G: its globals). Returns one JSON string.
+
+    The debugger's trace function is paused on this thread while the probe
+    runs (it would see every call of the probe) and restored afterwards."""
+    tracer = sys.gettrace()
+    if tracer is not None:
+        sys.settrace(None)
+    try:
+        return _run(L, G, args_json)
+    finally:
+        if tracer is not None:
+            sys.settrace(tracer)
+
+
+def _run(L, G, args_json):
     t0 = time.perf_counter()
     try:
         args = json.loads(args_json)
