@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 // pandasCopy copies pandas' Python sources once per test binary.
-func pandasCopy(b *testing.B) string {
+func pandasCopy(b testing.TB) string {
 	b.Helper()
 	if _, err := os.Stat(pandasSrc); err != nil {
 		b.Skipf("benchmark needs Debian's python3-pandas sources at %s (apt-get install python3-pandas): %v", pandasSrc, err)

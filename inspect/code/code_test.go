@@ -869,3 +869,43 @@ func TestSymlinkedRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestPandas checks the index on a real library: Debian's pandas sources.
+func TestPandas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes pandas (seconds); skipped with -short")
+	}
+	dir := pandasCopy(t)
+	ix, err := Open(dir, Options{IndexDir: filepath.Join(t.TempDir(), "index"), NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Stats(); st.Files < 1000 || st.Parsed != st.Files {
+		t.Fatalf("stats %+v", st)
+	}
+	r := inspect(t, ix, Query{Symbol: "pandas.core.frame.DataFrame.merge", MaxNeighbors: 50})
+	if r.Path != "core/frame.py" || r.Kind != "method" || !hasSym(r.OutgoingCalls, "pandas.core.reshape.merge.merge") || !hasSym(r.Parents, "pandas.core.frame.DataFrame") {
+		t.Errorf("DataFrame.merge: %s %s out %v parents %v", r.Path, r.Kind, symbols(r.OutgoingCalls), symbols(r.Parents))
+	}
+	found := false
+	for _, tt := range r.RelatedTests {
+		found = found || strings.HasPrefix(tt.Path, "tests/reshape/merge/")
+	}
+	if !found {
+		t.Errorf("DataFrame.merge tests: %v", r.RelatedTests)
+	}
+	if !hasItem(r.Enrichment.Inputs, "how: str = 'inner'") {
+		t.Errorf("inputs %q", r.Enrichment.Inputs)
+	}
+	// A suffix and a path + line resolve as well; the default result is small.
+	r = inspect(t, ix, Query{Symbol: "Series.map"})
+	if r.Symbol != "pandas.core.series.Series.map" || r.Enrichment.Summary == "" {
+		t.Errorf("Series.map: %s %q", r.Symbol, r.Enrichment.Summary)
+	}
+	if b, _ := json.Marshal(r); len(b) > 4096 {
+		t.Errorf("Series.map result is %d bytes", len(b))
+	}
+	if sym, callers, ok := ix.Enclosing(filepath.Join(dir, "core/reshape/merge.py"), 120); !ok || sym != "pandas.core.reshape.merge.merge" || len(callers) == 0 {
+		t.Errorf("Enclosing(merge.py:120) = %s %v %v", sym, callers, ok)
+	}
+}
