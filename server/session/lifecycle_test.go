@@ -302,3 +302,39 @@ func TestLaunchValidation(t *testing.T) {
 		t.Fatalf("invalid launches left sessions: %d", len(m.List()))
 	}
 }
+
+// The editor vanishes mid-request (no disconnect): the sidecar ends the
+// adapter session itself and leaves no debuggee behind.
+func TestEditorVanishesMidRequest(t *testing.T) {
+	m := newTestManager(t, ManagerOptions{})
+	edSide, muxSide := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
+	ed := newEditorClient(t, edSide)
+	program := filepath.Join(repoRoot(t), "testdata", "core", "spin.py")
+	ed.call("initialize", map[string]any{"adapterID": "python"})
+	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
+	ed.event("initialized")
+	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 9}}})
+	ed.call("configurationDone", nil)
+	ed.response(launch)
+	stopped := ed.event("stopped")
+	st := ed.call("stackTrace", map[string]any{"threadId": body(stopped)["threadId"]})
+	frame := body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
+	if !pgrep(t, program) {
+		t.Fatal("debuggee not running")
+	}
+	// → evaluate (slow) … and the editor is gone before the answer.
+	ed.request("evaluate", map[string]any{"expression": "__import__('time').sleep(1) or 1", "frameId": frame, "context": "repl"})
+	ed.close()
+	select {
+	case <-served:
+	case <-time.After(60 * time.Second):
+		t.Fatal("ServeEditor did not return after the editor left")
+	}
+	s := m.List()[0]
+	<-s.Done()
+	if pgrep(t, program) {
+		t.Fatal("debuggee left running after the editor vanished")
+	}
+}

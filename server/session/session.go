@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,6 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dapscope/dapscope/server/adapter"
-	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/mux"
 )
 
@@ -401,8 +401,9 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 		s.runStart = time.Time{}
 	}
 	if reason == "breakpoint" && loc.Path != "" {
+		hitIDs := s.mux.State().HitBreakpointIDs
 		for i, bp := range s.bps[loc.Path] {
-			if bp.Line == loc.Line || (bp.ID != 0 && bp.ID == s.bpIDAtLocked(loc)) {
+			if bp.Line == loc.Line || (bp.ID != 0 && slices.Contains(hitIDs, bp.ID)) {
 				s.bps[loc.Path][i].HitCount++
 				hit := s.bps[loc.Path][i]
 				hit.File = s.rel(hit.File)
@@ -424,13 +425,6 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 	s.mu.Unlock()
 	s.m.publish(Event{SessionID: s.id, Kind: "stopped", Stop: loc})
 	s.m.setActive(s.id)
-}
-
-func (s *Session) bpIDAtLocked(loc *StopLocation) int {
-	for _, id := range s.mux.State().HitBreakpointIDs {
-		return id
-	}
-	return -1
 }
 
 // noDelayExpr sets TCP_NODELAY on pydevd's socket to the adapter. pydevd
@@ -805,5 +799,3 @@ func (s *Session) Values() *sync.Map {
 	defer s.mu.Unlock()
 	return s.values
 }
-
-var _ = dap.MaxFrame
