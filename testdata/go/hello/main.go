@@ -1,5 +1,4 @@
 // A small Go program for the Delve tests.
-
 package main
 
 import "fmt"

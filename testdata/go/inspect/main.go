@@ -1,6 +1,5 @@
 // Values for the inspector's Delve fallback tests: slices, arrays, maps,
 // structs, strings and pointers, all live at the line marked BREAK.
-
 package main
 
 import (
