@@ -210,6 +210,9 @@ func TestCallResolution(t *testing.T) {
 		// Go: imports, receiver methods, constructor results, tests by name.
 		{sym: "main.main", out: []string{"mathx.NewAcc", "mathx.Sum", "mathx.Acc.Add", "mathx.Acc.Total"}},
 		{sym: "mathx.Acc.Add", out: []string{"mathx.Acc.log"}, in: []string{"main.main"}, tests: []string{"mathx.TestAcc_Add"}},
+		// Typed attributes: self.calc = Calculator(); Go struct fields.
+		{sym: "calc.io.Loader.run", out: []string{"calc.core.Calculator.push", "calc.core.Calculator.total", "calc.io.load"}},
+		{sym: "mathx.Pair.Bump", out: []string{"mathx.Acc.Add"}},
 		{sym: "mathx.Sum", tests: []string{"mathx.TestSum", "mathx.TestSumVariadic"}, docsPath: "README.md"}, // through a test helper
 	}
 	for _, c := range cases {

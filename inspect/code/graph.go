@@ -51,6 +51,9 @@ type graph struct {
 	goDirs       map[string]bool
 	goMod        string
 
+	// classAttrs maps a class/struct to its typed attributes / fields.
+	classAttrs map[int32]map[string]attrSrc
+
 	// pyNames holds the last component of every non-test Python
 	// definition: test-name candidates not in it are skipped.
 	pyNames map[string]bool
@@ -142,6 +145,29 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		e := &g.ents[id]
 		if e.parent >= 0 {
 			g.ents[e.parent].children = append(g.ents[e.parent].children, int32(id))
+		}
+	}
+	// Typed attributes (self.x = T(...), x: T, Go struct fields), for calls
+	// like self.x.method().
+	g.classAttrs = map[int32]map[string]attrSrc{}
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.d == nil || len(e.d.Attrs) == 0 {
+			continue
+		}
+		cls := g.enclosingClass(int32(id))
+		if cls < 0 {
+			continue
+		}
+		m := g.classAttrs[cls]
+		if m == nil {
+			m = map[string]attrSrc{}
+			g.classAttrs[cls] = m
+		}
+		for _, a := range e.d.Attrs {
+			if _, dup := m[a.Name]; !dup {
+				m[a.Name] = attrSrc{typ: a.Type, owner: int32(id)}
+			}
 		}
 	}
 	// Calls.
@@ -275,10 +301,13 @@ func (g *graph) resolvePyCall(from int32, c call) int32 {
 	switch {
 	case c.Recv == "@self" || parts[0] == "super()":
 		cls := g.enclosingClass(from)
-		if cls < 0 || len(parts) != 2 {
+		if cls < 0 || len(parts) < 2 {
 			return -1
 		}
 		if parts[0] == "super()" {
+			if len(parts) != 2 {
+				return -1
+			}
 			for _, b := range g.ents[cls].d.Bases {
 				if bc := g.resolvePyName(cls, strings.Split(b, "."), 0); bc >= 0 {
 					if m := g.findMethod(bc, parts[1], 0); m >= 0 {
@@ -288,16 +317,16 @@ func (g *graph) resolvePyCall(from int32, c call) int32 {
 			}
 			return -1
 		}
-		return g.findMethod(cls, parts[1], 0)
+		return g.memberCall(cls, parts[1:])
 	case c.Recv != "":
-		if len(parts) != 2 {
+		if len(parts) < 2 {
 			return -1
 		}
 		cls := g.pyRecvClass(from, c.Recv)
 		if cls < 0 || g.ents[cls].kind != "class" {
 			return -1
 		}
-		return g.findMethod(cls, parts[1], 0)
+		return g.memberCall(cls, parts[1:])
 	}
 	return g.resolvePyName(from, parts, 0)
 }
@@ -521,7 +550,7 @@ func (g *graph) goType(fr *fileRec, name string) int32 {
 func (g *graph) resolveGoCall(from int32, c call) int32 {
 	fr := g.ents[from].file
 	parts := strings.Split(c.Name, ".")
-	if c.Recv != "" && len(parts) == 2 {
+	if c.Recv != "" && len(parts) >= 2 {
 		var cls int32 = -1
 		switch {
 		case c.Recv == "@self":
@@ -531,7 +560,7 @@ func (g *graph) resolveGoCall(from int32, c call) int32 {
 		default:
 			cls = g.goType(fr, c.Recv)
 		}
-		return g.findMethod(cls, parts[1], 0)
+		return g.memberCall(cls, parts[1:])
 	}
 	switch len(parts) {
 	case 1:
@@ -731,4 +760,66 @@ func (g *graph) suffixes() map[string][]int32 {
 		g.bySuffix = m
 	})
 	return g.bySuffix
+}
+
+type attrSrc struct {
+	typ   string
+	owner int32 // the definition whose scope resolves typ
+}
+
+// memberCall resolves rest (["x", "y", "method"]) on class cls: attribute
+// hops through typed attributes, then the method.
+func (g *graph) memberCall(cls int32, rest []string) int32 {
+	for len(rest) > 1 && cls >= 0 {
+		if len(rest) > 4 {
+			return -1
+		}
+		cls = g.attrClass(cls, rest[0], 0)
+		rest = rest[1:]
+	}
+	if cls < 0 || len(rest) != 1 {
+		return -1
+	}
+	return g.findMethod(cls, rest[0], 0)
+}
+
+// attrClass is the class of attribute name on cls (or its bases).
+func (g *graph) attrClass(cls int32, name string, depth int) int32 {
+	if cls < 0 || depth > 3 || g.ents[cls].d == nil {
+		return -1
+	}
+	e := &g.ents[cls]
+	if a, ok := g.classAttrs[cls][name]; ok {
+		var t int32
+		if e.file.Lang == "go" {
+			if fn, ok := strings.CutPrefix(a.typ, "()"); ok {
+				t = g.goResultType(a.owner, fn)
+			} else {
+				t = g.goType(g.ents[a.owner].file, a.typ)
+			}
+		} else {
+			t = g.pyRecvClass(a.owner, a.typ)
+		}
+		if t >= 0 && g.ents[t].d != nil {
+			switch g.ents[t].kind {
+			case "class", "struct", "type", "interface":
+				return t
+			}
+		}
+		return -1
+	}
+	for _, b := range e.d.Bases {
+		var bc int32
+		if e.file.Lang == "go" {
+			bc = g.goType(e.file, b)
+		} else {
+			bc = g.resolvePyName(cls, strings.Split(b, "."), 0)
+		}
+		if bc >= 0 && bc != cls {
+			if t := g.attrClass(bc, name, depth+1); t >= 0 {
+				return t
+			}
+		}
+	}
+	return -1
 }

@@ -87,7 +87,7 @@ func (ix *Index) Stats() Stats {
 
 // storeFormat changes whenever the stored records change meaning; the
 // helper script's hash is added so a new Python parser re-indexes too.
-const storeFormat = "code-index/4"
+const storeFormat = "code-index/5"
 
 var storeVersion = func() string {
 	sum := sha256.Sum256([]byte(pyHelper))

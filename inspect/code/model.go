@@ -206,6 +206,11 @@ type call struct {
 	Line int
 }
 
+type attr struct {
+	Name string
+	Type string // a type name, or "()f" for the result of calling f
+}
+
 type param struct {
 	Name    string
 	Type    string
@@ -229,6 +234,7 @@ type def struct {
 	Globals  []string // module/package-level names written
 	Calls    []call
 	Bases    []string // Python class bases; Go embedded types
+	Attrs    []attr   // attribute types: Python self.x = T(...), x: T; Go struct fields
 	Mentions []string // Markdown sections: code mentions
 }
 

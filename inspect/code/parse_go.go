@@ -128,8 +128,16 @@ func parseGo(fr *fileRec, src []byte) {
 				case *ast.StructType:
 					nd.Kind = "struct"
 					for _, fl := range t.Fields.List {
+						tn := baseTypeName(fl.Type)
 						if len(fl.Names) == 0 {
-							nd.Bases = append(nd.Bases, baseTypeName(fl.Type))
+							nd.Bases = append(nd.Bases, tn)
+							continue
+						}
+						if tn == "" {
+							continue
+						}
+						for _, n := range fl.Names {
+							nd.Attrs = append(nd.Attrs, attr{Name: n.Name, Type: tn})
 						}
 					}
 				case *ast.InterfaceType:

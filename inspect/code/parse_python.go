@@ -58,6 +58,7 @@ type pyDef struct {
 	Globals []string    `json:"globals"`
 	Calls   []pyCall    `json:"calls"`
 	Bases   []string    `json:"bases"`
+	Attrs   [][2]string `json:"attrs"`
 	Async   bool        `json:"async"`
 }
 
@@ -191,6 +192,9 @@ func (o *pyOutput) toFileRec(fr *fileRec) {
 			Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End, Parent: d.Parent,
 			Doc: d.Doc, Returns: d.Ret, RetExprs: d.Rets, Yields: d.Yield,
 			Raises: d.Raises, Globals: d.Globals, Calls: convCalls(d.Calls), Bases: d.Bases,
+		}
+		for _, a := range d.Attrs {
+			nd.Attrs = append(nd.Attrs, attr{Name: a[0], Type: a[1]})
 		}
 		if len(d.DocSpan) == 2 {
 			nd.DocSpan = [2]int{d.DocSpan[0], d.DocSpan[1]}

@@ -11,7 +11,7 @@
 #   "params": [[name, annotation, default]], "ret": annotation,
 #   "rets": [return expressions], "yield": bool, "raises": [names],
 #   "globals": [names written], "calls": [[name, receiver_type, line]],
-#   "bases": [base expressions]}
+#   "bases": [base expressions], "attrs": [[attribute, type]]}
 # Only the standard library is used; nothing is imported or executed from the
 # parsed sources.
 import ast
@@ -96,6 +96,8 @@ class FuncScan:
         self.globals_written = []
         self.types = dict(types)
         self.imports = imports  # shared sink of Import/ImportFrom nodes
+        self.attrs = {}  # self.x = Class(...) / x: Class (class body) -> type
+        self.class_body = False
         self.handlers = {
             ast.FunctionDef: self.on_def,
             ast.AsyncFunctionDef: self.on_def,
@@ -189,28 +191,53 @@ class FuncScan:
             for t in target.elts:
                 self._written(t)
 
+    def value_type(self, value):
+        """The type of an assigned value: Class(...) -> Class, f(...) ->
+        "()f" (resolved by the indexer from f's return annotation), or ''."""
+        if not isinstance(value, ast.Call):
+            return ""
+        tn = type_name(value.func)
+        if tn:
+            return tn
+        fn = dotted(value.func)
+        return "()" + fn if fn else ""
+
+    def self_attr(self, target):
+        """'x' for self.x / cls.x in a method, else ''."""
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and self.types.get(target.value.id) == "@self":
+            return target.attr
+        return ""
+
     def on_assign(self, node):
         for t in node.targets:
             self._written(t)
-            if isinstance(t, ast.Name) and isinstance(node.value, ast.Call):
-                tn = type_name(node.value.func)
-                if tn:
-                    self.types[t.id] = tn
-                else:
-                    fn = dotted(node.value.func)
-                    if fn:
-                        # resolved by the indexer: the callee's return type
-                        self.types[t.id] = "()" + fn
+            vt = self.value_type(node.value)
+            if not vt:
+                continue
+            if isinstance(t, ast.Name):
+                self.types[t.id] = vt
+            else:
+                a = self.self_attr(t)
+                if a and a not in self.attrs:
+                    self.attrs[a] = vt
 
     def on_augassign(self, node):
         self._written(node.target)
 
     def on_annassign(self, node):
         self._written(node.target)
+        tn = type_name(node.annotation)
+        if not tn:
+            return
         if isinstance(node.target, ast.Name):
-            tn = type_name(node.annotation)
-            if tn:
-                self.types[node.target.id] = tn
+            self.types[node.target.id] = tn
+            if self.class_body:
+                self.attrs[node.target.id] = tn  # dataclass-style field
+        else:
+            a = self.self_attr(node.target)
+            if a:
+                self.attrs[a] = tn
 
     def on_with(self, node):
         for item in node.items:
@@ -273,9 +300,11 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name, imports)
         # Generic bases (GroupBy[Series]) resolve through their class.
         d["bases"] = [unparse(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases][:8]
         scan = FuncScan({}, imports)
+        scan.class_body = True
         # class-level statements (not methods) may call things
         scan.scan(node.body)
         d["calls"] = scan.calls[:200]
+        d["attrs"] = [[k, v] for k, v in scan.attrs.items()][:50]
         defs.append(d)
         walk_defs(node.body, name, "class", is_test_file, defs, name, imports)
         return
@@ -298,6 +327,7 @@ def emit_def(node, parent, parent_kind, is_test_file, defs, class_name, imports)
     d["rets"] = scan.rets
     d["yield"] = scan.has_yield
     d["globals"] = scan.globals_written[:10]
+    d["attrs"] = [[k, v] for k, v in scan.attrs.items()][:50]
     d["async"] = isinstance(node, ast.AsyncFunctionDef)
     defs.append(d)
     walk_defs(node.body, name, "function", is_test_file, defs, class_name, imports)

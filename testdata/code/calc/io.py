@@ -1,5 +1,5 @@
 """Reading numbers from files."""
-from calc import add
+from calc import Calculator, add
 
 
 def load(path):
@@ -20,3 +20,15 @@ def load(path):
         for line in f:
             total = add(total, int(line))
     return total
+
+
+class Loader:
+    """Loads files into a Calculator."""
+
+    def __init__(self):
+        self.calc = Calculator()
+
+    def run(self, path):
+        """Push the total of one file."""
+        self.calc.push(load(path))
+        return self.calc.total()

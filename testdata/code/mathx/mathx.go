@@ -41,3 +41,11 @@ func (a *Acc) Total() (int, error) {
 	}
 	return Sum([]int{a.total}), nil
 }
+
+// Pair bumps an accumulator it holds.
+type Pair struct {
+	acc *Acc
+}
+
+// Bump adds one through the held accumulator.
+func (p *Pair) Bump() { p.acc.Add(1) }
