@@ -215,3 +215,41 @@ func TestProbeWithoutPandas(t *testing.T) {
 		t.Fatalf("the probe imported %s into the debuggee", body.Result)
 	}
 }
+
+// TestProbeLibraryStandIns exercises the torch/polars/pyarrow paths with
+// stand-in classes registered under those module names (the real libraries
+// are not installed here): detection by module and class name, and the
+// fields read from each.
+func TestProbeLibraryStandIns(t *testing.T) {
+	h := startHarness(t, "../testdata/python/lookalike_libs.py")
+	ctx := context.Background()
+	get := func(expr string) *Result {
+		t.Helper()
+		r, err := Inspect(ctx, h, 0, expr, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return r
+	}
+	r := get("cpu_tensor")
+	if r.DetectedType != TypeTensor || r.Structure.Device != "cpu" || r.Structure.RequiresGr == nil || !*r.Structure.RequiresGr ||
+		fmt.Sprint(r.Structure.Shape) != "[2 2]" || r.Statistics == nil || fmt.Sprint(r.Statistics.Max) != "4.0" {
+		t.Errorf("cpu tensor: %+v %+v", r.Structure, r.Statistics)
+	}
+	r = get("gpu_tensor")
+	if r.DetectedType != TypeTensor || r.Statistics != nil || r.Preview != nil || len(r.Warnings) == 0 || !strings.Contains(r.Summary, "on cuda:0") {
+		t.Errorf("gpu tensor must not be copied off the device: %+v", r)
+	}
+	r = get("pl_df")
+	if r.DetectedType != TypeDataFrame || len(r.Structure.Columns) != 2 || *r.Structure.Columns[0].NullCount != 1 || len(r.Preview.Head) != 3 {
+		t.Errorf("polars frame: %+v %+v", r.Structure, r.Preview)
+	}
+	r = get("pl_series")
+	if r.DetectedType != TypeSeries || *r.Structure.Length != 2 || len(r.Preview.Items) != 2 {
+		t.Errorf("polars series: %+v", r)
+	}
+	r = get("table")
+	if r.DetectedType != TypeArrow || fmt.Sprint(r.Structure.Shape) != "[3 2]" || *r.Structure.Columns[1].NullCount != 1 || len(r.Preview.Head) != 3 {
+		t.Errorf("arrow table: %+v", r)
+	}
+}
