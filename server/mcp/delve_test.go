@@ -5,18 +5,30 @@
 package mcp
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestDelveSession(t *testing.T) {
 	t.Parallel()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata/go/hello/main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "return total") {
+			line = i + 1
+		}
+	}
 	a := stdioAgent(t)
 	var stop StopReport
 	a.call("debug_launch", map[string]any{"adapter": "dlv", "program": "testdata/go/hello",
-		"breakpoints": []map[string]any{{"file": "testdata/go/hello/main.go", "line": 16}}, "timeout": 120}, &stop)
-	if stop.Status != "paused" || stop.Location.Line != 16 || !strings.HasSuffix(stop.Location.Function, "sum") || local(t, stop, "total") != "10" {
-		t.Fatalf("delve stop = %+v / %+v", stop.Location, stop.Locals)
+		"breakpoints": []map[string]any{{"file": "testdata/go/hello/main.go", "line": line}}, "timeout": 120}, &stop)
+	if stop.Status != "paused" || stop.Location == nil || stop.Location.Line != line || !strings.HasSuffix(stop.Location.Function, "sum") || local(t, stop, "total") != "10" {
+		t.Fatalf("delve stop = %+v / %+v", stop, stop.Locals)
 	}
 	var st StackResult
 	a.call("debug_stack", nil, &st)

@@ -274,6 +274,9 @@ func (s *Server) result(r any, more string) *mcpgo.CallToolResult {
 	if len(b) > limit {
 		var v any
 		_ = json.Unmarshal(b, &v)
+		if more == "" {
+			more = "narrow the request (filters, smaller limits, or a variables_reference)"
+		}
 		notice := "the response was cut to fit " + human(int64(s.opts.MaxResponseBytes)) + "; " + more
 		v, omitted := shrinkJSON(v, limit-len(notice)-64)
 		if m, ok := v.(map[string]any); ok {
