@@ -7,6 +7,7 @@
 package code
 
 import (
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -57,10 +58,6 @@ type graph struct {
 	// pyNames holds the last component of every non-test Python
 	// definition: test-name candidates not in it are skipped.
 	pyNames map[string]bool
-
-	// Memoized import resolution, used while linking only.
-	memoQual   map[string]int32
-	memoImport map[string]int32
 }
 
 func buildGraph(files map[string]*fileRec, goMod string) *graph {
@@ -68,10 +65,8 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		byQual:  make(map[string][]int32, 4*len(files)),
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
 		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
-		goMod:    goMod,
-		memoQual: make(map[string]int32, 4*len(files)), memoImport: make(map[string]int32, 16*len(files)),
+		goMod: goMod,
 	}
-	defer func() { g.memoQual, g.memoImport = nil, nil }()
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -170,33 +165,41 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			}
 		}
 	}
-	// Calls.
-	for id := range g.ents {
-		e := &g.ents[id]
-		var calls []call
-		if e.d != nil {
-			calls = e.d.Calls
-		} else {
-			calls = e.file.Calls
-		}
-		for _, c := range calls {
-			t := g.resolveCall(int32(id), c)
-			if t < 0 || t == int32(id) {
-				continue
-			}
-			if !containsID(e.out, t) {
-				e.out = append(e.out, t)
-				g.ents[t].in = append(g.ents[t].in, int32(id))
-			}
-		}
-	}
-	// Tests -> subjects.
+	// Calls: resolved in parallel (read-only), edges added in id order.
 	g.pyNames = map[string]bool{}
 	for id := range g.ents {
 		if e := &g.ents[id]; e.d != nil && e.file.Lang == "python" && !e.isTest() {
 			g.pyNames[e.d.Name[strings.LastIndexByte(e.d.Name, '.')+1:]] = true
 		}
 	}
+	var byName [][]int32
+	targets := g.parallel(len(files), func(l *linker, id int32) []int32 {
+		e := &g.ents[id]
+		calls := e.file.Calls
+		if e.d != nil {
+			calls = e.d.Calls
+		}
+		var out []int32
+		for _, c := range calls {
+			if t := l.resolveCall(id, c); t >= 0 && t != id && !containsID(out, t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	})
+	for id, ts := range targets {
+		g.ents[id].out = ts
+		for _, t := range ts {
+			g.ents[t].in = append(g.ents[t].in, int32(id))
+		}
+	}
+	// Tests -> subjects: names in parallel, then calls, in id order.
+	byName = g.parallel(len(files), func(l *linker, id int32) []int32 {
+		if g.ents[id].kind != "test" {
+			return nil
+		}
+		return l.testsByName(id)
+	})
 	for id := range g.ents {
 		e := &g.ents[id]
 		if e.kind != "test" {
@@ -209,7 +212,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			e.subjects = append(e.subjects, t)
 			g.ents[t].tests = append(g.ents[t].tests, int32(id))
 		}
-		for _, t := range g.testsByName(int32(id)) {
+		for _, t := range byName[id] {
 			add(t)
 		}
 		for _, t := range e.out {
@@ -286,7 +289,7 @@ func (g *graph) enclosingClass(id int32) int32 {
 }
 
 // resolveCall maps one call site of entity from to its target, or -1.
-func (g *graph) resolveCall(from int32, c call) int32 {
+func (g *linker) resolveCall(from int32, c call) int32 {
 	if c.Name == "" || strings.HasPrefix(c.Name, "?") {
 		return -1
 	}
@@ -296,7 +299,7 @@ func (g *graph) resolveCall(from int32, c call) int32 {
 	return g.resolvePyCall(from, c)
 }
 
-func (g *graph) resolvePyCall(from int32, c call) int32 {
+func (g *linker) resolvePyCall(from int32, c call) int32 {
 	parts := strings.Split(c.Name, ".")
 	switch {
 	case c.Recv == "@self" || parts[0] == "super()":
@@ -333,7 +336,7 @@ func (g *graph) resolvePyCall(from int32, c call) int32 {
 
 // resolvePyName resolves a dotted name as seen from entity from: enclosing
 // function scopes, the module, then its imports (following re-exports).
-func (g *graph) resolvePyName(from int32, parts []string, depth int) int32 {
+func (g *linker) resolvePyName(from int32, parts []string, depth int) int32 {
 	if depth > 6 || len(parts) == 0 {
 		return -1
 	}
@@ -353,10 +356,7 @@ func (g *graph) resolvePyName(from int32, parts []string, depth int) int32 {
 	return g.resolveViaImports(fr, parts, depth)
 }
 
-func (g *graph) resolveViaImports(fr *fileRec, parts []string, depth int) int32 {
-	if g.memoImport == nil {
-		return g.resolveViaImportsSlow(fr, parts, depth)
-	}
+func (g *linker) resolveViaImports(fr *fileRec, parts []string, depth int) int32 {
 	k := fr.Path + "\x00" + strings.Join(parts, ".")
 	if id, ok := g.memoImport[k]; ok {
 		return id
@@ -366,7 +366,7 @@ func (g *graph) resolveViaImports(fr *fileRec, parts []string, depth int) int32 
 	return id
 }
 
-func (g *graph) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) int32 {
+func (g *linker) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) int32 {
 	for i := len(fr.Imports) - 1; i >= 0; i-- {
 		im := fr.Imports[i]
 		if im.Name == parts[0] {
@@ -389,12 +389,9 @@ func (g *graph) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) in
 
 // resolvePyQualified resolves "pkg.mod.Name.attr": the longest module
 // prefix, then definitions inside it, then that module's own imports.
-func (g *graph) resolvePyQualified(q string, depth int) int32 {
+func (g *linker) resolvePyQualified(q string, depth int) int32 {
 	if depth > 6 {
 		return -1
-	}
-	if g.memoQual == nil {
-		return g.resolvePyQualifiedSlow(q, depth)
 	}
 	if id, ok := g.memoQual[q]; ok {
 		return id
@@ -404,7 +401,7 @@ func (g *graph) resolvePyQualified(q string, depth int) int32 {
 	return id
 }
 
-func (g *graph) resolvePyQualifiedSlow(q string, depth int) int32 {
+func (g *linker) resolvePyQualifiedSlow(q string, depth int) int32 {
 	parts := strings.Split(q, ".")
 	for i := len(parts); i >= 1; i-- {
 		mod := strings.Join(parts[:i], ".")
@@ -447,7 +444,7 @@ func qualifyPy(module, local string) string {
 }
 
 // descend follows attribute names into a class (methods, nested classes).
-func (g *graph) descend(id int32, rest []string) int32 {
+func (g *linker) descend(id int32, rest []string) int32 {
 	for _, name := range rest {
 		e := &g.ents[id]
 		if e.d == nil { // a module entity reached through an import
@@ -475,7 +472,7 @@ func (g *graph) descend(id int32, rest []string) int32 {
 
 // findMethod looks name up in class cls and then its bases (Python) or
 // embedded types (Go).
-func (g *graph) findMethod(cls int32, name string, depth int) int32 {
+func (g *linker) findMethod(cls int32, name string, depth int) int32 {
 	if depth > 5 || cls < 0 {
 		return -1
 	}
@@ -547,7 +544,7 @@ func (g *graph) goType(fr *fileRec, name string) int32 {
 	return -1
 }
 
-func (g *graph) resolveGoCall(from int32, c call) int32 {
+func (g *linker) resolveGoCall(from int32, c call) int32 {
 	fr := g.ents[from].file
 	parts := strings.Split(c.Name, ".")
 	if c.Recv != "" && len(parts) >= 2 {
@@ -587,7 +584,7 @@ func (g *graph) resolveGoCall(from int32, c call) int32 {
 // Acc.Add, TestSum -> Sum. Only names visible from the test file (its own
 // module, its imports, the module the test file is named after, or the same
 // Go package) count.
-func (g *graph) testsByName(id int32) []int32 {
+func (g *linker) testsByName(id int32) []int32 {
 	e := &g.ents[id]
 	fr := e.file
 	local := e.d.Name
@@ -689,7 +686,7 @@ func (g *graph) mentionTargets(m string) []int32 {
 // pyRecvClass resolves the class of a receiver: a type name, or "()f" for a
 // value returned by f (a class called as a constructor, or a function whose
 // return annotation names a class).
-func (g *graph) pyRecvClass(from int32, recv string) int32 {
+func (g *linker) pyRecvClass(from int32, recv string) int32 {
 	fn, ok := strings.CutPrefix(recv, "()")
 	if !ok {
 		return g.resolvePyName(from, strings.Split(recv, "."), 0)
@@ -709,7 +706,7 @@ func (g *graph) pyRecvClass(from int32, recv string) int32 {
 }
 
 // goResultType resolves the type of the first result of calling fn.
-func (g *graph) goResultType(from int32, fn string) int32 {
+func (g *linker) goResultType(from int32, fn string) int32 {
 	t := g.resolveGoCall(from, call{Name: fn})
 	if t < 0 || g.ents[t].d == nil {
 		return -1
@@ -769,7 +766,7 @@ type attrSrc struct {
 
 // memberCall resolves rest (["x", "y", "method"]) on class cls: attribute
 // hops through typed attributes, then the method.
-func (g *graph) memberCall(cls int32, rest []string) int32 {
+func (g *linker) memberCall(cls int32, rest []string) int32 {
 	for len(rest) > 1 && cls >= 0 {
 		if len(rest) > 4 {
 			return -1
@@ -784,7 +781,7 @@ func (g *graph) memberCall(cls int32, rest []string) int32 {
 }
 
 // attrClass is the class of attribute name on cls (or its bases).
-func (g *graph) attrClass(cls int32, name string, depth int) int32 {
+func (g *linker) attrClass(cls int32, name string, depth int) int32 {
 	if cls < 0 || depth > 3 || g.ents[cls].d == nil {
 		return -1
 	}
@@ -822,4 +819,41 @@ func (g *graph) attrClass(cls int32, name string, depth int) int32 {
 		}
 	}
 	return -1
+}
+
+// linker resolves names while the graph is built. Each worker has its own
+// memo of import resolutions; the graph itself is only read.
+type linker struct {
+	*graph
+	memoQual   map[string]int32
+	memoImport map[string]int32
+}
+
+func newLinker(g *graph, files int) *linker {
+	return &linker{graph: g, memoQual: make(map[string]int32, 2*files), memoImport: make(map[string]int32, 8*files)}
+}
+
+// parallel runs fn(l, id) for every entity id on a few workers, each with
+// its own linker, and returns the per-entity results in id order.
+func (g *graph) parallel(files int, fn func(l *linker, id int32) []int32) [][]int32 {
+	out := make([][]int32, len(g.ents))
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	if len(g.ents) < 2000 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	chunk := (len(g.ents) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min((w+1)*chunk, len(g.ents))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := newLinker(g, files/workers+1)
+			for id := lo; id < hi; id++ {
+				out[id] = fn(l, int32(id))
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
