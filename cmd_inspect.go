@@ -67,6 +67,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	}
 	var c commonFlags
 	c.register(fs)
+	_ = fs.Set("log-level", "warn") // keep the output clean; --log-level overrides
 	format := fs.String("format", "tui", "output format: tui, json or markdown")
 	rows := fs.Int("rows", 0, "preview rows (1..100, default 5)")
 	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")

@@ -198,7 +198,7 @@ func dropEmptyColumns(head []string, rows [][]string) ([]string, [][]string) {
 func previewTable(r *Result) ([]string, [][]string) {
 	p := r.Preview
 	if p == nil {
-		return nil, nil
+		p = &Preview{}
 	}
 	if len(p.Head) > 0 {
 		head := append([]string{""}, p.Columns...)
@@ -357,7 +357,7 @@ func formatTUI(r *Result, width int) string {
 	if h, rows := previewTable(r); h != nil {
 		lines = append(lines, "", "PREVIEW")
 		lines = append(lines, renderTable(h, rows, inner)...)
-		if r.Preview.OmittedRows > 0 {
+		if r.Preview != nil && r.Preview.OmittedRows > 0 {
 			lines = append(lines, fmt.Sprintf("(%s rows omitted)", commas(r.Preview.OmittedRows)))
 		}
 	} else if t := previewText(r); t != "" {

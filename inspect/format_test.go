@@ -70,3 +70,38 @@ func TestFormats(t *testing.T) {
 		t.Fatal("unknown format must fail")
 	}
 }
+
+// TestFormatEveryGolden renders every golden result (Python, Go, errors) in
+// every format and width: nothing panics, tui lines have the exact width.
+func TestFormatEveryGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.json"))
+	if err != nil || len(files) < 50 {
+		t.Fatalf("goldens: %d files, %v", len(files), err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := DecodeProbeResult(strings.ReplaceAll(string(b), `"REF"`, "1"))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, width := range []int{40, 80, 200} {
+			for _, format := range []string{"json", "tui", "markdown"} {
+				out, err := Format(r, format, width)
+				if err != nil || out == "" {
+					t.Fatalf("%s %s: %v", f, format, err)
+				}
+				if format != "tui" {
+					continue
+				}
+				for _, l := range strings.Split(out, "\n") {
+					if utf8.RuneCountInString(l) != width {
+						t.Fatalf("%s width %d: line %q", f, width, l)
+					}
+				}
+			}
+		}
+	}
+}
