@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -911,4 +912,25 @@ func TestPandas(t *testing.T) {
 	if sym, callers, ok := ix.Enclosing(filepath.Join(dir, "core/reshape/merge.py"), 120); !ok || sym != "pandas.core.reshape.merge.merge" || len(callers) == 0 {
 		t.Errorf("Enclosing(merge.py:120) = %s %v %v", sym, callers, ok)
 	}
+	// Parallel linking builds exactly the serial graph.
+	saved := maxLinkWorkers
+	maxLinkWorkers = 1
+	serial := buildGraph(ix.files, "")
+	maxLinkWorkers = saved
+	par := ix.g
+	if len(serial.ents) != len(par.ents) {
+		t.Fatalf("%d vs %d entities", len(serial.ents), len(par.ents))
+	}
+	edges := 0
+	for i := range par.ents {
+		a, b := &serial.ents[i], &par.ents[i]
+		edges += len(b.out)
+		if !slices.Equal(a.out, b.out) || !slices.Equal(a.in, b.in) || !slices.Equal(a.tests, b.tests) || !slices.Equal(a.subjects, b.subjects) {
+			t.Fatalf("entity %s differs between serial and parallel linking", a.qual)
+		}
+	}
+	if edges < 20000 {
+		t.Errorf("only %d call edges in pandas", edges)
+	}
+	t.Logf("pandas: %d entities, %d resolved call edges", len(par.ents), edges)
 }

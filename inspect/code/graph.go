@@ -821,6 +821,9 @@ func (g *linker) attrClass(cls int32, name string, depth int) int32 {
 	return -1
 }
 
+// maxLinkWorkers bounds the linking workers (a variable for tests).
+var maxLinkWorkers = 4
+
 // linker resolves names while the graph is built. Each worker has its own
 // memo of import resolutions; the graph itself is only read.
 type linker struct {
@@ -837,7 +840,7 @@ func newLinker(g *graph, files int) *linker {
 // its own linker, and returns the per-entity results in id order.
 func (g *graph) parallel(files int, fn func(l *linker, id int32) []int32) [][]int32 {
 	out := make([][]int32, len(g.ents))
-	workers := min(runtime.GOMAXPROCS(0), 4)
+	workers := min(runtime.GOMAXPROCS(0), maxLinkWorkers)
 	if len(g.ents) < 2000 {
 		workers = 1
 	}
