@@ -934,3 +934,43 @@ func TestPandas(t *testing.T) {
 	}
 	t.Logf("pandas: %d entities, %d resolved call edges", len(par.ents), edges)
 }
+
+func TestOddPythonSources(t *testing.T) {
+	dir := copyFixture(t)
+	files := map[string]string{
+		"odd/bom.py":      "\ufeffdef with_bom():\n    \"\"\"Has a BOM.\"\"\"\n    return 1\n",
+		"odd/latin.py":    "# -*- coding: latin-1 -*-\ndef caf\xe9_name():\n    return '\xe9'\n",
+		"odd/py2.py":      "print 'hello'\n",
+		"odd/nul.py":      "x = 1\x00\n",
+		"odd/deep.py":     "x = " + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300) + "\n\ndef after_deep():\n    return x\n",
+		"odd/__init__.py": "",
+	}
+	for p, src := range files {
+		full := filepath.Join(dir, p)
+		_ = os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(dir, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := inspect(t, ix, Query{Symbol: "odd.bom.with_bom"}); r.Enrichment.Summary != "Has a BOM." {
+		t.Errorf("BOM file: %+v", r.Enrichment)
+	}
+	for _, p := range []string{"odd/py2.py", "odd/nul.py"} {
+		if r := inspect(t, ix, Query{Path: p}); r.GraphStatus != GraphNotIndexed {
+			t.Errorf("%s: %s", p, r.GraphStatus)
+		}
+	}
+	// Whatever the parser makes of these, nothing fails and the rest works.
+	for _, p := range []string{"odd/latin.py", "odd/deep.py"} {
+		if r := inspect(t, ix, Query{Path: p}); r.Snippet == "" {
+			t.Errorf("%s: empty snippet", p)
+		}
+	}
+	if r := inspect(t, ix, Query{Symbol: "calc.core.add"}); r.GraphStatus != GraphConnected {
+		t.Errorf("fixture broken by odd files: %s", r.GraphStatus)
+	}
+}

@@ -351,7 +351,10 @@ def parse_one(item):
     is_test = item.get("test", False)
     out = {"p": path, "doc": "", "imports": [], "calls": [], "defs": [], "err": ""}
     try:
-        tree = ast.parse(item["src"], filename=path)
+        src = item["src"]
+        if src.startswith("\ufeff"):  # a UTF-8 BOM is not Python syntax in a str
+            src = src[1:]
+        tree = ast.parse(src, filename=path)
     except SyntaxError as e:
         out["err"] = "SyntaxError: %s (line %s)" % (e.msg, e.lineno)
         return out
