@@ -41,6 +41,9 @@ func ParsePath(expr string) (Path, error) {
 	if p.s == "" {
 		return nil, errorf(CodeInvalidExpression, expressionHint, "empty expression")
 	}
+	if !utf8.ValidString(p.s) {
+		return nil, errorf(CodeInvalidExpression, expressionHint, "expression is not valid UTF-8")
+	}
 	if len(p.s) > 1000 {
 		return nil, errorf(CodeInvalidExpression, expressionHint, "expression longer than 1000 characters")
 	}
@@ -232,7 +235,18 @@ func (p *pathParser) str(q byte) (any, error) {
 				b.WriteByte('\t')
 			case 'r':
 				b.WriteByte('\r')
+			case 'a':
+				b.WriteByte('\a')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'v':
+				b.WriteByte('\v')
 			case '0':
+				if p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '7' {
+					return nil, p.fail("octal escapes are not supported (use \\x)")
+				}
 				b.WriteByte(0)
 			case 'x', 'u', 'U':
 				n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]

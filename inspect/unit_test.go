@@ -253,3 +253,30 @@ func TestProbeLibraryStandIns(t *testing.T) {
 		t.Errorf("arrow table: %+v", r)
 	}
 }
+
+// FuzzParsePath: any input either fails with INVALID_EXPRESSION or parses to
+// a path whose String() parses back to the same path.
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"df", "self.cache", "data['train']", `d["k\"q"]`, "arr[0]", "obj.items[-1]", "a[1_0]", "x['\\x41\\u00e9']", "a.b.c[0]['d']", "é", "a[", "a + b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePath(s)
+		if err != nil {
+			var ie *Error
+			if !errors.As(err, &ie) || ie.Code != CodeInvalidExpression {
+				t.Fatalf("%q: error %v is not INVALID_EXPRESSION", s, err)
+			}
+			return
+		}
+		q, err := ParsePath(p.String())
+		if err != nil {
+			t.Fatalf("%q → %q does not parse again: %v", s, p.String(), err)
+		}
+		a, _ := json.Marshal(p)
+		b, _ := json.Marshal(q)
+		if string(a) != string(b) {
+			t.Fatalf("%q: round trip %s != %s", s, a, b)
+		}
+	})
+}
