@@ -9,7 +9,7 @@ DLV        := $(GOBIN)/dlv
 DLV_VERSION := v1.27.2
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-dlv setup-node run test test-go test-ext e2e bench clean
+.PHONY: all build setup setup-python setup-dlv setup-node run test test-go test-ext e2e e2e-setup vsix bench clean
 
 all: build
 
@@ -34,7 +34,7 @@ setup-dlv:
 	fi
 
 setup-node:
-	@if [ -f package-lock.json ] && [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
+	@if [ -f package-lock.json ] && ! [ node_modules/.package-lock.json -nt package-lock.json ]; then npm ci --no-audit --no-fund; fi
 
 ## run: the main job on the bundled example.
 run: setup build
@@ -50,8 +50,16 @@ test-go:
 test-ext:
 	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi
 
-e2e:
+e2e: setup-node
 	@if [ -x vscode-extension/e2e/run.sh ]; then vscode-extension/e2e/run.sh; fi
+
+## e2e-setup: install what the end-to-end test needs (chromium, Node 24, code-server; cached).
+e2e-setup: setup-node
+	vscode-extension/e2e/run.sh --setup-only
+
+## vsix: package the extension with the sidecar for linux-x64.
+vsix: setup-node
+	npm run package
 
 ## bench: benchmarks, benchstat-friendly (count 5).
 bench: setup

@@ -23,7 +23,13 @@ export function sidecarPath(extPath: string): string {
   const configured = vscode.workspace.getConfiguration('dapscope').get<string>('path');
   if (configured) return configured;
   const bundled = path.join(extPath, 'bin', process.platform === 'win32' ? 'dapscope.exe' : 'dapscope');
-  return fs.existsSync(bundled) ? bundled : 'dapscope';
+  if (!fs.existsSync(bundled)) return 'dapscope';
+  try {
+    fs.accessSync(bundled, fs.constants.X_OK);
+  } catch {
+    fs.chmodSync(bundled, 0o755); // some unpackers drop the executable bit
+  }
+  return bundled;
 }
 
 function workspaceRoot(): string | undefined {
@@ -138,9 +144,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (b) void startClient(context).catch((e) => log.error(`sidecar: ${e}`));
         if (!trace) return b;
         return {
-          onWillReceiveMessage: (m: unknown) => log.trace(`[${session.type}] → ${JSON.stringify(m)}`),
+          onWillReceiveMessage: (m: unknown) => log.info(`dap [${session.type}] → ${JSON.stringify(m)}`),
           onDidSendMessage: (m: unknown) => {
-            log.trace(`[${session.type}] ← ${JSON.stringify(m)}`);
+            log.info(`dap [${session.type}] ← ${JSON.stringify(m)}`);
             b?.onDidSendMessage(m);
           },
           onExit: () => b?.onExit(),

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# End-to-end test in a real VS Code (code-server in headless Chromium):
+# installs what is missing (cached), packages the extension (.vsix with the
+# sidecar), installs it into a fresh code-server, runs e2e/scenario.mjs
+# (F5 → stop → hover df → webview from the Variables view → step → refresh →
+# MCP endpoint), stops every process it started, prints PASS/FAIL.
+# Screenshots and logs: artifacts/e2e/.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+EXT="$(dirname "$HERE")"
+ROOT="$(dirname "$EXT")"
+source "$HERE/lib.sh"
+
+ARTIFACTS="${DAPSCOPE_E2E_ARTIFACTS:-$ROOT/artifacts/e2e}"
+T="$(mktemp -d /tmp/dapscope-e2e.XXXXXX)"
+PGID=""
+
+cleanup() {
+  local rc=$?
+  if [ -n "$PGID" ]; then
+    kill -TERM -- "-$PGID" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 -- "-$PGID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$PGID" 2>/dev/null
+  fi
+  mkdir -p "$ARTIFACTS/logs"
+  cp "$T/code-server.log" "$ARTIFACTS/logs/" 2>/dev/null
+  find "$T/ud/logs" -name '*.log' \( -path '*dapscope*' -o -name 'exthost*.log' -o -name 'remoteexthost.log' \) -exec cp {} "$ARTIFACTS/logs/" \; 2>/dev/null
+  rm -rf "$T"
+  return $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { log "$*"; echo "E2E FAIL: $*"; exit 1; }
+
+mkdir -p "$ARTIFACTS"
+rm -f "$ARTIFACTS"/*.png
+ensure_chromium || fail "could not install chromium"
+ensure_code_server || fail "could not install code-server"
+if [ ! -d "$ROOT/node_modules/playwright-core" ] || [ ! -d "$ROOT/node_modules/@vscode/vsce" ]; then
+  log "installing npm dev dependencies"
+  (cd "$ROOT" && npm ci --no-audit --no-fund >/dev/null) || fail "npm ci failed"
+fi
+if [ "${1:-}" = "--setup-only" ]; then log "e2e dependencies ready in $E2E_CACHE"; exit 0; fi
+
+log "packaging the extension (.vsix with the sidecar)"
+VSIX="$T/dapscope.vsix"
+(cd "$ROOT" && DAPSCOPE_VSIX="$VSIX" npm run -s package >"$T/package.log" 2>&1) || { tail -30 "$T/package.log"; fail "packaging failed"; }
+unzip -l "$VSIX" | grep -q 'extension/bin/dapscope' || fail "the .vsix lacks bin/dapscope"
+
+mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
+cp -r "$HERE/workspace/." "$T/ws/"
+cat > "$T/ud/User/settings.json" <<'JSON'
+{
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "security.workspace.trust.enabled": false,
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "telemetry.telemetryLevel": "off",
+  "editor.hover.delay": 300,
+  "editor.minimap.enabled": false,
+  "debug.inlineValues": "off",
+  "debug.openDebug": "openOnDebugBreak",
+  "debug.internalConsoleOptions": "neverOpen",
+  "window.restoreWindows": "none",
+  "files.hotExit": "off",
+  "dapscope.sidecarLogLevel": "debug",
+  "dapscope.trace.dap": true
+}
+JSON
+
+NODE="$NODE24_DIR/bin/node"
+CS=(env HOME="$T/home" "$NODE" "$CS_DIR/out/node/entry.js" --user-data-dir "$T/ud" --extensions-dir "$T/ext" --disable-telemetry --disable-update-check)
+log "installing the .vsix into a fresh code-server"
+"${CS[@]}" --install-extension "$VSIX" >"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "code-server --install-extension failed"; }
+ls "$T/ext" | grep -q '^dapscope\.dapscope' || { cat "$T/install.log"; fail "extension not installed"; }
+[ -x "$T"/ext/dapscope.dapscope-*/bin/dapscope ] || chmod +x "$T"/ext/dapscope.dapscope-*/bin/dapscope
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+log "starting code-server on 127.0.0.1:$PORT"
+setsid bash -c 'echo $$ > "$0/pgid"; exec "$@"' "$T" "${CS[@]}" \
+  --bind-addr "127.0.0.1:$PORT" --auth none --disable-workspace-trust --reconnection-grace-time 5 "$T/ws" \
+  >"$T/code-server.log" 2>&1 &
+for _ in $(seq 1 50); do [ -s "$T/pgid" ] && break; sleep 0.1; done
+PGID="$(cat "$T/pgid" 2>/dev/null)"
+[ -n "$PGID" ] || fail "code-server did not start"
+for i in $(seq 1 120); do
+  curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
+  kill -0 "$PGID" 2>/dev/null || { cat "$T/code-server.log"; fail "code-server exited"; }
+  sleep 1
+done
+curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" || fail "code-server not healthy after 120 s"
+
+if [ -n "${E2E_KEEP:-}" ]; then
+  echo "http://127.0.0.1:$PORT/?folder=$T/ws $T" > "$E2E_KEEP"
+  log "E2E_KEEP: code-server stays up until $E2E_KEEP is removed"
+  while [ -e "$E2E_KEEP" ]; do sleep 1; done
+  exit 0
+fi
+log "running the scenario"
+E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
+  CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
+  node "$HERE/scenario.mjs"
+rc=$?
+if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
+exit $rc

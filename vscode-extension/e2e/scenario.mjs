@@ -1,0 +1,304 @@
+// The end-to-end scenario in a real VS Code (code-server) driven through
+// headless Chromium: open example.py, set a breakpoint, F5 with a `dapscope`
+// launch configuration, wait for the stop, hover `df` and see its shape, open
+// the inspection webview from the Variables view and see its columns, step
+// and see the webview refresh (a new column appears), and reach the same
+// session through the sidecar's MCP endpoint. Every wait polls with a
+// generous bound (2-core CI); screenshots go to E2E_ARTIFACTS. Latencies seen
+// by the extension are read from its log file and printed.
+import { createRequire } from 'node:module';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+const require = createRequire(join(here, '..', '..', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const URL_ = process.env.E2E_URL;
+const WS = process.env.E2E_WS;
+const UD = process.env.E2E_USERDATA;
+const ART = process.env.E2E_ARTIFACTS;
+const LONG = 120_000;
+const t0 = Date.now();
+const log = (m) => console.log(`[scenario +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+
+const src = readFileSync(join(WS, 'example.py'), 'utf8').split('\n');
+const bpLine = src.findIndex((l) => l.includes('# BREAKPOINT')) + 1;
+
+let page;
+let shot = 0;
+async function screenshot(name) {
+  shot++;
+  const p = join(ART, `${String(shot).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: p }).catch((e) => log(`screenshot ${name} failed: ${e.message}`));
+  log(`screenshot ${p}`);
+}
+
+/** Polls fn until it returns a truthy value or the time runs out. */
+async function until(what, fn, timeout = LONG, every = 500) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    await page.waitForTimeout(every);
+  }
+}
+
+/** Runs a command from the palette; retried because extension commands appear a few seconds after the workbench. */
+async function runCommand(title) {
+  await until(`command "${title}"`, async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 4_000 });
+    } catch {
+      await page.keyboard.press('Escape');
+      return false;
+    }
+    await page.keyboard.press('Enter');
+    return true;
+  }, LONG, 2_000);
+  log(`ran command: ${title}`);
+}
+
+/** The extension's log file (LogOutputChannel) under the user-data logs. */
+function extensionLog() {
+  const found = [];
+  const walk = (d) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/dapscope\.log$/.test(n)) found.push(p);
+    }
+  };
+  walk(join(UD, 'logs'));
+  return found.map((p) => readFileSync(p, 'utf8')).join('\n');
+}
+
+function timings(text, re) {
+  return [...text.matchAll(re)].map((m) => Number(m[1]));
+}
+
+function stats(xs) {
+  if (!xs.length) return 'n/a';
+  const s = [...xs].sort((a, b) => a - b);
+  const med = s[Math.floor(s.length / 2)];
+  return `n=${s.length} median=${med.toFixed(1)} ms min=${s[0].toFixed(1)} max=${s[s.length - 1].toFixed(1)}`;
+}
+
+/** The webview's inner document. */
+function webview() {
+  return page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+}
+
+async function webviewColumns() {
+  return webview().locator('.coltable tbody th.colname').allTextContents();
+}
+
+async function mcpCall(ep, sessionId, body) {
+  const headers = { Authorization: `Bearer ${ep.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  if (sessionId) headers['Mcp-Session-Id'] = sessionId;
+  const res = await fetch(ep.url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok && res.status !== 202) throw new Error(`MCP HTTP ${res.status}: ${text}`);
+  const sid = res.headers.get('mcp-session-id') ?? sessionId;
+  if (!text) return { sid, msg: undefined };
+  const json = text.trimStart().startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop();
+  return { sid, msg: JSON.parse(json) };
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(URL_).origin });
+    page = await context.newPage();
+    page.setDefaultTimeout(LONG);
+
+    log(`opening ${URL_}`);
+    await page.goto(URL_);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'example.py' }).waitFor({ state: 'visible' });
+    log('workbench rendered');
+    await screenshot('workbench');
+
+    // Open example.py from the Explorer.
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'example.py' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'example.py' }).waitFor({ state: 'visible' });
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: '# BREAKPOINT' }).waitFor({ state: 'visible' });
+    log('example.py open');
+
+    // The extension is active once its commands are in the palette.
+    await runCommand('dapscope: Show Output');
+
+    // Breakpoint on the marked line: cursor there, F9 (once; re-pressed only if no glyph appears).
+    const bpGlyph = editor.locator('.codicon-debug-breakpoint');
+    await until('breakpoint set', async () => {
+      if ((await bpGlyph.count()) > 0) return true;
+      await editor.locator('.view-line', { hasText: '# BREAKPOINT' }).click();
+      await page.keyboard.press('F9');
+      try {
+        await bpGlyph.first().waitFor({ state: 'visible', timeout: 10_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 60_000, 500);
+    log(`breakpoint set on line ${bpLine}`);
+
+    // F5 with the launch.json configuration of type dapscope.
+    await editor.locator('.view-line', { hasText: '# BREAKPOINT' }).click();
+    await page.keyboard.press('F5');
+    const dfRow = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*df\b/ }).first();
+    await until('the stop (Paused on breakpoint)', async () => (await page.locator('.debug-toolbar').count()) > 0 && (await page.getByText('Paused on breakpoint').count()) > 0);
+    log('stopped at the breakpoint');
+    // Expand Locals if VS Code left it collapsed.
+    await until('df in the Variables view', async () => {
+      if (await dfRow.isVisible()) return true;
+      const locals = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*Locals\s*$/ }).first();
+      if ((await locals.getAttribute('aria-expanded')) === 'false') await locals.click();
+      return false;
+    }, 60_000, 1_000);
+    log('df in the Variables view');
+    await screenshot('stopped');
+
+    // Hover df on the stopped line: the markdown smart summary.
+    const dfBox = async () => editor.locator('.view-line', { hasText: '# BREAKPOINT' }).evaluate((el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const i = n.textContent.search(/\bdf\b/);
+        if (i >= 0) {
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 2);
+          const b = r.getBoundingClientRect();
+          return { x: b.x, y: b.y, width: b.width, height: b.height };
+        }
+      }
+      return null;
+    });
+    const hover = page.locator('.monaco-hover', { hasText: /rows ×/ }).first();
+    let hoverText = '';
+    for (let attempt = 1; attempt <= 6 && !hoverText; attempt++) {
+      const box = await dfBox();
+      await page.mouse.move(5, 600);
+      await page.waitForTimeout(500);
+      // While paused VS Code shows its debug hover; holding Alt shows the
+      // language hover, which is where dapscope's summary appears.
+      await page.keyboard.down('Alt');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 10_000 });
+        hoverText = (await hover.textContent()) ?? '';
+        await screenshot('hover-df');
+      } catch {
+        log(`hover attempt ${attempt}: no dapscope hover yet`);
+      }
+      await page.keyboard.up('Alt');
+    }
+    if (!/DataFrame/.test(hoverText) || !/500 rows × 3 columns/.test(hoverText)) throw new Error(`hover on df lacks the shape: ${JSON.stringify(hoverText)}`);
+    for (const c of ['city', 'price', 'qty']) if (!hoverText.includes(c)) throw new Error(`hover lacks column ${c}`);
+    log(`hover shows: ${hoverText.slice(0, 90).replace(/\s+/g, ' ')}…`);
+    await page.mouse.move(5, 500);
+
+    // Variables view → context menu → Inspect with dapscope.
+    await until('Inspect with dapscope in the Variables context menu', async () => {
+      await page.keyboard.press('Escape');
+      await dfRow.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Inspect with dapscope' }).first();
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      await page.waitForTimeout(400); // menus ignore a click that comes too soon after opening
+      await item.hover();
+      await item.click();
+      try {
+        await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 90_000, 1_000);
+    log('webview opened from the Variables view');
+    await until('webview columns', async () => (await webviewColumns()).join(',') === 'city,price,qty');
+    const gen1 = Number(await webview().locator('body').getAttribute('data-generation'));
+    const summary = await webview().locator('.summary .line').textContent();
+    log(`webview shows columns city, price, qty (refresh #${gen1}): ${summary}`);
+    if (!/500 rows × 3 columns/.test(summary ?? '')) throw new Error(`webview summary: ${summary}`);
+    if ((await webview().locator('.coltable svg.hist').count()) < 1) throw new Error('no histogram in the webview');
+    if ((await webview().locator('.previewtable tbody tr').count()) < 2) throw new Error('no preview rows in the webview');
+    await screenshot('webview-df');
+
+    // Step over twice: every stop refreshes; after the second, df has "total".
+    const stepOver = page.locator('.debug-toolbar .codicon-debug-step-over').first();
+    for (let i = 1; i <= 2; i++) {
+      const before = Number(await webview().locator('body').getAttribute('data-generation'));
+      await stepOver.click();
+      await until(`webview refresh after step ${i}`, async () => Number(await webview().locator('body').getAttribute('data-generation')) > before && (await webview().locator('body').getAttribute('data-state')) === 'result');
+      log(`step ${i}: webview refreshed (refresh #${await webview().locator('body').getAttribute('data-generation')})`);
+    }
+    await until('the new column after the steps', async () => (await webviewColumns()).includes('total'));
+    log(`webview after steps: ${(await webviewColumns()).join(', ')}`);
+    await screenshot('webview-after-step');
+
+    // The same session through the sidecar's MCP endpoint.
+    await runCommand('dapscope: Copy MCP Endpoint');
+    const clip = await until('the MCP endpoint in the clipboard', async () => {
+      const t = await page.evaluate(() => navigator.clipboard.readText());
+      return t.includes('"url"') ? t : '';
+    }, 30_000);
+    const cfg = JSON.parse(clip);
+    const ep = { url: cfg.url, token: cfg.headers.Authorization.replace(/^Bearer /, '') };
+    log(`MCP endpoint ${ep.url}`);
+    const unauth = await fetch(ep.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    if (unauth.status !== 401) throw new Error(`MCP without token: HTTP ${unauth.status}, want 401`);
+    let { sid, msg } = await mcpCall(ep, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'dapscope-e2e', version: '1' } } });
+    if (!msg?.result?.serverInfo) throw new Error(`MCP initialize: ${JSON.stringify(msg)}`);
+    await mcpCall(ep, sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    ({ msg } = await mcpCall(ep, sid, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'debug_sessions', arguments: {} } }));
+    const sessions = msg?.result?.structuredContent?.sessions ?? [];
+    const editorSession = sessions.find((s) => s.origin === 'editor');
+    if (!editorSession || editorSession.status !== 'paused') throw new Error(`MCP debug_sessions: ${JSON.stringify(msg?.result)}`);
+    log(`MCP sees the editor's session ${editorSession.id} (${editorSession.status})`);
+    ({ msg } = await mcpCall(ep, sid, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'debug_inspect_variable', arguments: { expression: 'df', session_id: editorSession.id } } }));
+    const text = JSON.stringify(msg?.result ?? msg);
+    if (msg?.result?.isError || !text.includes('total') || !text.includes('500')) throw new Error(`MCP debug_inspect_variable df: ${text.slice(0, 500)}`);
+    log('MCP debug_inspect_variable df sees the new column "total"');
+
+    // Latency seen from the extension (its log file).
+    await page.waitForTimeout(1_000);
+    const ext = extensionLog();
+    const hoverMs = timings(ext, /hover example\.py:\d+:\d+ answered in ([\d.]+) ms/g);
+    const inspectMs = timings(ext, /inspect df answered in ([\d.]+) ms/g);
+    if (!/startProxy for/.test(ext)) throw new Error('the session did not go through dapscope/startProxy');
+    log(`LATENCY hover (answered, seen by the extension): ${stats(hoverMs)}`);
+    log(`LATENCY inspect df (webview, seen by the extension): ${stats(inspectMs)}`);
+    log(`MCP provider: ${/registered MCP server definition provider/.test(ext) ? 'registered with vscode.lm' : 'API not available in this VS Code'}`);
+
+    // Stop debugging.
+    await page.keyboard.press('Shift+F5');
+    await until('the session to end', async () => (await page.locator('.debug-toolbar:visible').count()) === 0, 60_000);
+    await screenshot('ended');
+    log('PASS');
+  } catch (e) {
+    log(`FAIL: ${e.stack ?? e}`);
+    if (page) await screenshot('failure');
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();
