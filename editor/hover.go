@@ -1,7 +1,7 @@
 // This file holds textDocument/hover: when a session is paused in a frame of
 // the hovered file, the expression under the cursor is inspected in that
 // frame and answered with a short markdown summary; otherwise null, fast
-// (no DAP traffic when nothing is paused).
+// (no DAP traffic when nothing is paused). The markdown is inspect.Format's.
 
 package editor
 
@@ -124,10 +124,15 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 			s.log.Warn("hover: inspection failed", "expr", expr, "err", err)
 			return nil, nil
 		}
+		md, err := inspect.Format(res, "markdown", 0)
+		if err != nil {
+			s.log.Warn("hover: markdown", "err", err)
+			return nil, nil
+		}
 		s.log.Info("hover", "expr", expr, "ms", float64(time.Since(t0).Microseconds())/1000, "type", res.DetectedType)
 		ln := p.Position.Line
 		return &protocol.Hover{
-			Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: HoverMarkdown(res)},
+			Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md},
 			Range: &protocol.Range{
 				Start: protocol.Position{Line: ln, Character: uint32(runeToUTF16(line, start))},
 				End:   protocol.Position{Line: ln, Character: uint32(runeToUTF16(line, end))},
