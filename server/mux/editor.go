@@ -117,13 +117,19 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	ed.mu.Lock()
 	ed.pending[env.Seq] = env.Command
 	ed.mu.Unlock()
-	if env.Command == "setBreakpoints" {
+	// The only editor requests decoded beyond the envelope: breakpoints (to
+	// track them per source) and launch (to know the program).
+	if env.Command == "setBreakpoints" || env.Command == "launch" {
 		var a struct {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(body, &a)
 		m.mu.Lock()
-		m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
+		if env.Command == "launch" {
+			m.state.Program = programOf(a.Arguments)
+		} else {
+			m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
+		}
 		m.mu.Unlock()
 	}
 	ed.upstream(env, body)

@@ -228,7 +228,10 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 
 func (m *Mux) observeResponse(env dap.Envelope, path string, success bool, body []byte) bool {
 	// Only a few commands change state; avoid decoding the rest.
-	if env.Command != "initialize" && !resumingCommands[env.Command] && env.Command != "setBreakpoints" && env.Command != "threads" {
+	switch {
+	case env.Command == "initialize", resumingCommands[env.Command], env.Command == "setBreakpoints",
+		env.Command == "threads", env.Command == "configurationDone", env.Command == "launch", env.Command == "attach":
+	default:
 		return false
 	}
 	var r struct {
@@ -341,6 +344,9 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 	if command == "setBreakpoints" {
 		m.reqPaths[seq] = sourcePathOf(args)
 	}
+	if command == "launch" {
+		m.state.Program = programOf(args)
+	}
 	m.mu.Unlock()
 
 	body, err := json.Marshal(dap.Request{Seq: seq, Type: "request", Command: command, Arguments: args})
@@ -390,6 +396,25 @@ func (m *Mux) forget(seq int) {
 	delete(m.pending, seq)
 	delete(m.reqPaths, seq)
 	m.mu.Unlock()
+}
+
+// programOf digs the program (or module) out of launch arguments.
+func programOf(args any) string {
+	var a struct {
+		Program string `json:"program"`
+		Module  string `json:"module"`
+	}
+	switch v := args.(type) {
+	case json.RawMessage:
+		_ = json.Unmarshal(v, &a)
+	default:
+		b, _ := json.Marshal(v)
+		_ = json.Unmarshal(b, &a)
+	}
+	if a.Program != "" {
+		return a.Program
+	}
+	return a.Module
 }
 
 // sourcePathOf digs source.path out of setBreakpoints arguments of any type.

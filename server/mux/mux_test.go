@@ -328,6 +328,12 @@ func TestStateTracking(t *testing.T) {
 	}
 	fake.event("initialized", nil)
 	wait(func(s State) bool { return s.Initialized })
+	if err := m.Call(ctx, "configurationDone", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.State(); st.Status != StatusRunning {
+		t.Fatalf("after configurationDone: %s, want running", st.Status)
+	}
 	fake.event("thread", map[string]any{"reason": "started", "threadId": 1})
 	fake.event("stopped", map[string]any{"reason": "breakpoint", "threadId": 1, "allThreadsStopped": true, "hitBreakpointIds": []int{1}})
 	st := wait(func(s State) bool { return s.Paused() })

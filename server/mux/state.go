@@ -45,6 +45,8 @@ type State struct {
 	Threads     map[int]string `json:"threads,omitempty"`
 	Breakpoints []Breakpoint   `json:"breakpoints,omitempty"`
 	AdapterDead bool           `json:"adapterDead,omitempty"`
+	// Program is the program (or module) of the launch request, whoever sent it.
+	Program string `json:"program,omitempty"`
 }
 
 // Paused reports whether a thread is stopped.
@@ -204,6 +206,13 @@ func (s *State) observeResponse(command, path string, success bool, body json.Ra
 	case resumingCommands[command]:
 		s.markRunning()
 		return true
+	case command == "configurationDone" || command == "launch" || command == "attach":
+		// Adapters send no "continued" when the program starts running.
+		if s.Status == StatusStarting {
+			s.Status = StatusRunning
+			return true
+		}
+		return false
 	case command == "setBreakpoints":
 		var b struct {
 			Breakpoints []wireBreakpoint `json:"breakpoints"`

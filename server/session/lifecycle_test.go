@@ -31,6 +31,19 @@ func pgrep(t *testing.T, pattern string) bool {
 	return false
 }
 
+// eventuallyGone waits (bounded) for processes matching pattern to end:
+// a SIGKILLed process may take a moment to be gone.
+func eventuallyGone(t *testing.T, pattern string) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for pgrep(t, pattern) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
 // The adapter process is killed while an internal client and the editor
 // both wait for a slow evaluate: both get errors promptly, the editor gets
 // terminated, and no adapter, launcher or debuggee process is left.
@@ -57,6 +70,9 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 	frame, err := s.TopFrame(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if info := s.Info(); info.Program != "testdata/core/loop.py" || info.Origin != OriginEditor {
+		t.Fatalf("editor session info = %+v", info)
 	}
 	if !pgrep(t, program) {
 		t.Fatal("debuggee not running")
@@ -97,7 +113,7 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 		t.Fatalf("ServeEditor: %v", err)
 	}
 	<-s.Done()
-	if pgrep(t, program) {
+	if !eventuallyGone(t, program) {
 		t.Fatal("debuggee left running after the adapter was killed")
 	}
 	if st := s.Info(); st.Status != StatusError || st.Outcome == nil || st.Outcome.ErrorType != "AdapterExited" {
@@ -206,6 +222,9 @@ func TestWaitTimeoutHitConditionPause(t *testing.T) {
 	if err != nil || !w.Running {
 		t.Fatalf("wait on a running program = %+v, %v", w, err)
 	}
+	if got := s.Status(); got != StatusRunning {
+		t.Fatalf("status while running = %s", got)
+	}
 	// Requests that need a paused debuggee fail fast with NOT_PAUSED.
 	var se *Error
 	if _, err := s.StackTrace(ctx, 0, 1); !errors.As(err, &se) || se.Code != CodeNotPaused {
@@ -223,7 +242,7 @@ func TestWaitTimeoutHitConditionPause(t *testing.T) {
 		t.Fatalf("info = %+v", info)
 	}
 	_ = s.Terminate(ctx)
-	if pgrep(t, "testdata/core/spin.py") {
+	if !eventuallyGone(t, "testdata/core/spin.py") {
 		t.Fatal("debuggee still running after Terminate")
 	}
 }
@@ -334,7 +353,7 @@ func TestEditorVanishesMidRequest(t *testing.T) {
 	}
 	s := m.List()[0]
 	<-s.Done()
-	if pgrep(t, program) {
+	if !eventuallyGone(t, program) {
 		t.Fatal("debuggee left running after the editor vanished")
 	}
 }

@@ -79,6 +79,9 @@ func NewManager(opts ManagerOptions) *Manager {
 	if opts.Workspace == "" {
 		opts.Workspace, _ = os.Getwd()
 	}
+	if abs, err := filepath.Abs(opts.Workspace); err == nil {
+		opts.Workspace = abs
+	}
 	if opts.Python == "" {
 		opts.Python = adapter.DefaultPython
 	}

@@ -225,6 +225,9 @@ func (s *Session) Info() Info {
 		Program: s.rel(s.program), Module: s.module, Args: s.args, EnvKeys: s.envKeys,
 		CreatedAt: s.createdAt, UpdatedAt: s.updatedAt, Timings: s.timings,
 	}
+	if in.Program == "" && in.Module == "" {
+		in.Program = s.rel(s.mux.State().Program) // an editor's launch
+	}
 	if s.stop != nil && in.Status == StatusPaused {
 		in.Stop = s.stop.Location
 	}
