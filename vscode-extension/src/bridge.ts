@@ -8,6 +8,7 @@ export interface BridgeSession {
   id: string;
   type: string;
   name: string;
+  configuration?: { subProcessId?: unknown; [k: string]: unknown };
   customRequest(command: string, args?: unknown): Thenable<unknown>;
 }
 
@@ -52,9 +53,13 @@ export class Bridge {
     private log: (msg: string) => void = () => {},
   ) {}
 
-  /** Whether a session of this debug type goes through the bridge (dapscope sessions are proxied instead). */
-  static bridged(debugType: string): boolean {
-    return debugType !== 'dapscope';
+  /**
+   * Whether a session goes through the bridge: every debug type but dapscope
+   * (proxied instead), and dapscope child sessions (debugpy subprocesses),
+   * which connect straight to debugpy's adapter.
+   */
+  static bridged(debugType: string, configuration?: { subProcessId?: unknown }): boolean {
+    return debugType !== 'dapscope' || configuration?.subProcessId !== undefined;
   }
 
   has(id: string): boolean {
@@ -63,9 +68,10 @@ export class Bridge {
 
   /** A tracker for one session: forwards lifecycle events; returns undefined when not bridged. */
   tracker(session: BridgeSession): { onDidSendMessage(m: unknown): void; onExit(): void; onWillStopSession(): void } | undefined {
-    if (!Bridge.bridged(session.type)) return undefined;
+    if (!Bridge.bridged(session.type, session.configuration)) return undefined;
     this.sessions.set(session.id, session);
-    const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter: adapterKind(session.type) };
+    const adapter = session.type === 'dapscope' ? String(session.configuration?.adapter ?? 'debugpy') : adapterKind(session.type);
+    const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter };
     this.notify({ ...base, kind: 'started' });
     let ended = false;
     const end = () => {
@@ -112,4 +118,15 @@ export class Bridge {
     this.log(`bridge ${p.command} on ${s.type} session took ${Date.now() - t0} ms`);
     return body ?? {};
   }
+}
+
+/**
+ * The child configuration for debugpy's `debugpyAttach` event (debugpy < 1.8
+ * announces subprocesses this way instead of a startDebugging request): the
+ * body is already an attach configuration with `connect` and `subProcessId`.
+ */
+export function childConfiguration(body: Record<string, unknown>, parentType: string): Record<string, unknown> | undefined {
+  const connect = body.connect as { port?: unknown } | undefined;
+  if (body.subProcessId === undefined || typeof connect?.port !== 'number') return undefined;
+  return { ...body, type: parentType, request: 'attach', name: String(body.name ?? `Subprocess ${body.subProcessId}`) };
 }

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { Bridge, type BridgeEvent, type DapRequestParams } from './bridge';
+import { Bridge, childConfiguration, type BridgeEvent, type DapRequestParams } from './bridge';
 import { ConfigurationProvider, DescriptorFactory } from './debug';
 import { expressionAt, isInspectable } from './expression';
 import { InspectPanel, type InspectTarget } from './panel';
@@ -67,7 +67,9 @@ async function startClient(context: vscode.ExtensionContext): Promise<LanguageCl
     const c = new LanguageClient('dapscope', 'dapscope sidecar', serverOptions, clientOptions);
     c.onNotification('dapscope/sessionEvent', (ev: { sessionId: string; vscodeSessionId?: string; kind: string }) => {
       log.debug(`session event ${ev.kind} ${ev.sessionId} (vscode ${ev.vscodeSessionId ?? '-'})`);
-      if (ev.vscodeSessionId) InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
+      // Panels of dapscope sessions refresh from the tracker (the editor's own
+      // view of stops); here only the end of a sidecar session matters.
+      if (ev.vscodeSessionId && ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
     });
     c.onRequest('dapscope/dapRequest', (p: DapRequestParams) => bridge.request(p));
     await c.start();
@@ -101,12 +103,19 @@ async function inspect(context: vscode.ExtensionContext, t: InspectTarget): Prom
   const c = await startClient(context);
   const t0 = performance.now();
   try {
-    const result = await c.sendRequest<InspectResult>('dapscope/inspect', {
+    const params = {
       vscodeSessionId: t.vscodeSessionId,
       frameId: t.frameId,
       expression: t.expression,
       options: { max_preview_rows: vscode.workspace.getConfiguration('dapscope').get<number>('previewRows', 10) },
-    });
+    };
+    let result = await c.sendRequest<InspectResult>('dapscope/inspect', params);
+    // The editor may see a stop a moment before the sidecar's session has
+    // processed it: retry briefly while it still reports "not paused".
+    for (let i = 0; i < 20 && result?.error?.code === 'INVALID_STATE'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      result = await c.sendRequest<InspectResult>('dapscope/inspect', params);
+    }
     const ms = performance.now() - t0;
     log.info(`inspect ${t.expression} answered in ${ms.toFixed(1)} ms (sidecar ${result?.elapsed_ms?.toFixed?.(1) ?? '?'} ms)`);
     return { result, elapsedMs: ms };
@@ -142,12 +151,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         const trace = vscode.workspace.getConfiguration('dapscope').get<boolean>('trace.dap');
         const b = bridge.tracker(session);
         if (b) void startClient(context).catch((e) => log.error(`sidecar: ${e}`));
-        if (!trace) return b;
+        const own = session.type === 'dapscope';
+        if (!trace && !own) return b;
         return {
-          onWillReceiveMessage: (m: unknown) => log.info(`dap [${session.type}] → ${JSON.stringify(m)}`),
+          onWillReceiveMessage: (m: unknown) => {
+            if (trace) log.info(`dap [${session.type}] → ${JSON.stringify(m)}`);
+          },
           onDidSendMessage: (m: unknown) => {
-            log.info(`dap [${session.type}] ← ${JSON.stringify(m)}`);
+            if (trace) log.info(`dap [${session.type}] ← ${JSON.stringify(m)}`);
             b?.onDidSendMessage(m);
+            const msg = m as { type?: string; event?: string; body?: Record<string, unknown> };
+            if (own && msg?.type === 'event') {
+              if (b) {
+                // child sessions refresh through the bridge
+              } else if (msg.event === 'stopped') InspectPanel.onSessionEvent(session.id, 'stopped');
+              else if (msg.event === 'continued') InspectPanel.onSessionEvent(session.id, 'continued');
+              else if (msg.event === 'debugpyAttach' && msg.body) {
+                const child = childConfiguration(msg.body, session.type);
+                if (child) {
+                  log.info(`debugpy subprocess ${String(child.subProcessId)}: starting a child session`);
+                  void vscode.debug.startDebugging(session.workspaceFolder, child as vscode.DebugConfiguration, { parentSession: session, lifecycleManagedByParent: true, consoleMode: vscode.DebugConsoleMode.MergeWithParent });
+                }
+              }
+            }
           },
           onExit: () => b?.onExit(),
           onWillStopSession: () => b?.onWillStopSession(),

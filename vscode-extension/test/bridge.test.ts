@@ -2,7 +2,7 @@
 // types and runs the sidecar's DAP requests through session.customRequest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bridge, adapterKind, type BridgeEvent } from '../src/bridge';
+import { Bridge, adapterKind, childConfiguration, type BridgeEvent } from '../src/bridge';
 
 function fakeSession(type = 'debugpy') {
   const calls: { command: string; args: unknown }[] = [];
@@ -68,4 +68,23 @@ test('adapter kinds', () => {
   assert.equal(adapterKind('debugpy'), 'debugpy');
   assert.equal(adapterKind('go'), 'dlv');
   assert.equal(adapterKind('node'), 'node');
+});
+
+test('dapscope child sessions (debugpy subprocesses) are bridged with their adapter', () => {
+  const events: BridgeEvent[] = [];
+  const b = new Bridge((e) => events.push(e));
+  const child = { ...fakeSession('dapscope').session, id: 'c1', configuration: { subProcessId: 42, adapter: 'debugpy' } };
+  assert.ok(b.tracker(child));
+  assert.equal(events[0].adapter, 'debugpy');
+  assert.equal(b.tracker({ ...fakeSession('dapscope').session, id: 'p1', configuration: {} }), undefined);
+});
+
+test('debugpyAttach becomes an attach configuration of the parent type', () => {
+  const body = { type: 'dapscope', request: 'attach', name: 'Subprocess 42', subProcessId: 42, connect: { host: '127.0.0.1', port: 5679 }, program: '/x.py' };
+  const c = childConfiguration(body, 'dapscope')!;
+  assert.equal(c.type, 'dapscope');
+  assert.equal(c.request, 'attach');
+  assert.equal(c.subProcessId, 42);
+  assert.deepEqual(c.connect, { host: '127.0.0.1', port: 5679 });
+  assert.equal(childConfiguration({ name: 'x' }, 'dapscope'), undefined);
 });
