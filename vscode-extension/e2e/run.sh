@@ -67,6 +67,7 @@ cat > "$T/ud/User/settings.json" <<'JSON'
   "debug.internalConsoleOptions": "neverOpen",
   "window.restoreWindows": "none",
   "files.hotExit": "off",
+  "window.customMenuBarAltFocus": false,
   "dapscope.sidecarLogLevel": "debug",
   "dapscope.trace.dap": true
 }

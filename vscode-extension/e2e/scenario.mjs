@@ -213,6 +213,16 @@ async function main() {
     if (!/DataFrame/.test(hoverText) || !/500 rows × 3 columns/.test(hoverText)) throw new Error(`hover on df lacks the shape: ${JSON.stringify(hoverText)}`);
     for (const c of ['city', 'price', 'qty']) if (!hoverText.includes(c)) throw new Error(`hover lacks column ${c}`);
     log(`hover shows: ${hoverText.slice(0, 90).replace(/\s+/g, ' ')}…`);
+    // More hover samples for the latency figure (each is a new hover request).
+    for (let i = 0; i < 4; i++) {
+      const box = await dfBox();
+      await page.mouse.move(5, 600);
+      await hover.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+      await page.keyboard.down('Alt');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+      await hover.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => log(`extra hover ${i + 1} did not show`));
+      await page.keyboard.up('Alt');
+    }
     await page.mouse.move(5, 500);
 
     // Variables view → context menu → Inspect with dapscope.
