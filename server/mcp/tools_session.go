@@ -90,10 +90,12 @@ type launchArgs struct {
 }
 
 type attachArgs struct {
-	Host    string  `json:"host,omitempty" desc:"default 127.0.0.1"`
-	Port    int     `json:"port" mcp:"required" desc:"port a debugpy listens on"`
-	Wait    *bool   `json:"wait,omitempty" desc:"wait for a stop (default false)"`
-	Timeout float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30)"`
+	Host string `json:"host,omitempty" desc:"default 127.0.0.1"`
+	Port int    `json:"port" mcp:"required" desc:"port a debugpy listens on"`
+	// Breakpoints are set before the debuggee resumes, so early lines hit.
+	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
+	Wait        *bool              `json:"wait,omitempty" desc:"wait for a stop (default false)"`
+	Timeout     float64            `json:"timeout,omitempty" desc:"seconds to wait (default 30)"`
 }
 
 type terminateArgs struct {
@@ -160,7 +162,11 @@ func (s *Server) registerSessionTools() {
 		desc:  "Attach to a debugpy listening on host:port (e.g. started with python -m debugpy --listen 5678). The new session becomes active.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			sess, err := s.mgr.Attach(ctx, session.AttachSpec{Host: p.Host, Port: p.Port})
+			spec := session.AttachSpec{Host: p.Host, Port: p.Port}
+			for _, bp := range p.Breakpoints {
+				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
+			}
+			sess, err := s.mgr.Attach(ctx, spec)
 			if err != nil {
 				return nil, err
 			}
