@@ -170,7 +170,11 @@ func isResponse(seq int) func(godap.Message) bool {
 
 func hoverAt(t *testing.T, c *rpcClient, file, line string, lineNo int, word string) *protocol.Hover {
 	t.Helper()
-	col := strings.Index(line, word) + 1
+	return hoverAtCol(t, c, file, lineNo, strings.Index(line, word)+1)
+}
+
+func hoverAtCol(t *testing.T, c *rpcClient, file string, lineNo, col int) *protocol.Hover {
+	t.Helper()
 	var raw json.RawMessage
 	err := c.call(t, "textDocument/hover", map[string]any{
 		"textDocument": map[string]any{"uri": string(uri.File(file))},
