@@ -58,3 +58,20 @@ func TestUTF16(t *testing.T) {
 		t.Fatal("lineOf past the end must fail")
 	}
 }
+
+func TestSamePathAcceptsURIs(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"/w/child.py", "/w/child.py", true},
+		{"vscode-remote://127.0.0.1:5000/w/child.py", "/w/child.py", true},
+		{"file:///w/child.py", "/w/./child.py", true},
+		{"/w/other.py", "/w/child.py", false},
+		{"", "/w/child.py", false},
+	} {
+		if got := samePath(c.a, c.b); got != c.want {
+			t.Errorf("samePath(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}

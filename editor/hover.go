@@ -9,7 +9,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -62,7 +64,20 @@ func (s *Server) pausedTargets() []pausedTarget {
 	return out
 }
 
+// localPath turns a frame's source path into a file path: VS Code hands
+// bridged stack traces back with URIs in remote setups
+// (vscode-remote://host/path, file:///path).
+func localPath(p string) string {
+	if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], "/\\") {
+		if u, err := url.Parse(p); err == nil && u.Path != "" {
+			return u.Path
+		}
+	}
+	return p
+}
+
 func samePath(a, b string) bool {
+	a, b = localPath(a), localPath(b)
 	if a == "" || b == "" {
 		return false
 	}
@@ -94,6 +109,7 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 	}
 	expr, start, end, ok := ExpressionAt(line, utf16ToRune(line, int(p.Position.Character)))
 	if !ok {
+		s.log.Debug("hover: no expression under the cursor", "line", p.Position.Line, "character", p.Position.Character)
 		return nil, nil
 	}
 	file := uri.URI(p.TextDocument.URI).Filename()
@@ -111,6 +127,13 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 			}
 		}
 		if frameID == 0 {
+			var paths []string
+			for _, f := range frames {
+				if f.Source != nil {
+					paths = append(paths, f.Source.Path)
+				}
+			}
+			s.log.Debug("hover: no frame in the hovered file", "file", file, "frames", paths)
 			continue // this session is not stopped in the hovered file
 		}
 		t0 := time.Now()

@@ -117,6 +117,67 @@ async function mcpCall(ep, sessionId, body) {
   return { sid, msg: JSON.parse(json) };
 }
 
+/** The bounding box of `word` on the editor line containing `marker`. */
+async function wordBox(editor, marker, word) {
+  return editor.locator('.view-line', { hasText: marker }).evaluate((el, w) => {
+    const re = new RegExp(`\\b${w}\\b`);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = n.textContent.search(re);
+      if (i >= 0) {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + w.length);
+        const b = r.getBoundingClientRect();
+        return { x: b.x, y: b.y, width: b.width, height: b.height };
+      }
+    }
+    return null;
+  }, word);
+}
+
+/** Alt-hovers `word` on the marked line until a hover matching `re` shows; returns its text. */
+async function altHover(editor, marker, word, re, name) {
+  const hover = page.locator('.monaco-hover', { hasText: re }).first();
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    const box = await wordBox(editor, marker, word);
+    await page.mouse.move(5, 600);
+    await page.waitForTimeout(500);
+    // While paused VS Code shows its debug hover; holding Alt shows the
+    // language hover, which is where dapscope's summary appears.
+    await page.keyboard.down('Alt');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      const text = (await hover.textContent()) ?? '';
+      if (name) await screenshot(name);
+      return text;
+    } catch {
+      log(`hover ${word} attempt ${attempt}: no dapscope hover yet`);
+    } finally {
+      await page.keyboard.up('Alt');
+    }
+  }
+  return '';
+}
+
+/** Sets a breakpoint on the line containing marker (idempotent). */
+async function setBreakpoint(editor, marker) {
+  const line = editor.locator('.view-line', { hasText: marker });
+  const glyphs = async () => editor.locator('.codicon-debug-breakpoint').count();
+  await until(`breakpoint at ${marker}`, async () => {
+    if ((await glyphs()) > 0) return true;
+    await line.click();
+    await page.keyboard.press('F9');
+    try {
+      await editor.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 10_000 });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 60_000, 500);
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -301,6 +362,38 @@ async function main() {
     await page.keyboard.press('Shift+F5');
     await until('the session to end', async () => (await page.locator('.debug-toolbar:visible').count()) === 0, 60_000);
     await screenshot('ended');
+
+    // A debugpy subprocess: the child session (debugpyAttach) is inspected through the bridge.
+    await runCommand('View: Show Explorer');
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'child.py' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'child.py' }).waitFor({ state: 'visible' });
+    const childEditor = page.locator('.editor-instance .monaco-editor').first();
+    await childEditor.locator('.view-line', { hasText: '# CHILD BREAKPOINT' }).waitFor({ state: 'visible' });
+    await setBreakpoint(childEditor, '# CHILD BREAKPOINT');
+    await until('the subprocess configuration started', async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>Debug: Select and Start Debugging');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Select and Start Debugging' }).first().waitFor({ timeout: 5_000 });
+      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'dapscope: subprocess' }).first();
+      await row.waitFor({ timeout: 5_000 });
+      await row.click();
+      return true;
+    }, 60_000, 1_000);
+    await until('the child session paused', async () => (await page.locator('.debug-pane .monaco-list-row', { hasText: /Subprocess \d+.*Paused on breakpoint/ }).count()) > 0);
+    log('debugpy subprocess: child session paused on its breakpoint');
+    await screenshot('child-stopped');
+    const childHover = await altHover(childEditor, '# CHILD BREAKPOINT', 'settings', /dict/, 'child-hover');
+    if (!/settings/.test(childHover) || !/3/.test(childHover)) throw new Error(`hover on the child's dict: ${JSON.stringify(childHover)}`);
+    log(`child hover (through the bridge): ${childHover.slice(0, 80).replace(/\s+/g, ' ')}…`);
+    await page.waitForTimeout(1_000);
+    log(`LATENCY hover through the bridge (child session, seen by the extension): ${stats(timings(extensionLog(), /hover child\.py:\d+:\d+ answered in ([\d.]+) ms/g))}`);
+    await until('all sessions to end', async () => {
+      if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
+      await page.keyboard.press('Shift+F5');
+      return false;
+    }, 90_000, 3_000);
     log('PASS');
   } catch (e) {
     log(`FAIL: ${e.stack ?? e}`);
