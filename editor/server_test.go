@@ -354,4 +354,35 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// No child process of ours is left either (the debugpy adapter).
+	for kids := children(); len(kids) > 0; kids = children() {
+		if time.Now().After(deadline) {
+			t.Fatalf("child processes left after shutdown: %v", kids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// children lists live (non-zombie) processes whose parent is this process.
+func children() []string {
+	var out []string
+	self := itoa(os.Getpid())
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		st := string(b)
+		i := strings.LastIndexByte(st, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(st[i+1:])
+		if len(f) > 1 && f[1] == self && f[0] != "Z" {
+			out = append(out, d.Name()+" "+st[:i+1])
+		}
+	}
+	return out
 }

@@ -17,6 +17,21 @@ import { registerMcp, stdioMcpConfig } from './mcp';
 let client: LanguageClient | undefined;
 let starting: Promise<LanguageClient> | undefined;
 let log: vscode.LogOutputChannel;
+/** VS Code session id → the sidecar's session id (asked with the custom DAP request dapscope/session). */
+const sidecarIds = new Map<string, string>();
+
+async function learnSidecarId(session: vscode.DebugSession): Promise<void> {
+  if (sidecarIds.has(session.id)) return;
+  try {
+    const info = (await session.customRequest('dapscope/session')) as { id?: string };
+    if (info?.id) {
+      sidecarIds.set(session.id, info.id);
+      log.info(`debug session "${session.name}" is sidecar session ${info.id}`);
+    }
+  } catch (e) {
+    log.debug(`dapscope/session: ${(e as Error).message}`);
+  }
+}
 
 /** The sidecar binary: the `dapscope.path` setting, else the bundled one, else `dapscope` on PATH. */
 export function sidecarPath(extPath: string): string {
@@ -104,6 +119,7 @@ async function inspect(context: vscode.ExtensionContext, t: InspectTarget): Prom
   const t0 = performance.now();
   try {
     const params = {
+      sessionId: sidecarIds.get(t.vscodeSessionId),
       vscodeSessionId: t.vscodeSessionId,
       frameId: t.frameId,
       expression: t.expression,
@@ -164,7 +180,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             if (own && msg?.type === 'event') {
               if (b) {
                 // child sessions refresh through the bridge
-              } else if (msg.event === 'stopped') InspectPanel.onSessionEvent(session.id, 'stopped');
+              } else if (msg.event === 'stopped') {
+                void learnSidecarId(session).finally(() => InspectPanel.onSessionEvent(session.id, 'stopped'));
+              }
               else if (msg.event === 'continued') InspectPanel.onSessionEvent(session.id, 'continued');
               else if (msg.event === 'debugpyAttach' && msg.body) {
                 const child = childConfiguration(msg.body, session.type);
@@ -228,7 +246,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await c?.stop().catch(() => undefined);
       await startClient(context);
     }),
-    vscode.debug.onDidTerminateDebugSession((s) => InspectPanel.onSessionEvent(s.id, 'terminated')),
+    vscode.debug.onDidTerminateDebugSession((s) => {
+      sidecarIds.delete(s.id);
+      InspectPanel.onSessionEvent(s.id, 'terminated');
+    }),
   );
 
   registerMcp(context, log, async () => {
