@@ -19,6 +19,8 @@ let starting: Promise<LanguageClient> | undefined;
 let log: vscode.LogOutputChannel;
 /** VS Code session id → the sidecar's session id (asked with the custom DAP request dapscope/session). */
 const sidecarIds = new Map<string, string>();
+/** Live debug sessions by id (the Variables view's context names its session by id). */
+const liveSessions = new Map<string, vscode.DebugSession>();
 
 async function learnSidecarId(session: vscode.DebugSession): Promise<void> {
   if (sidecarIds.has(session.id)) return;
@@ -199,7 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
     }),
     vscode.commands.registerCommand('dapscope.inspectVariable', (arg?: { sessionId?: string; variable?: { name?: string; evaluateName?: string } }) => {
-      const session = (arg?.sessionId && vscode.debug.activeDebugSession?.id !== arg.sessionId ? undefined : vscode.debug.activeDebugSession) ?? vscode.debug.activeDebugSession;
+      const session = (arg?.sessionId ? liveSessions.get(arg.sessionId) : undefined) ?? vscode.debug.activeDebugSession;
       const expr = arg?.variable?.evaluateName ?? arg?.variable?.name;
       if (!session || !expr) {
         void vscode.window.showWarningMessage('dapscope: select a variable in a paused debug session.');
@@ -246,7 +248,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await c?.stop().catch(() => undefined);
       await startClient(context);
     }),
+    vscode.debug.onDidStartDebugSession((s) => liveSessions.set(s.id, s)),
     vscode.debug.onDidTerminateDebugSession((s) => {
+      liveSessions.delete(s.id);
       sidecarIds.delete(s.id);
       InspectPanel.onSessionEvent(s.id, 'terminated');
     }),
