@@ -55,7 +55,6 @@ cat > "$T/ud/User/settings.json" <<'JSON'
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
-  "chat.disableAIFeatures": true,
   "security.workspace.trust.enabled": false,
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,

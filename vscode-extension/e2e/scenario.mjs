@@ -348,6 +348,26 @@ async function main() {
     if (msg?.result?.isError || !text.includes('total') || !text.includes('500')) throw new Error(`MCP debug_inspect_variable df: ${text.slice(0, 500)}`);
     log('MCP debug_inspect_variable df sees the new column "total"');
 
+    // VS Code's own MCP client (what Copilot agent mode uses) finds the server
+    // through the extension's provider and starts it with the token.
+    const listServers = async () => {
+      await runCommand('MCP: List Servers');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'dapscope' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    };
+    await until('VS Code to start the dapscope MCP server', async () => {
+      await listServers();
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'dapscope' }).first();
+      if (/Running/.test((await row.textContent()) ?? '') && /mcp\.method=tools\/list/.test(extensionLog())) return true;
+      await row.click();
+      const start = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first();
+      if (await start.isVisible().catch(() => false)) await start.click();
+      else await page.keyboard.press('Escape');
+      return false;
+    }, 90_000, 2_000);
+    await screenshot('mcp-running');
+    await page.keyboard.press('Escape');
+    log('VS Code lists the dapscope MCP server as Running (initialize + tools/list with the token)');
+
     // Latency seen from the extension (its log file).
     await page.waitForTimeout(1_000);
     const ext = extensionLog();
