@@ -139,6 +139,9 @@ async function wordBox(editor, marker, word) {
 /** Alt-hovers `word` on the marked line until a hover matching `re` shows; returns its text. */
 async function altHover(editor, marker, word, re, name) {
   const hover = page.locator('.monaco-hover', { hasText: re }).first();
+  // The editor must have focus: VS Code reads the Alt key from the editor's
+  // key events to switch from its debug hover to the language hover.
+  await editor.locator('.view-line', { hasText: marker }).click();
   for (let attempt = 1; attempt <= 6; attempt++) {
     const box = await wordBox(editor, marker, word);
     await page.mouse.move(5, 600);
@@ -148,7 +151,9 @@ async function altHover(editor, marker, word, re, name) {
     await page.keyboard.down('Alt');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
     try {
-      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      // The very first Alt-hover after the stop reliably shows VS Code's debug
+      // hover instead; a short first wait, then generous ones.
+      await hover.waitFor({ state: 'visible', timeout: attempt === 1 ? 4_000 : 10_000 });
       const text = (await hover.textContent()) ?? '';
       if (name) await screenshot(name);
       return text;
@@ -238,39 +243,9 @@ async function main() {
     await screenshot('stopped');
 
     // Hover df on the stopped line: the markdown smart summary.
-    const dfBox = async () => editor.locator('.view-line', { hasText: '# BREAKPOINT' }).evaluate((el) => {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const i = n.textContent.search(/\bdf\b/);
-        if (i >= 0) {
-          const r = document.createRange();
-          r.setStart(n, i);
-          r.setEnd(n, i + 2);
-          const b = r.getBoundingClientRect();
-          return { x: b.x, y: b.y, width: b.width, height: b.height };
-        }
-      }
-      return null;
-    });
+    const dfBox = () => wordBox(editor, '# BREAKPOINT', 'df');
     const hover = page.locator('.monaco-hover', { hasText: /rows ×/ }).first();
-    let hoverText = '';
-    for (let attempt = 1; attempt <= 6 && !hoverText; attempt++) {
-      const box = await dfBox();
-      await page.mouse.move(5, 600);
-      await page.waitForTimeout(500);
-      // While paused VS Code shows its debug hover; holding Alt shows the
-      // language hover, which is where dapscope's summary appears.
-      await page.keyboard.down('Alt');
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
-      try {
-        await hover.waitFor({ state: 'visible', timeout: 10_000 });
-        hoverText = (await hover.textContent()) ?? '';
-        await screenshot('hover-df');
-      } catch {
-        log(`hover attempt ${attempt}: no dapscope hover yet`);
-      }
-      await page.keyboard.up('Alt');
-    }
+    const hoverText = await altHover(editor, '# BREAKPOINT', 'df', /rows ×/, 'hover-df');
     if (!/DataFrame/.test(hoverText) || !/500 rows × 3 columns/.test(hoverText)) throw new Error(`hover on df lacks the shape: ${JSON.stringify(hoverText)}`);
     for (const c of ['city', 'price', 'qty']) if (!hoverText.includes(c)) throw new Error(`hover lacks column ${c}`);
     log(`hover shows: ${hoverText.slice(0, 90).replace(/\s+/g, ' ')}…`);
