@@ -257,3 +257,34 @@ func TestDebugpyBreakpointsAfterInspect(t *testing.T) {
 		}
 	}
 }
+
+// Inspections leave nothing in the user's console: pausing the tracer goes
+// around pydevd's settrace wrapper, which would print a warning.
+func TestDebugpyInspectIsSilent(t *testing.T) {
+	s := debugpySession(t)
+	ctx := context.Background()
+	for _, expr := range []string{"flag", "flag"} {
+		if _, err := inspect.Inspect(ctx, s, 0, expr, inspect.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fr, err := s.TopFrame(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A marker on the same stderr pipe: a warning written during the
+	// inspections would arrive before it.
+	if _, err := s.Evaluate(ctx, "__import__('sys').stderr.write('dapscope-marker\\n') and __import__('sys').stderr.flush()", fr.Id, "repl"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.Output(0, 1<<22).Data, "dapscope-marker") {
+		if time.Now().After(deadline) {
+			t.Fatal("marker never reached the output")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if out := s.Output(0, 1<<22).Data; strings.Contains(out, "should not be used") {
+		t.Fatalf("inspection wrote to the user's console:\n%s", out)
+	}
+}

@@ -1400,13 +1400,22 @@ def run(L, G, args_json):
     The debugger's trace function is paused on this thread while the probe
     runs (it would see every call of the probe) and restored afterwards."""
     tracer = sys.gettrace()
+    settrace = _raw_settrace()
     if tracer is not None:
-        sys.settrace(None)
+        settrace(None)
     try:
         return _run(L, G, args_json)
     finally:
         if tracer is not None:
-            sys.settrace(tracer)
+            settrace(tracer)
+
+
+def _raw_settrace():
+    """sys.settrace as it was before pydevd wrapped it: the wrapper writes a
+    "sys.settrace() should not be used" warning into the user's console."""
+    m = sys.modules.get('pydevd_tracing')
+    holder = getattr(m, 'TracingFunctionHolder', None) if m is not None else None
+    return getattr(holder, '_original_tracing', None) or sys.settrace
 
 
 def _run(L, G, args_json):
