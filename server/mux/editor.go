@@ -212,6 +212,18 @@ func (ed *editorConn) write(body []byte) {
 	}
 }
 
+// CloseEditor closes the attached editor's connection, if any (the session
+// is being shut down by the sidecar, not by the editor).
+func (m *Mux) CloseEditor() {
+	m.mu.Lock()
+	ed := m.editor
+	m.mu.Unlock()
+	if ed != nil {
+		ed.cancelCtx()
+		_ = ed.conn.Close()
+	}
+}
+
 // markEnded records that the editor got the adapter's terminated event.
 func (ed *editorConn) markEnded() {
 	ed.mu.Lock()

@@ -357,3 +357,32 @@ func TestEditorVanishesMidRequest(t *testing.T) {
 		t.Fatal("debuggee left running after the editor vanished")
 	}
 }
+
+// Closing the manager ends a session whose editor is still connected: the
+// editor gets terminated and its connection closes.
+func TestManagerCloseEndsEditorSession(t *testing.T) {
+	m := NewManager(ManagerOptions{Workspace: repoRoot(t), Logger: testLogger(t)})
+	edSide, muxSide := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
+	ed := newEditorClient(t, edSide)
+	program := filepath.Join(repoRoot(t), "testdata", "core", "spin.py")
+	ed.call("initialize", map[string]any{"adapterID": "python"})
+	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
+	ed.event("initialized")
+	ed.call("configurationDone", nil)
+	ed.response(launch)
+	closed := make(chan struct{})
+	go func() { _ = m.Close(); close(closed) }()
+	ed.event("terminated")
+	select {
+	case <-served:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ServeEditor still serving after Manager.Close")
+	}
+	<-closed
+	<-ed.done // the editor's connection was closed by the sidecar
+	if !eventuallyGone(t, program) {
+		t.Fatal("debuggee left running")
+	}
+}

@@ -765,6 +765,7 @@ func (s *Session) end(ctx context.Context) {
 		}
 		_ = s.ad.Close()
 		<-s.mux.Done()
+		s.mux.CloseEditor() // the editor got terminated; its connection ends with the session
 		s.bg.Wait()
 		s.mu.Lock()
 		s.ended = true
