@@ -114,22 +114,33 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "cancel is not supported by this debug adapter"))
 		return
 	}
+	// The only editor requests decoded beyond the envelope: breakpoints (to
+	// track them per source), launch (to know the program) and launch/attach
+	// for the sidecar's own options.
+	var a struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	switch env.Command {
+	case "setBreakpoints", "launch", "attach":
+		_ = json.Unmarshal(body, &a)
+	}
+	if (env.Command == "launch" || env.Command == "attach") && m.opts.CheckLaunch != nil {
+		if err := m.opts.CheckLaunch(env.Command, a.Arguments); err != nil {
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDBadArguments, err.Error()))
+			return
+		}
+	}
 	ed.mu.Lock()
 	ed.pending[env.Seq] = env.Command
 	ed.mu.Unlock()
-	// The only editor requests decoded beyond the envelope: breakpoints (to
-	// track them per source) and launch (to know the program).
-	if env.Command == "setBreakpoints" || env.Command == "launch" {
-		var a struct {
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(body, &a)
+	switch env.Command {
+	case "launch":
 		m.mu.Lock()
-		if env.Command == "launch" {
-			m.state.Program = programOf(a.Arguments)
-		} else {
-			m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
-		}
+		m.state.Program = programOf(a.Arguments)
+		m.mu.Unlock()
+	case "setBreakpoints":
+		m.mu.Lock()
+		m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
 		m.mu.Unlock()
 	}
 	ed.upstream(env, body)

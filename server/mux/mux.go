@@ -58,6 +58,10 @@ type Options struct {
 	Handler Handler
 	// Reverse serves adapter reverse requests in headless sessions.
 	Reverse ReverseHandler
+	// CheckLaunch sees the arguments of the editor's launch and attach
+	// requests before they are forwarded (the sidecar's own options may
+	// ride in them); an error answers the request instead of forwarding it.
+	CheckLaunch func(command string, args json.RawMessage) error
 }
 
 // CustomPrefix marks requests the sidecar answers itself.

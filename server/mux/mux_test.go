@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -386,5 +387,49 @@ func TestContextAbandonsWithoutCancel(t *testing.T) {
 		if c == "cancel" {
 			t.Fatal("a cancel request was sent")
 		}
+	}
+}
+
+// The CheckLaunch hook sees launch/attach arguments first; an error answers
+// the editor and the request never reaches the adapter. Wire sequence:
+//
+//	→ launch {bad}   ← error (adapter sees nothing)
+//	→ launch {good}  → adapter → response
+func TestCheckLaunchRefusesBeforeForwarding(t *testing.T) {
+	forwarded := make(chan map[string]any, 4)
+	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
+		forwarded <- req
+		return false
+	})
+	defer stop()
+	var seen []string
+	m.opts.CheckLaunch = func(command string, args json.RawMessage) error {
+		seen = append(seen, command+" "+string(args))
+		if strings.Contains(string(args), "bad") {
+			return errors.New("launch for another adapter")
+		}
+		return nil
+	}
+	ed, closeEd := attachEditor(t, m)
+	defer closeEd()
+	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "launch", "arguments": map[string]any{"adapter": "bad"}})
+	resp := ed.recv(t)
+	if resp["success"] != false || resp["request_seq"].(float64) != 1 || resp["message"] != "launch for another adapter" {
+		t.Fatalf("refused launch: %v", resp)
+	}
+	select {
+	case req := <-forwarded:
+		t.Fatalf("refused launch reached the adapter: %v", req)
+	default:
+	}
+	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "attach", "arguments": map[string]any{"adapter": "good"}})
+	if resp := ed.recv(t); resp["success"] != true || resp["request_seq"].(float64) != 2 {
+		t.Fatalf("accepted attach: %v", resp)
+	}
+	if req := <-forwarded; req["command"] != "attach" {
+		t.Fatalf("forwarded %v", req)
+	}
+	if len(seen) != 2 || seen[0] != `launch {"adapter":"bad"}` || seen[1] != `attach {"adapter":"good"}` {
+		t.Fatalf("CheckLaunch saw %q", seen)
 	}
 }

@@ -245,6 +245,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, ad *adapter.Adap
 		Reverse: func(cmd string, _ json.RawMessage) (any, error) {
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
+		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
 	})
 	s, err := m.register(origin, ad, mx)
 	if err != nil {

@@ -125,7 +125,6 @@ type Session struct {
 	mux       *mux.Mux
 	ad        *adapter.Adapter
 	log       *slog.Logger
-	noDelay   bool
 	attached  bool // attach (don't terminate the debuggee on end)
 	output    *outputBuffer
 
@@ -146,6 +145,7 @@ type Session struct {
 	outcome     *Outcome
 	ended       bool
 	failed      bool
+	noDelay     bool // apply the TCP_NODELAY fix at the first stop
 	noDelayDone bool
 	values      *sync.Map
 
@@ -384,7 +384,7 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 	} else if err != nil {
 		s.log.Debug("stop location", "err", err)
 	}
-	if s.kind == "debugpy" && s.noDelay {
+	if s.kind == "debugpy" {
 		s.applyNoDelay(ctx, loc.FrameID)
 	}
 	var exc *Outcome
@@ -437,7 +437,7 @@ const noDelayExpr = `(lambda so, w: (w.sock.setsockopt(so.IPPROTO_TCP, so.TCP_NO
 
 func (s *Session) applyNoDelay(ctx context.Context, frameID int) {
 	s.mu.Lock()
-	if s.noDelayDone || frameID == 0 {
+	if !s.noDelay || s.noDelayDone || frameID == 0 {
 		s.mu.Unlock()
 		return
 	}

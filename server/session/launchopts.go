@@ -1,0 +1,81 @@
+// launchopts.go: the sidecar's own options carried in an editor's launch or
+// attach arguments (the same keys as the VS Code `dapscope` debug type):
+// `adapter` must name the adapter this proxy runs, `nodelay` turns the
+// pydevd TCP_NODELAY fix on or off for this session. The request itself is
+// forwarded untouched; adapters ignore keys they do not know.
+
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// LaunchOptions are the sidecar options read from launch/attach arguments.
+type LaunchOptions struct {
+	Adapter string `json:"adapter,omitempty"`
+	NoDelay *bool  `json:"nodelay,omitempty"`
+}
+
+// adapterFamily names the adapter a launch configuration's `adapter` means.
+func adapterFamily(name string) (string, bool) {
+	switch name {
+	case "debugpy", "python":
+		return "debugpy", true
+	case "dlv", "go", "delve":
+		return "dlv", true
+	}
+	return "", false
+}
+
+// parseLaunchOptions reads the sidecar's keys, with an error that names the
+// key when one has the wrong type or value.
+func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
+	var raw struct {
+		Adapter json.RawMessage `json:"adapter"`
+		NoDelay json.RawMessage `json:"nodelay"`
+	}
+	var o LaunchOptions
+	if len(args) == 0 || json.Unmarshal(args, &raw) != nil {
+		return o, nil // not an object: the adapter will say what is wrong
+	}
+	if raw.Adapter != nil && string(raw.Adapter) != "null" {
+		if err := json.Unmarshal(raw.Adapter, &o.Adapter); err != nil {
+			return o, fmt.Errorf(`dapscope: "adapter" must be a string ("debugpy" or "dlv"), got %s`, raw.Adapter)
+		}
+		if _, ok := adapterFamily(o.Adapter); !ok {
+			return o, fmt.Errorf(`dapscope: unknown "adapter" %q (want "debugpy" or "dlv")`, o.Adapter)
+		}
+	}
+	if raw.NoDelay != nil && string(raw.NoDelay) != "null" {
+		var b bool
+		if err := json.Unmarshal(raw.NoDelay, &b); err != nil {
+			return o, fmt.Errorf(`dapscope: "nodelay" must be true or false, got %s`, raw.NoDelay)
+		}
+		o.NoDelay = &b
+	}
+	return o, nil
+}
+
+// checkLaunch is the mux's CheckLaunch hook for s: it refuses a
+// configuration meant for another adapter (instead of letting this adapter
+// fail on it obscurely) and applies the session's options.
+func (s *Session) checkLaunch(command string, args json.RawMessage) error {
+	o, err := parseLaunchOptions(args)
+	if err != nil {
+		return err
+	}
+	if o.Adapter != "" {
+		want, _ := adapterFamily(o.Adapter)
+		if have, _ := adapterFamily(s.kind); want != have {
+			return fmt.Errorf("dapscope: this %s asks for adapter %q but this proxy runs %s; start it with `dapscope dap --adapter %s`", command, o.Adapter, s.kind, want)
+		}
+	}
+	if o.NoDelay != nil {
+		s.mu.Lock()
+		s.noDelay = *o.NoDelay
+		s.mu.Unlock()
+		s.log.Debug("launch options", "nodelay", *o.NoDelay)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+// launchopts_test.go: the sidecar's options in an editor's launch
+// arguments — parsed (table), and honoured on a real debugpy session
+// through the proxy.
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseLaunchOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args, adapter, err string
+		nodelay          *bool
+	}{
+		{args: `{"program":"x.py"}`},
+		{args: ``},
+		{args: `[1]`}, // not ours to judge: the adapter answers
+		{args: `{"adapter":"debugpy","nodelay":false}`, adapter: "debugpy", nodelay: new(false)},
+		{args: `{"adapter":"dlv","nodelay":true}`, adapter: "dlv", nodelay: new(true)},
+		{args: `{"adapter":null,"nodelay":null}`},
+		{args: `{"adapter":"gdb"}`, err: `unknown "adapter" "gdb"`},
+		{args: `{"adapter":3}`, err: `"adapter" must be a string`},
+		{args: `{"nodelay":"yes"}`, err: `"nodelay" must be true or false, got "yes"`},
+	} {
+		o, err := parseLaunchOptions(json.RawMessage(tc.args))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want it to contain %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.args, err)
+			continue
+		}
+		if o.Adapter != tc.adapter || (o.NoDelay == nil) != (tc.nodelay == nil) || (o.NoDelay != nil && *o.NoDelay != *tc.nodelay) {
+			t.Errorf("%s: got %+v, want adapter %q nodelay %v", tc.args, o, tc.adapter, tc.nodelay)
+		}
+	}
+}
+
+// nodelayProbe reads TCP_NODELAY on pydevd's socket to the adapter.
+const nodelayProbe = `__import__('pydevd').get_global_debugger().writer.sock.getsockopt(__import__('socket').IPPROTO_TCP, __import__('socket').TCP_NODELAY)`
+
+// TestLaunchOptionsThroughProxy: wire sequence, real debugpy behind the proxy:
+//
+//	→ initialize                               ← response
+//	→ launch {adapter: dlv}                    ← error (never reaches debugpy)
+//	→ launch {adapter: debugpy, nodelay: X}    (answered after configurationDone)
+//	← initialized, → setBreakpoints, → configurationDone, ← stopped
+//	→ evaluate getsockopt(TCP_NODELAY)         ← 0 when X is false, else ≠ 0
+func TestLaunchOptionsThroughProxy(t *testing.T) {
+	program := filepath.Join(repoRoot(t), "testdata", "core", "loop.py")
+	for _, tc := range []struct {
+		name    string
+		nodelay any // nil: the key is absent (the manager's default, on)
+		want0   bool
+	}{
+		{"nodelay=false", false, true},
+		{"default", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestManager(t, ManagerOptions{})
+			edSide, muxSide := net.Pipe()
+			served := make(chan error, 1)
+			go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
+			ed := newEditorClient(t, edSide)
+			ed.call("initialize", map[string]any{"clientID": "test-editor", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true})
+
+			wrong := ed.request("launch", map[string]any{"adapter": "dlv", "program": program})
+			resp := ed.expect("launch error", func(m map[string]any) bool {
+				return m["type"] == "response" && int(m["request_seq"].(float64)) == wrong
+			})
+			if resp["success"] != false || !strings.Contains(resp["message"].(string), "--adapter dlv") {
+				t.Fatalf("launch for dlv on a debugpy proxy: %v", resp)
+			}
+
+			args := map[string]any{"type": "python", "request": "launch", "adapter": "debugpy", "program": program, "console": "internalConsole"}
+			if tc.nodelay != nil {
+				args["nodelay"] = tc.nodelay
+			}
+			launch := ed.request("launch", args)
+			ed.event("initialized")
+			ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 14}}})
+			ed.call("configurationDone", nil)
+			ed.response(launch)
+			ed.event("stopped")
+			s, err := m.Get("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := waitStop(t, s) // the stop is recorded after the fix (if any) was applied
+			ev := ed.call("evaluate", map[string]any{"expression": nodelayProbe, "frameId": stop.Location.FrameID, "context": "repl"})
+			got := body(ev)["result"]
+			if (got == "0") != tc.want0 {
+				t.Fatalf("TCP_NODELAY on pydevd's socket = %v; want zero: %v", got, tc.want0)
+			}
+			ed.call("disconnect", map[string]any{"terminateDebuggee": true})
+			ed.close()
+			if err := <-served; err != nil {
+				t.Logf("serve: %v", err)
+			}
+		})
+	}
+}
