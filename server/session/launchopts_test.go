@@ -16,7 +16,7 @@ import (
 func TestParseLaunchOptions(t *testing.T) {
 	for _, tc := range []struct {
 		args, adapter, err string
-		nodelay          *bool
+		nodelay            *bool
 	}{
 		{args: `{"program":"x.py"}`},
 		{args: ``},
