@@ -38,18 +38,12 @@ func runDAP(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	log, closer, err := c.logger()
+	log, mgr, done, err := c.open()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope dap:", err)
 		return 2
 	}
-	defer closer.Close()
-	mgr, err := c.manager(log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dapscope dap:", err)
-		return 2
-	}
-	defer mgr.Close()
+	defer done()
 	spec := session.ProxySpec{Adapter: *kind}
 	if *listen == "" {
 		err = mgr.ServeEditor(ctx, stdioConn{os.Stdin, os.Stdout}, spec)

@@ -37,18 +37,12 @@ func runExample(ctx context.Context, args []string) int {
 		fmt.Fprintln(os.Stderr, "dapscope example: want FILE.py:LINE")
 		return 2
 	}
-	log, closer, err := c.logger()
+	_, mgr, done, err := c.open()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	defer closer.Close()
-	mgr, err := c.manager(log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer mgr.Close()
+	defer done()
 	s, err := mgr.Launch(ctx, session.LaunchSpec{Program: file, Breakpoints: []session.Breakpoint{{File: file, Line: line}}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)

@@ -125,18 +125,12 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 			*width = n
 		}
 	}
-	log, closer, err := c.logger()
+	_, mgr, done, err := c.open()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	defer closer.Close()
-	mgr, err := c.manager(log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer mgr.Close()
+	defer done()
 	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, *width, *wait)
 }
 

@@ -28,18 +28,12 @@ func runMCP(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	log, closer, err := c.logger()
+	log, mgr, done, err := c.open()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope mcp:", err)
 		return 2
 	}
-	defer closer.Close()
-	mgr, err := c.manager(log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dapscope mcp:", err)
-		return 2
-	}
-	defer mgr.Close()
+	defer done()
 	srv := mcp.New(mgr, mcp.Options{Logger: log, MemoryBudget: *budgetMB << 20})
 	defer srv.Close()
 	if *httpAddr == "" {

@@ -43,18 +43,12 @@ func runServe(ctx context.Context, args []string) int {
 	if *traceDAP {
 		c.logLevel = "debug"
 	}
-	log, closer, err := c.logger()
+	log, mgr, done, err := c.open()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope serve:", err)
 		return 2
 	}
-	defer closer.Close()
-	mgr, err := c.manager(log)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dapscope serve:", err)
-		return 2
-	}
-	defer mgr.Close()
+	defer done()
 	// The MCP streamable-HTTP server over the same sessions starts on first
 	// request (loopback, random port, per-launch bearer token).
 	mcpSrv := mcp.New(mgr, mcp.Options{Logger: log, Version: version})

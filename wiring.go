@@ -57,6 +57,20 @@ func (c *commonFlags) logger() (*slog.Logger, io.Closer, error) {
 // features register theirs in init.
 var customHandlers = map[string]session.CustomHandler{}
 
+// open builds the logger and the session manager; done closes both (the
+// manager first, so its last logs still reach the file).
+func (c *commonFlags) open() (log *slog.Logger, mgr *session.Manager, done func(), err error) {
+	log, closer, err := c.logger()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if mgr, err = c.manager(log); err != nil {
+		_ = closer.Close()
+		return nil, nil, nil, err
+	}
+	return log, mgr, func() { _ = mgr.Close(); _ = closer.Close() }, nil
+}
+
 func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 	ws := c.workspace
 	if ws == "" {
