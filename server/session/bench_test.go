@@ -20,13 +20,8 @@ import (
 // startStopped runs the editor side of a launch to the first breakpoint and
 // returns the thread and top frame ids.
 func startStopped(b *testing.B, ed *editorClient, program string, line int) (tid, frameID any) {
-	ed.call("initialize", map[string]any{"clientID": "bench", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true})
-	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
-	ed.event("initialized")
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": line}}})
-	ed.call("configurationDone", nil)
-	ed.response(launch)
-	tid = body(ed.event("stopped"))["threadId"]
+	ed.initialize()
+	tid = ed.launchTo(program, line, nil)
 	st := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 1})
 	frameID = body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
 	return tid, frameID

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -144,4 +145,31 @@ func (c *editorClient) close() {
 func body(m map[string]any) map[string]any {
 	b, _ := m["body"].(map[string]any)
 	return b
+}
+
+// initialize sends the editor's standard initialize request.
+func (c *editorClient) initialize() {
+	c.t.Helper()
+	c.call("initialize", map[string]any{"clientID": "test-editor", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
+}
+
+// launchTo runs the editor side of a debugpy launch of program to a
+// breakpoint at line and returns the stopped thread; extra launch arguments
+// are added to the standard ones. Wire sequence (after initialize):
+//
+//	→ launch               (answered after configurationDone)
+//	← initialized
+//	→ setBreakpoints(line) ← response
+//	→ configurationDone    ← response, ← launch response
+//	← stopped
+func (c *editorClient) launchTo(program string, line int, extra map[string]any) (threadID any) {
+	c.t.Helper()
+	args := map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"}
+	maps.Copy(args, extra)
+	launch := c.request("launch", args)
+	c.event("initialized")
+	c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": line}}})
+	c.call("configurationDone", nil)
+	c.response(launch)
+	return body(c.event("stopped"))["threadId"]
 }

@@ -71,7 +71,7 @@ func TestLaunchOptionsThroughProxy(t *testing.T) {
 			served := make(chan error, 1)
 			go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
 			ed := newEditorClient(t, edSide)
-			ed.call("initialize", map[string]any{"clientID": "test-editor", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true})
+			ed.initialize()
 
 			wrong := ed.request("launch", map[string]any{"adapter": "dlv", "program": program})
 			resp := ed.expect("launch error", func(m map[string]any) bool {
@@ -81,16 +81,11 @@ func TestLaunchOptionsThroughProxy(t *testing.T) {
 				t.Fatalf("launch for dlv on a debugpy proxy: %v", resp)
 			}
 
-			args := map[string]any{"type": "python", "request": "launch", "adapter": "debugpy", "program": program, "console": "internalConsole"}
+			extra := map[string]any{"adapter": "debugpy"}
 			if tc.nodelay != nil {
-				args["nodelay"] = tc.nodelay
+				extra["nodelay"] = tc.nodelay
 			}
-			launch := ed.request("launch", args)
-			ed.event("initialized")
-			ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 14}}})
-			ed.call("configurationDone", nil)
-			ed.response(launch)
-			ed.event("stopped")
+			ed.launchTo(program, 14, extra)
 			s, err := m.Get("")
 			if err != nil {
 				t.Fatal(err)

@@ -56,13 +56,8 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 	defer ed.close()
 	program := filepath.Join(repoRoot(t), "testdata", "core", "loop.py")
 	// → initialize, launch, setBreakpoints(14), configurationDone ← stopped
-	ed.call("initialize", map[string]any{"clientID": "test", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true})
-	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
-	ed.event("initialized")
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 14}}})
-	ed.call("configurationDone", nil)
-	ed.response(launch)
-	ed.event("stopped")
+	ed.initialize()
+	ed.launchTo(program, 14, nil)
 	s, err := m.Get("")
 	if err != nil {
 		t.Fatal(err)
@@ -331,14 +326,9 @@ func TestEditorVanishesMidRequest(t *testing.T) {
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
 	ed := newEditorClient(t, edSide)
 	program := filepath.Join(repoRoot(t), "testdata", "core", "spin.py")
-	ed.call("initialize", map[string]any{"adapterID": "python"})
-	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
-	ed.event("initialized")
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 9}}})
-	ed.call("configurationDone", nil)
-	ed.response(launch)
-	stopped := ed.event("stopped")
-	st := ed.call("stackTrace", map[string]any{"threadId": body(stopped)["threadId"]})
+	ed.initialize()
+	tid := ed.launchTo(program, 9, nil)
+	st := ed.call("stackTrace", map[string]any{"threadId": tid})
 	frame := body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
 	if !pgrep(t, program) {
 		t.Fatal("debuggee not running")
