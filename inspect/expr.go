@@ -91,23 +91,30 @@ func ParsePath(expr string) (Path, error) {
 
 // String renders the path in Python syntax (the normalized name).
 func (p Path) String() string {
-	var b strings.Builder
-	for _, s := range p {
-		switch s.Kind {
-		case "name":
-			b.WriteString(s.Value.(string))
-		case "attr":
-			b.WriteString("." + s.Value.(string))
-		default:
-			b.WriteString("[" + pyLiteral(s.Value) + "]")
-		}
-	}
-	return b.String()
+	out, _ := p.render(func(v any) (string, error) { return pyLiteral(v), nil })
+	return out
 }
 
-// GoString renders the path in Go syntax for Delve (negative indexes are
-// not supported there and are reported by the caller).
+// goExpr renders the path in Go syntax for Delve; a negative index is not
+// valid Go and is an INVALID_EXPRESSION.
 func (p Path) goExpr() (string, error) {
+	return p.render(func(v any) (string, error) {
+		switch v := v.(type) {
+		case int64:
+			if v < 0 {
+				return "", errorf(CodeInvalidExpression, "Go indexes are 0..len-1", "negative index %d is not valid in Go", v)
+			}
+			return strconv.FormatInt(v, 10), nil
+		case string:
+			return strconv.Quote(v), nil
+		}
+		return "", errorf(CodeInvalidExpression, expressionHint, "unsupported subscript %v", v)
+	})
+}
+
+// render writes names and attributes as they are and each subscript's key
+// through key.
+func (p Path) render(key func(v any) (string, error)) (string, error) {
 	var b strings.Builder
 	for _, s := range p {
 		switch s.Kind {
@@ -116,15 +123,11 @@ func (p Path) goExpr() (string, error) {
 		case "attr":
 			b.WriteString("." + s.Value.(string))
 		default:
-			switch v := s.Value.(type) {
-			case int64:
-				if v < 0 {
-					return "", errorf(CodeInvalidExpression, "Go indexes are 0..len-1", "negative index %d is not valid in Go", v)
-				}
-				b.WriteString("[" + strconv.FormatInt(v, 10) + "]")
-			case string:
-				b.WriteString("[" + strconv.Quote(v) + "]")
+			k, err := key(s.Value)
+			if err != nil {
+				return "", err
 			}
+			b.WriteString("[" + k + "]")
 		}
 	}
 	return b.String(), nil

@@ -1315,61 +1315,48 @@ def _classify(obj):
     return 'unknown'
 
 
+def _inspect_number(obj, kind, opts, B, res):
+    if kind == 'int':
+        v = int(obj)
+        if not (-2 ** 63 <= v < 2 ** 64):
+            v = str(v)  # beyond JSON-safe integers: keep every digit
+    elif kind == 'float':
+        v = _num(obj, None)
+    elif kind == 'complex':
+        v = repr(obj)
+    else:
+        v = obj
+    res['structure'] = {'value': v}
+
+
+# kind -> handler(obj, opts, B, res); _BY_KIND_WITH_KIND handlers also take the kind.
+_BY_KIND = {
+    'numpy_scalar': _inspect_numpy_scalar, 'dataframe': _inspect_dataframe, 'series': _inspect_series,
+    'index': _inspect_index, 'ndarray': _inspect_ndarray, 'tensor': _inspect_tensor,
+    'arrow_table': _inspect_arrow, 'object': _inspect_object, 'callable': _inspect_callable,
+    'class': _inspect_class, 'module': _inspect_module, 'unknown': _inspect_unknown,
+}
+_BY_KIND_WITH_KIND = dict(
+    [(k, _inspect_number) for k in ('none', 'bool', 'int', 'float', 'complex')]
+    + [(k, _inspect_text) for k in ('str', 'bytes')]
+    + [(k, _inspect_container) for k in ('dict', 'list', 'tuple', 'set', 'frozenset', 'deque')])
+
+
 def _inspect(obj, opts, B, res):
     kind = _classify(obj)
     res['type'] = _tname(type(obj))
     if kind == 'numpy_scalar':
         res['detected_type'] = {'b': 'bool', 'i': 'int', 'u': 'int', 'f': 'float', 'c': 'complex'}.get(obj.dtype.kind, 'unknown')
-        _inspect_numpy_scalar(obj, opts, B, res)
-    elif kind == 'polars_df' or kind == 'polars_series':
+    elif kind in ('polars_df', 'polars_series'):
         res['detected_type'] = 'dataframe' if kind == 'polars_df' else 'series'
         _inspect_polars(obj, opts, B, res, kind == 'polars_df')
+        return
     else:
         res['detected_type'] = kind
-    if kind in ('none', 'bool', 'int', 'float', 'complex'):
-        v = obj
-        if kind == 'int' and t_is_big(v):
-            v = str(int(v))
-        elif kind == 'float':
-            v = _num(obj, None)
-        elif kind == 'complex':
-            v = repr(obj)
-        elif kind == 'int':
-            v = int(obj)
-        res['structure'] = {'value': v}
-    elif kind in ('str', 'bytes'):
-        _inspect_text(obj, kind, opts, B, res)
-    elif kind == 'dataframe':
-        _inspect_dataframe(obj, opts, B, res)
-    elif kind == 'series':
-        _inspect_series(obj, opts, B, res)
-    elif kind == 'index':
-        _inspect_index(obj, opts, B, res)
-    elif kind == 'ndarray':
-        _inspect_ndarray(obj, opts, B, res)
-    elif kind == 'tensor':
-        _inspect_tensor(obj, opts, B, res)
-    elif kind == 'arrow_table':
-        _inspect_arrow(obj, opts, B, res)
-    elif kind in ('dict', 'list', 'tuple', 'set', 'frozenset', 'deque'):
-        _inspect_container(obj, kind, opts, B, res)
-    elif kind == 'object':
-        _inspect_object(obj, opts, B, res)
-    elif kind == 'callable':
-        _inspect_callable(obj, opts, B, res)
-    elif kind == 'class':
-        _inspect_class(obj, opts, B, res)
-    elif kind == 'module':
-        _inspect_module(obj, opts, B, res)
-    elif kind == 'unknown':
-        _inspect_unknown(obj, opts, B, res)
-
-
-def t_is_big(v):
-    try:
-        return not (-2 ** 63 <= int(v) < 2 ** 64)
-    except Exception:
-        return False
+    if kind in _BY_KIND:
+        _BY_KIND[kind](obj, opts, B, res)
+    elif kind in _BY_KIND_WITH_KIND:
+        _BY_KIND_WITH_KIND[kind](obj, kind, opts, B, res)
 
 
 def _clean(res):

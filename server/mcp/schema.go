@@ -264,20 +264,8 @@ func normalize(v any, t reflect.Type, path string) (any, error) {
 		return nil, argError(path, "expected a boolean, got %s", jsonKind(v))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		var f float64
-		var err error
-		switch x := v.(type) {
-		case json.Number:
-			f, err = x.Float64()
-		case string:
-			f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
-		default:
-			err = fmt.Errorf("not a number")
-		}
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, argError(path, "expected an integer, got %s", jsonKind(v))
-		}
-		if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		f, ok := finiteNumber(v)
+		if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 			return nil, argError(path, "expected an integer, got %s", jsonKind(v))
 		}
 		if f < 0 && t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64 {
@@ -285,17 +273,8 @@ func normalize(v any, t reflect.Type, path string) (any, error) {
 		}
 		return json.Number(strconv.FormatInt(int64(f), 10)), nil
 	case reflect.Float32, reflect.Float64:
-		var f float64
-		var err error
-		switch x := v.(type) {
-		case json.Number:
-			f, err = x.Float64()
-		case string:
-			f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
-		default:
-			err = fmt.Errorf("not a number")
-		}
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		f, ok := finiteNumber(v)
+		if !ok {
 			return nil, argError(path, "expected a number, got %s", jsonKind(v))
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
@@ -402,4 +381,20 @@ func normalize(v any, t reflect.Type, path string) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// finiteNumber reads a JSON number, or a numeric string (some agents send
+// those), as a finite float64.
+func finiteNumber(v any) (float64, bool) {
+	var f float64
+	var err error
+	switch x := v.(type) {
+	case json.Number:
+		f, err = x.Float64()
+	case string:
+		f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
+	default:
+		return 0, false
+	}
+	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 }

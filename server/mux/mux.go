@@ -402,19 +402,23 @@ func (m *Mux) forget(seq int) {
 	m.mu.Unlock()
 }
 
+// decodeArgs decodes request arguments given raw (editor traffic) or typed
+// (internal calls) into the fields of a; what does not fit is left zero.
+func decodeArgs(args any, a any) {
+	raw, ok := args.(json.RawMessage)
+	if !ok {
+		raw, _ = json.Marshal(args)
+	}
+	_ = json.Unmarshal(raw, a)
+}
+
 // programOf digs the program (or module) out of launch arguments.
 func programOf(args any) string {
 	var a struct {
 		Program string `json:"program"`
 		Module  string `json:"module"`
 	}
-	switch v := args.(type) {
-	case json.RawMessage:
-		_ = json.Unmarshal(v, &a)
-	default:
-		b, _ := json.Marshal(v)
-		_ = json.Unmarshal(b, &a)
-	}
+	decodeArgs(args, &a)
 	if a.Program != "" {
 		return a.Program
 	}
@@ -428,12 +432,6 @@ func sourcePathOf(args any) string {
 			Path string `json:"path"`
 		} `json:"source"`
 	}
-	switch v := args.(type) {
-	case json.RawMessage:
-		_ = json.Unmarshal(v, &a)
-	default:
-		b, _ := json.Marshal(v)
-		_ = json.Unmarshal(b, &a)
-	}
+	decodeArgs(args, &a)
 	return a.Source.Path
 }
