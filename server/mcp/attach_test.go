@@ -29,12 +29,7 @@ func TestAttachToListeningProgram(t *testing.T) {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, "listening") {
 		t.Fatalf("program did not listen: %q %v", line, err)
 	}
-	_, srv := newServer(t, Options{})
-	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := httpAgent(t, ep)
+	a, _ := newHTTPAgent(t, Options{})
 	var stop StopReport
 	a.call("debug_attach", map[string]any{"port": port, "wait": true, "timeout": 60,
 		"breakpoints": []map[string]any{{"file": "testdata/core/listen.py", "line": 12, "condition": "i == 50"}}}, &stop)

@@ -16,12 +16,7 @@ import (
 
 func TestSchemasAndErrors(t *testing.T) {
 	t.Parallel()
-	_, srv := newServer(t, Options{})
-	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := httpAgent(t, ep)
+	a, srv := newHTTPAgent(t, Options{})
 
 	expect := func(e ToolError, code, field, msg string) {
 		t.Helper()

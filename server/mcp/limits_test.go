@@ -16,12 +16,7 @@ const bigPy = "testdata/mcp/big.py"
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
-	_, srv := newServer(t, Options{MemoryBudget: 200 << 10})
-	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := httpAgent(t, ep)
+	a, _ := newHTTPAgent(t, Options{MemoryBudget: 200 << 10})
 	var stop StopReport
 	a.call("debug_launch", map[string]any{"program": bigPy, "breakpoints": []map[string]any{{"file": bigPy, "line": 12}}}, &stop)
 	if stop.Status != "paused" || stop.Location.Line != 12 {

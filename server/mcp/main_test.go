@@ -105,6 +105,18 @@ func initAgent(t testing.TB, c *client.Client) *agent {
 }
 
 // httpAgent connects an MCP client over streamable HTTP.
+// newHTTPAgent starts a server with opts on a loopback HTTP endpoint and
+// connects an agent to it.
+func newHTTPAgent(t testing.TB, opts Options) (*agent, *Server) {
+	t.Helper()
+	_, srv := newServer(t, opts)
+	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httpAgent(t, ep), srv
+}
+
 func httpAgent(t testing.TB, ep Endpoint) *agent {
 	t.Helper()
 	c, err := client.NewStreamableHttpClient(ep.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + ep.Token}))

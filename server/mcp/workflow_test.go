@@ -53,12 +53,7 @@ func runProgress(t *testing.T, a *agent) {
 
 func TestHTTPWorkflow(t *testing.T) {
 	t.Parallel()
-	_, srv := newServer(t, Options{})
-	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := httpAgent(t, ep)
+	a, _ := newHTTPAgent(t, Options{})
 	runWorkflow(t, a)
 	runRaises(t, a)
 }
@@ -361,12 +356,7 @@ func runRaises(t *testing.T, a *agent) {
 // on entry.
 func TestLaunchModule(t *testing.T) {
 	t.Parallel()
-	_, srv := newServer(t, Options{})
-	ep, err := srv.ServeHTTP(testCtx(t), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := httpAgent(t, ep)
+	a, _ := newHTTPAgent(t, Options{})
 	var stop StopReport
 	a.call("debug_launch", map[string]any{"module": "testdata.mcp.raises", "args": []string{"x"}, "env": map[string]string{"DAPSCOPE_T": "1"}, "stop_on_entry": true}, &stop)
 	if stop.Status != "paused" || stop.Reason != "entry" || stop.Location.File != "testdata/mcp/raises.py" {
