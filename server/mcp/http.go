@@ -1,21 +1,24 @@
 // http.go: the streamable HTTP transport for the editor-attached sidecar:
 // loopback-only bind (other addresses refused), a random per-launch bearer
 // token (compared in constant time, never logged), and Host/Origin checks
-// against DNS rebinding.
+// against DNS rebinding, and a bound on request bodies (413 past it).
 
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +33,11 @@ type Endpoint struct {
 
 // endpointPath is the MCP path on the HTTP server.
 const endpointPath = "/mcp"
+
+// MaxRequestBody bounds an HTTP request body. The largest legitimate
+// message is a tool call with a few expressions; 4 MiB leaves ample room
+// and keeps a client with the token from ballooning the sidecar's memory.
+const MaxRequestBody = 4 << 20
 
 // loopbackAddr checks that addr (host:port) names a loopback host.
 func loopbackAddr(addr string) (string, error) {
@@ -83,8 +91,43 @@ func guard(h http.Handler, token string) http.Handler {
 			http.Error(w, "unauthorized: a valid bearer token is required", http.StatusUnauthorized)
 			return
 		}
+		if !limitBody(w, r, MaxRequestBody) {
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// limitBody answers 413 for a body over limit bytes: at once when the
+// declared Content-Length says so, else by reading at most limit+1 bytes
+// (chunked bodies) and handing the handler what was read.
+func limitBody(w http.ResponseWriter, r *http.Request, limit int64) bool {
+	tooLarge := func(n string) bool {
+		w.Header().Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("request body too large: %s bytes, the limit is %d bytes", n, limit), http.StatusRequestEntityTooLarge)
+		return false
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	if r.ContentLength > limit {
+		return tooLarge(strconv.FormatInt(r.ContentLength, 10))
+	}
+	if r.ContentLength >= 0 {
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		return true
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+		return false
+	}
+	if int64(len(body)) > limit {
+		return tooLarge("more than " + strconv.FormatInt(limit, 10))
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	return true
 }
 
 // ServeHTTP serves streamable HTTP on a loopback address (e.g.

@@ -8,9 +8,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dapscope/dapscope/server/dap"
 )
@@ -79,6 +81,12 @@ func (ed *editorConn) readLoop() error {
 			ed.m.log.Warn("dropping malformed message from editor", "err", err)
 			continue
 		}
+		if !utf8.Valid(body) {
+			// JSON must be UTF-8 (RFC 8259); debugpy answers nothing to such
+			// a request, so the sidecar answers it instead of forwarding it.
+			ed.invalidUTF8(env, body)
+			continue
+		}
 		switch env.Type {
 		case "request":
 			ed.request(env, body)
@@ -88,6 +96,25 @@ func (ed *editorConn) readLoop() error {
 			ed.m.log.Warn("dropping unexpected message from editor", "type", env.Type)
 		}
 	}
+}
+
+// invalidUTF8 refuses a message that is not valid UTF-8: a request gets an
+// error response naming the first bad byte; anything else is dropped.
+func (ed *editorConn) invalidUTF8(env dap.Envelope, body []byte) {
+	off := 0
+	for off < len(body) {
+		r, n := utf8.DecodeRune(body[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	if env.Type != "request" {
+		ed.m.log.Warn("dropping message from editor that is not valid UTF-8", "type", env.Type, "offset", off)
+		return
+	}
+	ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDBadArguments,
+		fmt.Sprintf("%s request is not valid UTF-8 (first bad byte at offset %d of the message body); it was not forwarded to the debug adapter", env.Command, off)))
 }
 
 func (ed *editorConn) request(env dap.Envelope, body []byte) {
