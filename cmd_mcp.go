@@ -1,7 +1,8 @@
 // cmd_mcp.go: `dapscope mcp` — the MCP server for AI agents: stdio by
 // default (headless sessions; nothing but protocol on stdout, logs on
 // stderr), or streamable HTTP on a loopback address with a per-launch
-// bearer token (the endpoint is printed as one JSON line on stdout).
+// bearer token (the endpoint is printed as one JSON line on stdout); the
+// HTTP server ends with its launcher unless --detached.
 
 package main
 
@@ -25,6 +26,7 @@ func runMCP(ctx context.Context, args []string) int {
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
 	budgetMB := fs.Int64("memory-budget-mb", 256, "memory budget for stored snapshots and captured output, in MB")
+	detached := fs.Bool("detached", false, "with --http: keep running after the process that started dapscope exits")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,6 +44,11 @@ func runMCP(ctx context.Context, args []string) int {
 			return 1
 		}
 		return 0
+	}
+	if !*detached {
+		var stop context.CancelFunc
+		ctx, stop = untilParentExits(ctx, log)
+		defer stop()
 	}
 	ep, err := srv.ServeHTTP(ctx, *httpAddr)
 	if err != nil {
