@@ -105,7 +105,7 @@ func (s *Server) routes() {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	conn := jsonrpc2.NewConn(newStream(rwc, s.log))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
