@@ -22,8 +22,9 @@ type editorConn struct {
 	conn io.ReadWriteCloser
 	w    *dap.Writer
 
+	out        outbox
 	mu         sync.Mutex
-	pending    map[int]string // editor request seq → command, until answered
+	pending    map[int]pendingReq // editor requests by seq, until answered
 	sawEnd     bool           // editor already got a terminated event
 	closed     bool
 	handlers   sync.WaitGroup
@@ -36,7 +37,8 @@ type editorConn struct {
 // editor disconnects or ctx ends. Only one editor may be attached.
 func (m *Mux) ServeEditor(ctx context.Context, conn io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
-	ed := &editorConn{m: m, conn: conn, w: dap.NewWriter(conn), pending: map[int]string{}, ctx: ctx, cancelCtx: cancel}
+	ed := &editorConn{m: m, conn: conn, w: dap.NewWriter(conn), pending: map[int]pendingReq{}, ctx: ctx, cancelCtx: cancel}
+	ed.out.w = ed.writeNow
 	m.mu.Lock()
 	if m.editor != nil {
 		m.mu.Unlock()
@@ -147,9 +149,14 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	var a struct {
 		Arguments json.RawMessage `json:"arguments"`
 	}
+	rw := m.opts.Rewriter
 	switch env.Command {
 	case "setBreakpoints", "launch", "attach":
 		_ = json.Unmarshal(body, &a)
+	default:
+		if rw != nil {
+			_ = json.Unmarshal(body, &a)
+		}
 	}
 	if (env.Command == "launch" || env.Command == "attach") && m.opts.CheckLaunch != nil {
 		if err := m.opts.CheckLaunch(env.Command, a.Arguments); err != nil {
@@ -157,8 +164,12 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 			return
 		}
 	}
+	req := pendingReq{command: env.Command}
+	if rw != nil && rw.Wants(env.Command, a.Arguments) {
+		req.rewrite, req.args = true, a.Arguments
+	}
 	ed.mu.Lock()
-	ed.pending[env.Seq] = env.Command
+	ed.pending[env.Seq] = req
 	ed.mu.Unlock()
 	switch env.Command {
 	case "launch":
@@ -233,12 +244,19 @@ func (ed *editorConn) reply(b []byte, err error) {
 	}
 }
 
-// write sends one frame to the editor; a broken editor connection is
-// logged once and otherwise ignored (the read loop notices the close).
+// write queues one frame for the editor, in order behind any response
+// still being rewritten.
 func (ed *editorConn) write(body []byte) {
 	if body == nil {
 		return
 	}
+	ed.out.send(body)
+}
+
+// writeNow sends one frame to the editor (the outbox's writer); a broken
+// editor connection is logged once and otherwise ignored (the read loop
+// notices the close).
+func (ed *editorConn) writeNow(body []byte) {
 	ed.mu.Lock()
 	closed := ed.closed
 	ed.mu.Unlock()
@@ -269,15 +287,26 @@ func (ed *editorConn) markEnded() {
 	ed.mu.Unlock()
 }
 
-func (ed *editorConn) forgetPending(seq int) { ed.takePending(seq) }
+// pendingReq is an editor request waiting for the adapter's answer.
+type pendingReq struct {
+	command string
+	rewrite bool            // the Rewriter wants its response
+	args    json.RawMessage // the request's arguments, kept for the Rewriter
+}
+
+// takeRequest removes seq from the pending set and returns the request.
+func (ed *editorConn) takeRequest(seq int) (pendingReq, bool) {
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	r, ok := ed.pending[seq]
+	delete(ed.pending, seq)
+	return r, ok
+}
 
 // takePending removes seq from the pending set; only the caller that gets
 // true may answer it, so a request is never answered twice.
 func (ed *editorConn) takePending(seq int) bool {
-	ed.mu.Lock()
-	defer ed.mu.Unlock()
-	_, ok := ed.pending[seq]
-	delete(ed.pending, seq)
+	_, ok := ed.takeRequest(seq)
 	return ok
 }
 
@@ -286,10 +315,11 @@ func (ed *editorConn) takePending(seq int) bool {
 func (ed *editorConn) adapterGone(err error) {
 	ed.mu.Lock()
 	pending := ed.pending
-	ed.pending = map[int]string{}
+	ed.pending = map[int]pendingReq{}
 	sawEnd := ed.sawEnd
 	ed.mu.Unlock()
-	for seq, cmd := range pending {
+	for seq, req := range pending {
+		cmd := req.command
 		env := dap.Envelope{Seq: seq, Type: "request", Command: cmd}
 		if cmd == "disconnect" || cmd == "terminate" {
 			ed.reply(dap.SuccessResponse(ed.nextSeq(), env, nil))

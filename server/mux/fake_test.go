@@ -63,9 +63,14 @@ type fakeAdapter struct {
 }
 
 func startFake(t testing.TB, script func(a *fakeAdapter, req map[string]any) bool) (*Mux, *fakeAdapter, func()) {
+	return startFakeWith(t, Options{}, script)
+}
+
+// startFakeWith is startFake with Mux options.
+func startFakeWith(t testing.TB, opts Options, script func(a *fakeAdapter, req map[string]any) bool) (*Mux, *fakeAdapter, func()) {
 	up, down := net.Pipe()
 	a := &fakeAdapter{peer: newPeer(down), script: script}
-	m := New(up, Options{})
+	m := New(up, opts)
 	runDone := make(chan struct{})
 	go func() { _ = m.Run(); close(runDone) }()
 	fakeDone := make(chan struct{})

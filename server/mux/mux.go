@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/dapscope/dapscope/server/dap"
 )
@@ -62,6 +63,10 @@ type Options struct {
 	// requests before they are forwarded (the sidecar's own options may
 	// ride in them); an error answers the request instead of forwarding it.
 	CheckLaunch func(command string, args json.RawMessage) error
+	// Rewriter, when set, may replace the adapter's responses to some
+	// editor requests (smart values), within RewriteBudget.
+	Rewriter      Rewriter
+	RewriteBudget time.Duration // default DefaultRewriteBudget
 }
 
 // CustomPrefix marks requests the sidecar answers itself.
@@ -200,8 +205,11 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 		ed := m.editor
 		m.mu.Unlock()
 		if ed != nil {
-			ed.forgetPending(env.RequestSeq)
-			ed.write(body)
+			if req, ok := ed.takeRequest(env.RequestSeq); ok && req.rewrite && success {
+				ed.rewriteResponse(req, body)
+			} else {
+				ed.write(body)
+			}
 		}
 	case "event":
 		var ev dap.Event
