@@ -25,7 +25,7 @@ type editorConn struct {
 	out        outbox
 	mu         sync.Mutex
 	pending    map[int]pendingReq // editor requests by seq, until answered
-	sawEnd     bool           // editor already got a terminated event
+	sawEnd     bool               // editor already got a terminated event
 	closed     bool
 	handlers   sync.WaitGroup
 	ctx        context.Context
