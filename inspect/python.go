@@ -74,17 +74,24 @@ func ProbeArgsJSON(path Path, o Options) string {
 // ProbeSource returns the probe's Python source.
 func ProbeSource() string { return probeSource }
 
-// probeExpression builds the evaluate expression. locals() and globals() are
-// taken at the top level of the evaluated expression, i.e. in the frame.
+// probeExpression builds the evaluate expression that calls run().
 func probeExpression(argsJSON string, install bool) string {
+	return probeCall("run", argsJSON, install)
+}
+
+// probeCall builds the evaluate expression calling the probe's entry fn
+// (run or summarize) with argsJSON; install sends the probe's source first.
+// locals() and globals() are taken at the top level of the evaluated
+// expression, i.e. in the frame.
+func probeCall(fn, argsJSON string, install bool) string {
 	a := strconv.QuoteToASCII(argsJSON)
 	if !install {
-		return fmt.Sprintf("(lambda m, L, G: m.run(L, G, %s) if m is not None else %q)"+
-			"(__import__('sys').modules.get(%q), locals(), globals())", a, probeMissing, probeModule)
+		return fmt.Sprintf("(lambda m, L, G: m.%s(L, G, %s) if m is not None else %q)"+
+			"(__import__('sys').modules.get(%q), locals(), globals())", fn, a, probeMissing, probeModule)
 	}
 	return fmt.Sprintf("(lambda L, G, m: (exec(compile(%s, '<dapscope-probe>', 'exec'), m.__dict__), "+
-		"__import__('sys').modules.__setitem__(m.__name__, m), m.run(L, G, %s))[2])"+
-		"(locals(), globals(), __import__('types').ModuleType(%q))", strconv.QuoteToASCII(probeSource), a, probeModule)
+		"__import__('sys').modules.__setitem__(m.__name__, m), m.%s(L, G, %s))[2])"+
+		"(locals(), globals(), __import__('types').ModuleType(%q))", strconv.QuoteToASCII(probeSource), fn, a, probeModule)
 }
 
 func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts Options) (*Result, error) {
@@ -118,9 +125,13 @@ func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts O
 }
 
 func evalProbe(ctx context.Context, t Target, frameID int, argsJSON string, install bool) (evaluateBody, error) {
+	return evalProbeFn(ctx, t, frameID, "run", argsJSON, install)
+}
+
+func evalProbeFn(ctx context.Context, t Target, frameID int, fn, argsJSON string, install bool) (evaluateBody, error) {
 	var body evaluateBody
 	err := t.Request(ctx, "evaluate", evaluateArgs{
-		Expression: probeExpression(argsJSON, install),
+		Expression: probeCall(fn, argsJSON, install),
 		FrameID:    frameID,
 		Context:    "repl",
 		Format:     &valueFormat{RawString: true},

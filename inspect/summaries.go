@@ -1,0 +1,216 @@
+// summaries.go: one-line summaries of many values in ONE probe call, for
+// the editor's own views (hover, Watch, Variables) and agents' stop
+// reports. The probe's summarize() runs no user code (no __repr__,
+// __len__ or properties of user classes): builtins by value, known
+// library types through their own accessors, other objects by class name
+// and attribute count. Python only; other adapters get ErrUnsupported.
+
+package inspect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ValueSummary is what the probe reports of one value.
+type ValueSummary struct {
+	Name            string          `json:"name"`
+	Kind            string          `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset polars_df polars_series arrow_table object function class module
+	Type            string          `json:"type,omitempty"`
+	Value           string          `json:"value,omitempty"` // scalars and text: a bounded repr
+	Len             *int64          `json:"len,omitempty"`
+	Shape           []int64         `json:"shape,omitempty"`
+	Dtype           string          `json:"dtype,omitempty"`
+	Memory          *int64          `json:"memory,omitempty"`
+	Nulls           *int64          `json:"nulls,omitempty"`
+	NullColumns     [][2]any        `json:"null_columns,omitempty"` // [name, count], most first
+	NullColumnCount int             `json:"null_column_count,omitempty"`
+	NaN             int64           `json:"nan,omitempty"`
+	Inf             int64           `json:"inf,omitempty"`
+	Min             any             `json:"min,omitempty"`
+	Max             any             `json:"max,omitempty"`
+	Device          string          `json:"device,omitempty"`
+	RequiresGrad    bool            `json:"requires_grad,omitempty"`
+	Dims            json.RawMessage `json:"dims,omitempty"`
+	Attrs           *int64          `json:"attrs,omitempty"`
+	FuncName        string          `json:"name_of,omitempty"` // functions, classes, modules
+	Skipped         string          `json:"skipped,omitempty"` // e.g. "time budget"
+	Error           string          `json:"error,omitempty"`
+}
+
+// Recognized reports a library value whose summary says more than the
+// adapter's own repr (a table, an array, a tensor).
+func (v ValueSummary) Recognized() bool {
+	switch v.Kind {
+	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "polars_df", "polars_series", "arrow_table":
+		return true
+	}
+	return false
+}
+
+// ErrUnsupported: the adapter has no summary probe.
+var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy)"}
+
+// Summaries summarises the values at paths (nil: every local of the frame)
+// in frameID (0: the top frame) with one evaluate, bounded by timeout
+// inside the debuggee; ctx bounds the wait.
+func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout time.Duration) ([]ValueSummary, error) {
+	if t.Adapter() != "debugpy" {
+		return nil, ErrUnsupported
+	}
+	threadID, ok := t.Paused()
+	if !ok {
+		return nil, &Error{Code: CodeInvalidState, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+	}
+	if frameID == 0 {
+		var err error
+		if frameID, err = topFrame(ctx, t, threadID); err != nil {
+			return nil, err
+		}
+	}
+	args := map[string]any{"timeout": timeout.Seconds()}
+	if paths != nil {
+		args["names"] = paths
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	key := "inspect.probe." + probeModule
+	_, loaded := t.Values().Load(key)
+	body, err := evalProbeFn(ctx, t, frameID, "summarize", string(b), !loaded)
+	if err == nil && body.Result == probeMissing {
+		body, err = evalProbeFn(ctx, t, frameID, "summarize", string(b), true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Values().Store(key, true)
+	var out struct {
+		Items []ValueSummary `json:"items"`
+		Error *Error         `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(body.Result)), &out); err != nil {
+		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip(body.Result, 300))}
+	}
+	if out.Error != nil {
+		return nil, out.Error
+	}
+	return out.Items, nil
+}
+
+// Line is the one-line summary, e.g.
+// "DataFrame 500 × 3 · 10 nulls in price · 11.8 KB".
+func (v ValueSummary) Line() string {
+	if v.Error != "" || v.Skipped != "" {
+		return ""
+	}
+	short := shortType(v.Type)
+	parts := []string{}
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	switch v.Kind {
+	case "scalar", "text", "numpy_scalar":
+		return v.Value
+	case "function", "class", "module":
+		return strings.TrimSpace(v.Kind + " " + v.FuncName)
+	case "container":
+		if v.Len != nil {
+			return fmt.Sprintf("%s[%s]", short, commas(*v.Len))
+		}
+		return short
+	case "dataframe", "polars_df", "arrow_table":
+		add(short + " " + dims(v.Shape))
+		add(nullText(v))
+		if v.Memory != nil {
+			add(HumanBytes(*v.Memory))
+		}
+	case "series", "index", "polars_series", "ndarray", "dataarray", "tensor":
+		head := short
+		if v.Dtype != "" {
+			head += " " + v.Dtype
+		}
+		head += " " + dims(v.Shape)
+		if v.Device != "" && v.Device != "cpu" {
+			head += " " + v.Device
+		}
+		add(head)
+		if v.RequiresGrad {
+			add("requires_grad")
+		}
+		add(nullText(v))
+		if v.NaN > 0 {
+			add(commas(v.NaN) + " NaN")
+		}
+		if v.Inf > 0 {
+			add(commas(v.Inf) + " inf")
+		}
+		if v.Min != nil && v.Max != nil {
+			add("min " + num(v.Min) + " max " + num(v.Max))
+		}
+	case "dataset":
+		add(short + " " + string(v.Dims))
+	case "object":
+		if v.Attrs != nil {
+			return fmt.Sprintf("%s (%s)", short, plural(*v.Attrs, "attribute"))
+		}
+		return short
+	default:
+		return short
+	}
+	return strings.Join(parts, " · ")
+}
+
+// dims renders a shape: 500 × 3, or (1000,) for one dimension.
+func dims(shape []int64) string {
+	switch len(shape) {
+	case 0:
+		return "()"
+	case 1:
+		return "(" + commas(shape[0]) + ",)"
+	}
+	s := make([]string, len(shape))
+	for i, n := range shape {
+		s[i] = commas(n)
+	}
+	return strings.Join(s, " × ")
+}
+
+func nullText(v ValueSummary) string {
+	if v.Nulls == nil || *v.Nulls == 0 {
+		return ""
+	}
+	if len(v.NullColumns) == 0 {
+		return plural(*v.Nulls, "null")
+	}
+	names := make([]string, 0, len(v.NullColumns))
+	for _, c := range v.NullColumns {
+		names = append(names, fmt.Sprint(c[0]))
+	}
+	s := plural(*v.Nulls, "null") + " in " + strings.Join(names, ", ")
+	if more := v.NullColumnCount - len(names); more > 0 {
+		s += fmt.Sprintf(" +%d more", more)
+	}
+	return s
+}
+
+// num renders a statistic with 4 significant digits.
+func num(x any) string {
+	switch n := x.(type) {
+	case float64:
+		if n == float64(int64(n)) && n < 1e15 && n > -1e15 {
+			return strconv.FormatInt(int64(n), 10)
+		}
+		return strconv.FormatFloat(n, 'g', 4, 64)
+	case string:
+		return n
+	}
+	return fmt.Sprint(x)
+}

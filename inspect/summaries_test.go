@@ -1,0 +1,128 @@
+// summaries_test.go: one-line summaries of many values in one probe call
+// against real debugpy, running no user code (a __len__ that sleeps, a
+// __repr__ that raises), and the line format of each kind.
+
+package inspect_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapscope/dapscope/inspect"
+)
+
+func TestDebugpySummaries(t *testing.T) {
+	s := debugpySession(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	names := []string{"slow", "bad", "df", "nan_inf", "series", "arr", "nan_arr", "arr0d", "scalar_np", "empty_df",
+		"number", "short_text", "items", "data['train']", "point", "func", "klass", "mod", "flag", "nothing", "missing_name"}
+	paths := make([]inspect.Path, len(names))
+	for i, n := range names {
+		p, err := inspect.ParsePath(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[i] = p
+	}
+	// SlowLen.__len__ sleeps 1.5 s, longer than the whole 1 s budget: if
+	// the probe called it, every value after `slow` would be skipped.
+	got, err := inspect.Summaries(ctx, s, 0, paths, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(names) {
+		t.Fatalf("%d summaries for %d names", len(got), len(names))
+	}
+	want := map[string]string{
+		"slow":          "SlowLen (1 attribute)",
+		"bad":           "BadRepr (1 attribute)",
+		"df":            "DataFrame 1,000 × 10 · 4 nulls in c1, c2 · ",
+		"nan_inf":       "DataFrame 6 × 1 · 1 null in v · ",
+		"series":        "Series int64 (50,) · min ",
+		"arr":           "ndarray float64 3 × 4 · min 0 max 11",
+		"nan_arr":       "ndarray float64 (5,) · 1 NaN · 2 inf · min 0 max 1",
+		"arr0d":         "ndarray float64 () · min 3.5 max 3.5",
+		"scalar_np":     "2.5",
+		"empty_df":      "DataFrame 0 × 0",
+		"number":        "12345678901234567890123",
+		"short_text":    "'héllo'",
+		"items":         "list[100]",
+		"data['train']": "list[3]",
+		"point":         "Point (3 attributes)",
+		"func":          "function greet",
+		"klass":         "class Plain",
+		"mod":           "module sys",
+		"flag":          "True",
+		"nothing":       "None",
+	}
+	for i, v := range got {
+		if v.Name != names[i] {
+			t.Errorf("item %d is %q, want %q", i, v.Name, names[i])
+		}
+		if v.Skipped != "" {
+			t.Errorf("%s skipped (%s): the probe must not run user code such as SlowLen.__len__", v.Name, v.Skipped)
+		}
+		if names[i] == "missing_name" {
+			if v.Error != "VARIABLE_NOT_FOUND" || v.Line() != "" {
+				t.Errorf("missing_name: want VARIABLE_NOT_FOUND and no line, got %+v", v)
+			}
+			continue
+		}
+		if v.Error != "" {
+			t.Errorf("%s: error %s", v.Name, v.Error)
+		}
+		if w := want[v.Name]; !strings.HasPrefix(v.Line(), w) {
+			t.Errorf("%s: line %q, want prefix %q", v.Name, v.Line(), w)
+		}
+	}
+	for _, i := range []int{2, 3, 4, 5} { // df, nan_inf, series, arr
+		if !got[i].Recognized() {
+			t.Errorf("%s should be a recognised library value", got[i].Name)
+		}
+	}
+	if got[12].Recognized() || got[14].Recognized() {
+		t.Errorf("builtins and plain objects are not library values")
+	}
+
+	// Every local of the frame (no names): all of them, none skipped.
+	all, err := inspect.Summaries(ctx, s, 0, nil, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, v := range all {
+		seen[v.Name] = v.Line()
+	}
+	if len(all) < 60 || seen["big_df"] == "" || !strings.HasPrefix(seen["huge"], "ndarray float32 (12,000,000,)") {
+		t.Fatalf("every local: %d items, big_df=%q huge=%q", len(all), seen["big_df"], seen["huge"])
+	}
+}
+
+func TestSummaryLines(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	cases := []struct {
+		v    inspect.ValueSummary
+		want string
+	}{
+		{inspect.ValueSummary{Kind: "dataframe", Type: "pandas.core.frame.DataFrame", Shape: []int64{500, 3}, Nulls: n(10),
+			NullColumns: [][2]any{{"price", 10.0}}, NullColumnCount: 1, Memory: n(12083)}, "DataFrame 500 × 3 · 10 nulls in price · 11.8 KB"},
+		{inspect.ValueSummary{Kind: "ndarray", Type: "numpy.ndarray", Dtype: "float64", Shape: []int64{1000}, NaN: 20, Min: 7.8123, Max: 31.66},
+			"ndarray float64 (1,000,) · 20 NaN · min 7.812 max 31.66"},
+		{inspect.ValueSummary{Kind: "tensor", Type: "torch.Tensor", Dtype: "float32", Shape: []int64{2, 3}, Device: "cuda:0", RequiresGrad: true},
+			"Tensor float32 2 × 3 cuda:0 · requires_grad"},
+		{inspect.ValueSummary{Kind: "dataframe", Type: "pandas.DataFrame", Shape: []int64{272, 8}, Nulls: n(66),
+			NullColumns: [][2]any{{"region", 60.0}, {"x", 4.0}, {"y", 2.0}}, NullColumnCount: 5}, "DataFrame 272 × 8 · 66 nulls in region, x, y +2 more"},
+		{inspect.ValueSummary{Kind: "container", Type: "dict", Len: n(3)}, "dict[3]"},
+		{inspect.ValueSummary{Kind: "object", Type: "app.Order", Attrs: n(1)}, "Order (1 attribute)"},
+		{inspect.ValueSummary{Kind: "scalar", Type: "int", Value: "42"}, "42"},
+		{inspect.ValueSummary{Kind: "object", Type: "app.Order", Error: "boom"}, ""},
+	}
+	for _, c := range cases {
+		if got := c.v.Line(); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.v, got, c.want)
+		}
+	}
+}
