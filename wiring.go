@@ -24,6 +24,7 @@ type commonFlags struct {
 	logFile   string
 	logLevel  string
 	noDelay   bool
+	smart     bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -33,6 +34,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request)")
+	fs.BoolVar(&c.smart, "smart-values", true, "show dapscope's one-line summaries of DataFrames, arrays and tensors in the editor's hover, Watch and Variables views")
 }
 
 // logger returns the configured logger and a closer for its file.
@@ -81,7 +83,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		return nil, err
 	}
 	return session.NewManager(session.ManagerOptions{
-		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay,
+		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableSmartValues: !c.smart,
 		Logger: log, Custom: customHandlers,
 	}), nil
 }

@@ -146,7 +146,7 @@ func (v ValueSummary) Line() string {
 			add("requires_grad")
 		}
 		add(nullText(v))
-		if v.NaN > 0 {
+		if v.NaN > 0 && v.Nulls == nil { // a Series counts its NaN as nulls
 			add(commas(v.NaN) + " NaN")
 		}
 		if v.Inf > 0 {

@@ -15,6 +15,8 @@ import (
 type LaunchOptions struct {
 	Adapter string `json:"adapter,omitempty"`
 	NoDelay *bool  `json:"nodelay,omitempty"`
+	// SmartValues off keeps the adapter's own values in the editor's views.
+	SmartValues *bool `json:"smartValues,omitempty"`
 }
 
 // adapterFamily names the adapter a launch configuration's `adapter` means.
@@ -34,6 +36,7 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 	var raw struct {
 		Adapter json.RawMessage `json:"adapter"`
 		NoDelay json.RawMessage `json:"nodelay"`
+		Smart   json.RawMessage `json:"smartValues"`
 	}
 	var o LaunchOptions
 	if len(args) == 0 || json.Unmarshal(args, &raw) != nil {
@@ -53,6 +56,13 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 			return o, fmt.Errorf(`dapscope: "nodelay" must be true or false, got %s`, raw.NoDelay)
 		}
 		o.NoDelay = &b
+	}
+	if raw.Smart != nil && string(raw.Smart) != "null" {
+		var b bool
+		if err := json.Unmarshal(raw.Smart, &b); err != nil {
+			return o, fmt.Errorf(`dapscope: "smartValues" must be true or false, got %s`, raw.Smart)
+		}
+		o.SmartValues = &b
 	}
 	return o, nil
 }
@@ -76,6 +86,10 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 		s.noDelay = *o.NoDelay
 		s.mu.Unlock()
 		s.log.Debug("launch options", "nodelay", *o.NoDelay)
+	}
+	if o.SmartValues != nil && s.smart != nil {
+		s.smart.on.Store(*o.SmartValues)
+		s.log.Debug("launch options", "smartValues", *o.SmartValues)
 	}
 	return nil
 }

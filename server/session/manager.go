@@ -45,10 +45,17 @@ type ManagerOptions struct {
 	// this, so a hung expression cannot wedge the session (default 15 s;
 	// negative disables). Editor launches are passed through untouched.
 	InterruptTimeout time.Duration
-	OpTimeout        time.Duration // default 20 s
-	OutputLimit      int           // per-session output buffer (default 10 MB)
-	MaxSessions      int           // default 1000
-	Logger           *slog.Logger
+	// DisableSmartValues keeps the adapter's own values in the editor's
+	// hover, Watch and Variables views (smart values are on by default;
+	// a launch configuration's "smartValues": false turns them off too).
+	DisableSmartValues bool
+	// SmartValuesBudget bounds how long a smart value may hold an editor
+	// response (default mux.DefaultRewriteBudget, 50 ms).
+	SmartValuesBudget time.Duration
+	OpTimeout         time.Duration // default 20 s
+	OutputLimit       int           // per-session output buffer (default 10 MB)
+	MaxSessions       int           // default 1000
+	Logger            *slog.Logger
 	// Custom serves "dapscope/…" requests from editors (e.g. dapscope/inspect).
 	Custom map[string]CustomHandler
 }
@@ -237,7 +244,9 @@ func (m *Manager) newLive(ctx context.Context, origin, kind, dir string) (*Sessi
 // newLiveOn wraps an adapter (started or dialed) in a mux and a session.
 func (m *Manager) newLiveOn(ctx context.Context, origin string, ad *adapter.Adapter) (*Session, error) {
 	var s *Session
+	smart := newSmartValues(nil, m.log, !m.opts.DisableSmartValues)
 	mx := mux.New(ad.Conn(), mux.Options{
+		Rewriter: smart, RewriteBudget: m.opts.SmartValuesBudget,
 		Logger: m.log,
 		Handler: func(ctx context.Context, cmd string, args json.RawMessage) (any, error) {
 			return m.custom(ctx, s, cmd, args)
@@ -252,6 +261,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, ad *adapter.Adap
 		_ = ad.Close()
 		return nil, err
 	}
+	smart.t, smart.log, s.smart = s, s.log, smart // before any editor traffic
 	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
 	sub := mx.Subscribe(4096)
 	s.bg.Add(1)

@@ -127,6 +127,7 @@ type Session struct {
 	log       *slog.Logger
 	attached  bool // attach (don't terminate the debuggee on end)
 	output    *outputBuffer
+	smart     *smartValues // the editor's smart values (mux rewriter)
 
 	mu          sync.Mutex
 	changed     chan struct{}
@@ -386,6 +387,9 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 	}
 	if s.kind == "debugpy" {
 		s.applyNoDelay(ctx, loc.FrameID)
+		if s.smart != nil {
+			s.smart.preload(ctx, loc.FrameID)
+		}
 	}
 	var exc *Outcome
 	if reason == "exception" {

@@ -1,0 +1,241 @@
+// smartvalues.go: smart values in the editor's own views. For a proxied
+// session the sidecar answers the editor's hover and watch evaluates and
+// its variables requests with the adapter's own response in which the
+// value of a recognised library value (DataFrame, Series, Index, ndarray,
+// tensor, DataArray…) is replaced by dapscope's one-line summary. One
+// probe call per response, within the mux's rewrite budget; anything that
+// fails or is late leaves the adapter's response as it was. Every other
+// byte of the message is the adapter's (see dap.SpliceStrings).
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/dap"
+)
+
+// maxTrackedRefs bounds the variablesReference → frame map; past it the
+// map starts over (stale references only cost a missed summary).
+const maxTrackedRefs = 20000
+
+// smartValues is the session's mux.Rewriter.
+type smartValues struct {
+	t   inspect.Target
+	log *slog.Logger
+	on  atomic.Bool
+	// preloaded: the probe was sent at the first stop.
+	preloaded atomic.Bool
+
+	mu     sync.Mutex
+	frames map[int]int // variablesReference → the frame it belongs to
+}
+
+func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
+	sv := &smartValues{t: t, log: log, frames: map[int]int{}}
+	sv.on.Store(on)
+	return sv
+}
+
+// candidateType: debugpy's `type` of a value the summary can improve.
+func candidateType(t string) bool {
+	switch t {
+	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table":
+		return true
+	}
+	return strings.HasSuffix(t, "Index")
+}
+
+// Wants implements mux.Rewriter.
+func (sv *smartValues) Wants(command string, args json.RawMessage) bool {
+	if !sv.on.Load() || sv.t.Adapter() != "debugpy" {
+		return false
+	}
+	switch command {
+	case "scopes", "variables":
+		return true
+	case "evaluate":
+		var a struct {
+			Context string `json:"context"`
+		}
+		_ = json.Unmarshal(args, &a)
+		return a.Context == "hover" || a.Context == "watch"
+	}
+	return false
+}
+
+// Rewrite implements mux.Rewriter.
+func (sv *smartValues) Rewrite(ctx context.Context, command string, args, resp json.RawMessage) []byte {
+	switch command {
+	case "scopes":
+		sv.observeScopes(args, resp)
+		return nil
+	case "variables":
+		return sv.variables(ctx, args, resp)
+	case "evaluate":
+		return sv.evaluate(ctx, args, resp)
+	}
+	return nil
+}
+
+// preload installs the probe at the first stop of an editor's session, so
+// that the first hover does not pay for sending its source.
+func (sv *smartValues) preload(ctx context.Context, frame int) {
+	if !sv.on.Load() || frame == 0 || sv.preloaded.Swap(true) {
+		return
+	}
+	if _, err := inspect.Summaries(ctx, sv.t, frame, []inspect.Path{}, time.Second); err != nil {
+		sv.log.Debug("smart values: probe not preloaded", "err", err)
+	}
+}
+
+func (sv *smartValues) remember(ref, frame int) {
+	if ref <= 0 || frame <= 0 {
+		return
+	}
+	sv.mu.Lock()
+	if len(sv.frames) >= maxTrackedRefs {
+		sv.frames = map[int]int{}
+	}
+	sv.frames[ref] = frame
+	sv.mu.Unlock()
+}
+
+func (sv *smartValues) frameOf(ref int) int {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.frames[ref]
+}
+
+func (sv *smartValues) observeScopes(args, resp json.RawMessage) {
+	var a struct {
+		FrameID int `json:"frameId"`
+	}
+	var r struct {
+		Body struct {
+			Scopes []struct {
+				VariablesReference int `json:"variablesReference"`
+			} `json:"scopes"`
+		} `json:"body"`
+	}
+	if json.Unmarshal(args, &a) != nil || json.Unmarshal(resp, &r) != nil {
+		return
+	}
+	for _, sc := range r.Body.Scopes {
+		sv.remember(sc.VariablesReference, a.FrameID)
+	}
+}
+
+func (sv *smartValues) variables(ctx context.Context, args, resp json.RawMessage) []byte {
+	var a struct {
+		VariablesReference int `json:"variablesReference"`
+	}
+	var r struct {
+		Body struct {
+			Variables []struct {
+				Type               string `json:"type"`
+				EvaluateName       string `json:"evaluateName"`
+				VariablesReference int    `json:"variablesReference"`
+			} `json:"variables"`
+		} `json:"body"`
+	}
+	if json.Unmarshal(args, &a) != nil || json.Unmarshal(resp, &r) != nil {
+		return nil
+	}
+	frame := sv.frameOf(a.VariablesReference)
+	if frame == 0 {
+		return nil
+	}
+	var paths []inspect.Path
+	var at []int
+	for i, v := range r.Body.Variables {
+		sv.remember(v.VariablesReference, frame) // children resolve in the same frame
+		if !candidateType(v.Type) || v.EvaluateName == "" {
+			continue
+		}
+		if p, err := inspect.ParsePath(v.EvaluateName); err == nil {
+			paths, at = append(paths, p), append(at, i)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	lines := sv.summaries(ctx, frame, paths)
+	var edits []dap.StringEdit
+	for k, line := range lines {
+		if line != "" {
+			edits = append(edits, dap.StringEdit{Path: []string{"body", "variables", strconv.Itoa(at[k]), "value"}, Value: line})
+		}
+	}
+	return sv.splice(resp, edits)
+}
+
+func (sv *smartValues) evaluate(ctx context.Context, args, resp json.RawMessage) []byte {
+	var a struct {
+		Expression string `json:"expression"`
+		FrameID    int    `json:"frameId"`
+	}
+	var r struct {
+		Body struct {
+			Type               string `json:"type"`
+			VariablesReference int    `json:"variablesReference"`
+		} `json:"body"`
+	}
+	if json.Unmarshal(args, &a) != nil || json.Unmarshal(resp, &r) != nil || a.FrameID == 0 {
+		return nil
+	}
+	sv.remember(r.Body.VariablesReference, a.FrameID) // its children, when expanded
+	if !candidateType(r.Body.Type) {
+		return nil
+	}
+	p, err := inspect.ParsePath(strings.TrimSpace(a.Expression))
+	if err != nil {
+		return nil // not a plain path (a call, an operator): leave it
+	}
+	lines := sv.summaries(ctx, a.FrameID, []inspect.Path{p})
+	if len(lines) != 1 || lines[0] == "" {
+		return nil
+	}
+	return sv.splice(resp, []dap.StringEdit{{Path: []string{"body", "result"}, Value: lines[0]}})
+}
+
+// summaries returns one line per path ("" where the value is not a
+// recognised library value or could not be summarised).
+func (sv *smartValues) summaries(ctx context.Context, frame int, paths []inspect.Path) []string {
+	budget := 30 * time.Millisecond
+	if dl, ok := ctx.Deadline(); ok {
+		budget = time.Until(dl) * 6 / 10 // leave room for the round trip
+	}
+	got, err := inspect.Summaries(ctx, sv.t, frame, paths, budget)
+	if err != nil {
+		sv.log.Debug("smart values: summaries failed; the adapter's values stand", "err", err)
+		return nil
+	}
+	out := make([]string, len(paths))
+	for i, v := range got {
+		if i < len(out) && v.Recognized() {
+			out[i] = v.Line()
+		}
+	}
+	return out
+}
+
+func (sv *smartValues) splice(resp json.RawMessage, edits []dap.StringEdit) []byte {
+	if len(edits) == 0 {
+		return nil
+	}
+	b, err := dap.SpliceStrings(resp, edits)
+	if err != nil {
+		sv.log.Debug("smart values: splice failed", "err", err)
+		return nil
+	}
+	return b
+}
