@@ -1,6 +1,7 @@
 // validate.go: checks on everything an agent or the CLI can send, with
 // typed errors naming the field. Paths are workspace-relative, never `..`,
-// and must exist; lines are 1-based within the file.
+// never a symbolic link leading out of the workspace, and must exist;
+// lines are 1-based within the file.
 
 package session
 
@@ -41,11 +42,27 @@ func resolvePath(workspace, field, p string) (string, error) {
 		abs = filepath.Join(workspace, p)
 	}
 	abs = filepath.Clean(abs)
-	rel, err := filepath.Rel(workspace, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !within(workspace, abs) {
 		return "", invalid(field, "%q is outside the workspace", p)
 	}
+	// Symbolic links are resolved before the check: a link inside the
+	// workspace that points outside it is refused like the outside path.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		root := workspace
+		if r, err := filepath.EvalSymlinks(workspace); err == nil {
+			root = r
+		}
+		if !within(root, real) {
+			return "", invalid(field, "%q is a symbolic link to %q, outside the workspace", p, real)
+		}
+	}
 	return abs, nil
+}
+
+// within reports whether abs is root or below it (both clean and absolute).
+func within(root, abs string) bool {
+	rel, err := filepath.Rel(root, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // existingFile resolves p and checks it is a regular file (or a directory
