@@ -25,6 +25,7 @@ type commonFlags struct {
 	logLevel  string
 	noDelay   bool
 	smart     bool
+	attach    string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -34,6 +35,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request)")
+	fs.StringVar(&c.attach, "attach-hosts", "", "comma-separated non-loopback hosts that attach may connect to (default: loopback only)")
 	fs.BoolVar(&c.smart, "smart-values", true, "show dapscope's one-line summaries of DataFrames, arrays and tensors in the editor's hover, Watch and Variables views")
 }
 
@@ -84,6 +86,17 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 	}
 	return session.NewManager(session.ManagerOptions{
 		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableSmartValues: !c.smart,
-		Logger: log, Custom: customHandlers,
+		Logger: log, Custom: customHandlers, AttachHosts: splitList(c.attach),
 	}), nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -96,6 +97,7 @@ type attachArgs struct {
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	Wait        *bool              `json:"wait,omitempty" desc:"wait for a stop (default false)"`
 	Timeout     float64            `json:"timeout,omitempty" desc:"seconds to wait (default 30)"`
+	Connect     float64            `json:"connect_timeout,omitempty" desc:"seconds to connect and get the adapter's first answer (default 10)"`
 }
 
 type terminateArgs struct {
@@ -162,7 +164,7 @@ func (s *Server) registerSessionTools() {
 		desc:  "Attach to a debugpy listening on host:port (e.g. started with python -m debugpy --listen 5678). The new session becomes active.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			spec := session.AttachSpec{Host: p.Host, Port: p.Port}
+			spec := session.AttachSpec{Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}

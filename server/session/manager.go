@@ -55,7 +55,9 @@ type ManagerOptions struct {
 	OpTimeout         time.Duration // default 20 s
 	OutputLimit       int           // per-session output buffer (default 10 MB)
 	MaxSessions       int           // default 1000
-	Logger            *slog.Logger
+	// AttachHosts are the non-loopback hosts Attach may connect to.
+	AttachHosts []string
+	Logger      *slog.Logger
 	// Custom serves "dapscope/…" requests from editors (e.g. dapscope/inspect).
 	Custom map[string]CustomHandler
 }
@@ -301,9 +303,31 @@ type LaunchSpec struct {
 
 // AttachSpec attaches to a debugpy listening on host:port.
 type AttachSpec struct {
-	Host        string       `json:"host,omitempty"`
+	Host        string       `json:"host,omitempty"` // loopback unless in ManagerOptions.AttachHosts
 	Port        int          `json:"port"`
 	Breakpoints []Breakpoint `json:"breakpoints,omitempty"` // set before configurationDone
+	// ConnectTimeout bounds connecting and the adapter's first answer
+	// (default DefaultConnectTimeout).
+	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+}
+
+// DefaultConnectTimeout bounds an attach's connect and first answer.
+const DefaultConnectTimeout = 10 * time.Second
+
+// attachHostAllowed: loopback hosts always; others only when listed.
+func (m *Manager) attachHostAllowed(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, h := range m.opts.AttachHosts {
+		if strings.EqualFold(strings.TrimSpace(h), host) {
+			return true
+		}
+	}
+	return false
 }
 
 // Launch starts a program headless: adapter, initialize, launch,
@@ -428,15 +452,23 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if spec.Port <= 0 || spec.Port > 65535 {
 		return nil, invalid("port", "must be 1..65535")
 	}
+	if !m.attachHostAllowed(spec.Host) {
+		return nil, invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", truncateStr(spec.Host, 200), truncateStr(spec.Host, 200))
+	}
+	if spec.ConnectTimeout <= 0 {
+		spec.ConnectTimeout = DefaultConnectTimeout
+	}
 	byFile, err := validateBreakpoints(m.opts.Workspace, spec.Breakpoints, "breakpoints")
 	if err != nil {
 		return nil, err
 	}
 	// debugpy.listen() runs an adapter inside the debuggee: connect to it
 	// directly as a DAP client.
-	ad, err := adapter.Dial(ctx, "debugpy", net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port)))
+	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)
+	defer cancel()
+	ad, err := adapter.Dial(dctx, "debugpy", net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port)))
 	if err != nil {
-		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error() + " (is a debugpy listening there? python -m debugpy --listen PORT)"}
 	}
 	s, err := m.newLiveOn(ctx, OriginHeadless, ad)
 	if err != nil {
@@ -444,9 +476,21 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, err
 	}
 	s.attached = true
+	// Something that accepts the connection but never speaks DAP must not
+	// hold the attach for the whole start-up bound.
+	if err := s.mux.Call(dctx, "initialize", initializeArgs("debugpy"), nil); err != nil {
+		s.end(context.Background())
+		m.Remove(s.id) // a failed attach is reported, not listed
+		if dctx.Err() != nil {
+			return nil, &Error{Code: CodeLaunchFailed, Message: fmt.Sprintf("%s accepted the connection but no debug adapter answered within %s", net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port)), spec.ConnectTimeout)}
+		}
+		return nil, &Error{Code: CodeLaunchFailed, Message: "initialize: " + wrap(err).Error()}
+	}
+	s.initialized = true
 	args := map[string]any{"request": "attach", "type": "python", "justMyCode": true}
 	if err := s.start(ctx, "debugpy", "attach", args, byFile); err != nil {
 		s.end(context.Background())
+		m.Remove(s.id)
 		return nil, err
 	}
 	return s, nil
@@ -470,12 +514,10 @@ func (s *Session) start(ctx context.Context, kind, request string, args map[stri
 		}
 		return &Error{Code: CodeLaunchFailed, Message: step + ": " + err.Error()}
 	}
-	initArgs := godap.InitializeRequestArguments{
-		ClientID: "dapscope", ClientName: "dapscope", AdapterID: kind, Locale: "en-US",
-		LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path", SupportsVariableType: true,
-	}
-	if err := s.mux.Call(ctx, "initialize", initArgs, nil); err != nil {
-		return fail("initialize", err)
+	if !s.initialized {
+		if err := s.mux.Call(ctx, "initialize", initializeArgs(kind), nil); err != nil {
+			return fail("initialize", err)
+		}
 	}
 	launched := make(chan error, 1)
 	go func() { launched <- s.mux.Call(ctx, request, args, nil) }()
@@ -527,6 +569,14 @@ func (s *Session) start(ctx context.Context, kind, request string, args map[stri
 	s.notifyLocked()
 	s.mu.Unlock()
 	return nil
+}
+
+// initializeArgs is the sidecar's own initialize request.
+func initializeArgs(kind string) godap.InitializeRequestArguments {
+	return godap.InitializeRequestArguments{
+		ClientID: "dapscope", ClientName: "dapscope", AdapterID: kind, Locale: "en-US",
+		LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path", SupportsVariableType: true,
+	}
 }
 
 // ProxySpec configures an editor-facing proxy session.

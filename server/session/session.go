@@ -126,6 +126,8 @@ type Session struct {
 	ad        *adapter.Adapter
 	log       *slog.Logger
 	attached  bool // attach (don't terminate the debuggee on end)
+	// initialized: initialize was already answered (attach checks the peer first).
+	initialized bool
 	output    *outputBuffer
 	smart     *smartValues // the editor's smart values (mux rewriter)
 
