@@ -128,8 +128,8 @@ type Session struct {
 	attached  bool // attach (don't terminate the debuggee on end)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
-	output    *outputBuffer
-	smart     *smartValues // the editor's smart values (mux rewriter)
+	output      *outputBuffer
+	smart       *smartValues // the editor's smart values (mux rewriter)
 
 	mu          sync.Mutex
 	changed     chan struct{}
