@@ -69,3 +69,42 @@ func procStart(pid int) (string, bool) {
 	}
 	return f[19], true
 }
+
+// DebuggeeAlive reports whether a tracked debuggee still runs. With none
+// tracked (attach, or before the process event) it answers true: unknown.
+func (a *Adapter) DebuggeeAlive() bool {
+	a.trackMu.Lock()
+	list := a.tracked
+	a.trackMu.Unlock()
+	if len(list) == 0 {
+		return true
+	}
+	for _, p := range list {
+		if st, ok := procStart(p.pid); ok && st == p.start && !zombie(p.pid) {
+			return true
+		}
+	}
+	return false
+}
+
+// zombie: the process has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && len(s) > i+2 && s[i+2] == 'Z'
+}
+
+// TrackedPIDs lists the tracked debuggee pids.
+func (a *Adapter) TrackedPIDs() []int {
+	a.trackMu.Lock()
+	defer a.trackMu.Unlock()
+	out := make([]int, 0, len(a.tracked))
+	for _, t := range a.tracked {
+		out = append(out, t.pid)
+	}
+	return out
+}

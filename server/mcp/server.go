@@ -312,6 +312,7 @@ var hintsByCode = map[string]string{
 	session.CodeNotPaused:       "the debuggee is not paused: call debug_wait to wait for a stop, or debug_pause",
 	session.CodeNotFound:        "list sessions with debug_sessions, or start one with debug_launch",
 	session.CodeAdapterExited:   "the session has ended: see debug_outcome and debug_output",
+	session.CodeDebuggeeExited:  "the program has ended (exit code or signal in debug_outcome): see debug_output, or run it again with debug_launch",
 	session.CodeAdapterError:    "the debug adapter refused the request: check the expression or arguments",
 	session.CodeTimeout:         "the adapter did not answer in time: retry with a larger timeout, or debug_pause first",
 	session.CodeLaunchFailed:    "check that program/module exists relative to the workspace; see debug_output of the session if one was created",
@@ -328,7 +329,7 @@ func toolError(err error) ToolError {
 		if se.Code == session.CodeNotFound && se.Field != "session_id" {
 			te.Hint = ""
 		}
-		if se.Code == session.CodeNotPaused && (strings.HasSuffix(se.Message, session.StatusCompleted) || strings.HasSuffix(se.Message, session.StatusError)) {
+		if se.Code == session.CodeNotPaused && (strings.HasSuffix(se.Message, session.StatusCompleted) || strings.HasSuffix(se.Message, session.StatusError) || strings.HasSuffix(se.Message, session.StatusTerminated)) {
 			te.Hint = "the program has ended: see debug_outcome and debug_output, or start it again with debug_launch"
 		}
 		return te

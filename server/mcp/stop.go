@@ -176,11 +176,14 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 	switch {
 	case st.Exited:
 		r.Status = sess.Status()
-		if r.Status != session.StatusError {
+		if r.Status != session.StatusError && r.Status != session.StatusTerminated {
 			r.Status = session.StatusCompleted
 		}
 		r.Outcome = sess.Outcome()
 		r.Hint = "the program ended: debug_output shows what it printed"
+		if o := r.Outcome; o != nil && o.Signal != 0 {
+			r.Hint = fmt.Sprintf("the program was killed by %s (signal %d), not by an error of its own: debug_output shows what it printed before", o.SignalName, o.Signal)
+		}
 		return r, nil
 	case st.Running || st.Location == nil:
 		r.Status = session.StatusRunning

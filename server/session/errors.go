@@ -20,6 +20,9 @@ const (
 	CodeTimeout         = "TIMEOUT"
 	CodeLimit           = "LIMIT_EXCEEDED"
 	CodeLaunchFailed    = "LAUNCH_FAILED"
+	// CodeDebuggeeExited: the program is gone (exited, or killed by a
+	// signal); the message says how it ended.
+	CodeDebuggeeExited = "DEBUGGEE_EXITED"
 )
 
 // Error is a typed session error.
@@ -41,7 +44,7 @@ func (e *Error) DAPErrorID() int {
 	switch e.Code {
 	case CodeNotPaused:
 		return dap.ErrIDNotPaused
-	case CodeAdapterExited:
+	case CodeAdapterExited, CodeDebuggeeExited:
 		return dap.ErrIDAdapterExited
 	case CodeTimeout:
 		return dap.ErrIDTimeout

@@ -28,6 +28,8 @@ const (
 	StatusPaused    = "paused"
 	StatusCompleted = "completed"
 	StatusError     = "error"
+	// StatusTerminated: ended by the user (Terminate), not by the program.
+	StatusTerminated = "terminated"
 )
 
 // Origins.
@@ -78,9 +80,15 @@ type Stop struct {
 
 // Outcome is how the program ended (or the exception it raised).
 type Outcome struct {
-	Reached      bool   `json:"reached"` // some breakpoint was hit
-	Completed    bool   `json:"completed"`
-	ExitCode     *int   `json:"exit_code,omitempty"`
+	Reached   bool `json:"reached"` // some breakpoint was hit
+	Completed bool `json:"completed"`
+	// Terminated: ended by the user (debug_terminate), not by itself.
+	Terminated bool `json:"terminated,omitempty"`
+	ExitCode   *int `json:"exit_code,omitempty"`
+	// Signal is set when the process was killed by a signal (debugpy
+	// reports that as exit code 256-N); SignalName is e.g. "SIGKILL".
+	Signal       int    `json:"signal,omitempty"`
+	SignalName   string `json:"signal_name,omitempty"`
 	ErrorType    string `json:"error_type,omitempty"`
 	ErrorMessage string `json:"error_message,omitempty"`
 	Traceback    string `json:"traceback,omitempty"`
@@ -148,6 +156,7 @@ type Session struct {
 	outcome     *Outcome
 	ended       bool
 	failed      bool
+	userEnded   bool // Terminate was called
 	noDelay     bool // apply the TCP_NODELAY fix at the first stop
 	noDelayDone bool
 	values      *sync.Map
@@ -194,7 +203,10 @@ func (s *Session) statusLocked() string {
 	finished := s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
 		(s.outcome != nil && s.outcome.Completed)
 	if finished {
-		if s.failed || (s.outcome != nil && s.outcome.ErrorType != "") {
+		switch {
+		case s.userEnded:
+			return StatusTerminated
+		case s.failed || (s.outcome != nil && (s.outcome.ErrorType != "" || s.outcome.Signal != 0)):
 			return StatusError
 		}
 		return StatusCompleted
@@ -303,6 +315,9 @@ func (s *Session) watch(sub *mux.Subscription) {
 			code := b.ExitCode
 			o.ExitCode = &code
 			o.Completed = true
+			if sig, name := killedBy(s.kind, code); sig != 0 && !s.userEnded {
+				o.Signal, o.SignalName = sig, name
+			}
 			s.notifyLocked()
 			s.mu.Unlock()
 		case "terminated":
@@ -312,6 +327,13 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.m.publish(Event{SessionID: s.id, Kind: "terminated"})
+			if s.origin == OriginHeadless {
+				// The program is over: end the adapter now (its outcome and
+				// output are captured) instead of keeping the process until
+				// debug_terminate; the session's record stays.
+				s.m.wg.Add(1)
+				go func() { defer s.m.wg.Done(); s.end(context.Background()) }()
+			}
 		}
 		if ev.Event == "continued" {
 			s.m.publish(Event{SessionID: s.id, Kind: "continued"})
@@ -523,7 +545,7 @@ func (s *Session) call(ctx context.Context, command string, args, out any) error
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Message: command + " did not answer within " + s.m.opts.OpTimeout.String()}
 	}
-	return wrap(err)
+	return s.debuggeeErr(command, wrap(err))
 }
 
 func (s *Session) stoppedThread() (int, error) {
@@ -754,9 +776,21 @@ func (s *Session) setBreakpoints(ctx context.Context, abs string, bps []Breakpoi
 // Breakpoints lists all breakpoints with hit counts.
 func (s *Session) Breakpoints() []BreakpointState { return s.Info().Breakpoints }
 
-// Terminate ends the debuggee (for launches) and the adapter.
+// Terminate ends the debuggee (for launches) and the adapter; the
+// session's status becomes "terminated" (unless it had ended already).
 func (s *Session) Terminate(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.ended && (s.outcome == nil || !s.outcome.Completed) {
+		s.userEnded = true
+	}
+	s.mu.Unlock()
 	s.end(ctx)
+	s.mu.Lock()
+	if s.userEnded && s.outcome != nil {
+		s.outcome.Terminated = true
+		s.outcome.Signal, s.outcome.SignalName = 0, ""
+	}
+	s.mu.Unlock()
 	return nil
 }
 
