@@ -7,6 +7,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -88,4 +89,19 @@ func (s *Session) endDescription(limit time.Duration) string {
 			return how
 		}
 	}
+}
+
+// racedResume turns an adapter's refusal into NOT_PAUSED when the thread
+// was resumed while the request was on its way (debugpy says "Thread id …
+// is not current thread id"), so the caller learns the state, not an
+// obscure adapter message.
+func (s *Session) racedResume(command string, err error) error {
+	var se *Error
+	if err == nil || !errors.As(err, &se) || se.Code != CodeAdapterError {
+		return err
+	}
+	if !strings.Contains(se.Message, "is not current thread id") && s.mux.State().Paused() {
+		return err
+	}
+	return &Error{Code: CodeNotPaused, Message: fmt.Sprintf("%s needs a paused debuggee, but it resumed while the request was on its way (session is %s)", command, s.Status())}
 }

@@ -545,7 +545,7 @@ func (s *Session) call(ctx context.Context, command string, args, out any) error
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Message: command + " did not answer within " + s.m.opts.OpTimeout.String()}
 	}
-	return s.debuggeeErr(command, wrap(err))
+	return s.racedResume(command, s.debuggeeErr(command, wrap(err)))
 }
 
 func (s *Session) stoppedThread() (int, error) {
