@@ -1424,11 +1424,42 @@ def _sum_kind(t):
     return 'object'
 
 
-def _sum_value(obj, t):
-    tr = _Trunc()
+def _plain_repr(obj, depth=0, budget=None):
+    """repr of builtin values only: anything else is <ClassName>, so no
+    user __repr__ runs. Bounded: 10 items per container, depth 2."""
+    t = type(obj)
+    if obj is None or t in (bool, int, float, complex):
+        r = repr(obj)
+        return r if len(r) <= _SUM_STR else r[:_SUM_STR] + _ELL
     if t in (str, bytes, bytearray):
-        return safe_repr(obj[:_SUM_STR + 1], tr)[:_SUM_STR + 3]
-    return safe_repr(obj, tr)[:_SUM_STR]
+        r = repr(obj[:_SUM_STR])
+        return r + (_ELL if len(obj) > _SUM_STR else '')
+    if t in (list, tuple, set, frozenset, dict):
+        if depth >= 2:
+            return '%s[%d]' % (t.__name__, len(obj))
+        it = list(obj.items())[:10] if t is dict else [x for _, x in zip(range(10), obj)]
+        if t is dict:
+            parts = ['%s: %s' % (_plain_repr(k, depth + 1), _plain_repr(v, depth + 1)) for k, v in it]
+        else:
+            parts = [_plain_repr(x, depth + 1) for x in it]
+        if len(obj) > 10:
+            parts.append(_ELL)
+        body = ', '.join(parts)
+        if t is list:
+            return '[' + body + ']'
+        if t is tuple:
+            return '(' + body + (',)' if len(obj) == 1 else ')')
+        if t is dict:
+            return '{' + body + '}'
+        if not obj:
+            return t.__name__ + '()'
+        return ('{' + body + '}') if t is set else 'frozenset({' + body + '})'
+    return '<%s>' % _short(t)
+
+
+def _sum_value(obj, t):
+    r = _plain_repr(obj)
+    return r if len(r) <= _SUM_STR + 3 else r[:_SUM_STR] + _ELL
 
 
 def _sum_nums(np, a, out):
@@ -1460,6 +1491,7 @@ def _sum_one(obj):
             out['len'] = len(obj)
     elif kind == 'container':
         out['len'] = len(obj)
+        out['value'] = _sum_value(obj, t)
     elif kind == 'dataframe':
         out['shape'] = list(obj.shape)
         try:

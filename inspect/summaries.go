@@ -122,7 +122,12 @@ func (v ValueSummary) Line() string {
 	case "function", "class", "module":
 		return strings.TrimSpace(v.Kind + " " + v.FuncName)
 	case "container":
-		if v.Len != nil {
+		switch {
+		case v.Value != "" && v.Len != nil && strings.Contains(v.Value, "…"):
+			return fmt.Sprintf("%s (%s)", v.Value, plural(*v.Len, "item"))
+		case v.Value != "":
+			return v.Value
+		case v.Len != nil:
 			return fmt.Sprintf("%s[%s]", short, commas(*v.Len))
 		}
 		return short

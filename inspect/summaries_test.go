@@ -18,7 +18,7 @@ func TestDebugpySummaries(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	names := []string{"slow", "bad", "df", "nan_inf", "series", "arr", "nan_arr", "arr0d", "scalar_np", "empty_df",
-		"number", "short_text", "items", "data['train']", "point", "func", "klass", "mod", "flag", "nothing", "missing_name"}
+		"number", "short_text", "items", "data['train']", "obj.items", "point", "func", "klass", "mod", "flag", "nothing", "missing_name"}
 	paths := make([]inspect.Path, len(names))
 	for i, n := range names {
 		p, err := inspect.ParsePath(n)
@@ -49,8 +49,9 @@ func TestDebugpySummaries(t *testing.T) {
 		"empty_df":      "DataFrame 0 × 0",
 		"number":        "12345678901234567890123",
 		"short_text":    "'héllo'",
-		"items":         "list[100]",
-		"data['train']": "list[3]",
+		"items":         "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …] (100 items)",
+		"data['train']": "[1, 2, 3]",
+		"obj.items":     "[<Point>, <Point>]", // elements' own __repr__ never runs
 		"point":         "Point (3 attributes)",
 		"func":          "function greet",
 		"klass":         "class Plain",
@@ -83,7 +84,7 @@ func TestDebugpySummaries(t *testing.T) {
 			t.Errorf("%s should be a recognised library value", got[i].Name)
 		}
 	}
-	if got[12].Recognized() || got[14].Recognized() {
+	if got[12].Recognized() || got[15].Recognized() {
 		t.Errorf("builtins and plain objects are not library values")
 	}
 
@@ -116,6 +117,7 @@ func TestSummaryLines(t *testing.T) {
 		{inspect.ValueSummary{Kind: "dataframe", Type: "pandas.DataFrame", Shape: []int64{272, 8}, Nulls: n(66),
 			NullColumns: [][2]any{{"region", 60.0}, {"x", 4.0}, {"y", 2.0}}, NullColumnCount: 5}, "DataFrame 272 × 8 · 66 nulls in region, x, y +2 more"},
 		{inspect.ValueSummary{Kind: "container", Type: "dict", Len: n(3)}, "dict[3]"},
+		{inspect.ValueSummary{Kind: "container", Type: "list", Len: n(2), Value: "[<Order>, 1]"}, "[<Order>, 1]"},
 		{inspect.ValueSummary{Kind: "object", Type: "app.Order", Attrs: n(1)}, "Order (1 attribute)"},
 		{inspect.ValueSummary{Kind: "scalar", Type: "int", Value: "42"}, "42"},
 		{inspect.ValueSummary{Kind: "object", Type: "app.Order", Error: "boom"}, ""},

@@ -17,6 +17,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -70,7 +71,9 @@ type StopReport struct {
 	Code          *CodeContext             `json:"code,omitempty"`
 	Watches       []WatchValue             `json:"watches,omitempty"`
 	Outcome       *session.Outcome         `json:"outcome,omitempty"`
-	Hint          string                   `json:"hint,omitempty"`
+	// Missing names the parts of the report that could not be read, and why.
+	Missing []string `json:"missing,omitempty"`
+	Hint    string   `json:"hint,omitempty"`
 }
 
 func (r *StopReport) text() string {
@@ -124,6 +127,9 @@ func (r *StopReport) text() string {
 	if r.Outcome != nil {
 		b.WriteString(outcomeLine(r.Outcome))
 		b.WriteByte('\n')
+	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(&b, "missing: %s\n", m)
 	}
 	if r.Hint != "" {
 		fmt.Fprintf(&b, "hint: %s\n", r.Hint)
@@ -206,15 +212,23 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 		r.Code = s.code.enclosing(loc.Path, loc.Line)
 	}
 	st2 := s.state(sess.ID())
+	// The report is bounded as a whole: what cannot be read in time is named
+	// in Missing, never waited for.
+	ctx, cancel := context.WithTimeout(ctx, reportBudget)
+	defer cancel()
 	s.refreshAtStop(ctx, sess)
 	// Locals are read now (an agent may have set a variable since the stop);
 	// the capture taken at the stop is the fallback.
-	if vars, _, err := s.frameLocals(ctx, sess, loc.FrameID, 200); err == nil {
+	vars, _, err := s.reportLocals(ctx, sess, loc.FrameID, 200)
+	if err == nil {
 		r.Locals, r.LocalsOmitted = stopLocals(vars)
 	}
 	st2.mu.Lock()
 	if r.Locals == nil && st2.lastStop != nil && st2.lastStop.FrameID == loc.FrameID {
 		r.Locals, r.LocalsOmitted = stopLocals(st2.lastStop.Locals)
+	}
+	if r.Locals == nil && err != nil {
+		r.Missing = append(r.Missing, "locals: "+err.Error())
 	}
 	for _, w := range st2.watches {
 		r.Watches = append(r.Watches, w.report())
@@ -235,6 +249,47 @@ func stopLocals(vars []VarValue) ([]LocalSummary, int) {
 	return out, 0
 }
 
+// reportBudget bounds building a stop report after the wait (locals,
+// watches); what does not fit is reported as missing.
+const reportBudget = 5 * time.Second
+
+// reportLocals reads a frame's locals for stop reports and snapshots
+// WITHOUT running user code: on debugpy through the probe's summaries
+// (builtins by value, library values by their summary, other objects by
+// class; no __repr__, __len__ or property of user classes), bounded in
+// time. debugpy's own variables request would call every local's __repr__
+// (a slow one stalls the session). Other adapters read variables (Delve
+// formats values itself, running no program code).
+func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameID, limit int) ([]VarValue, int, error) {
+	if sess.Adapter() != "debugpy" {
+		return s.frameLocals(ctx, sess, frameID, limit)
+	}
+	items, err := inspect.Summaries(ctx, sess, frameID, nil, time.Second)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, omitted := []VarValue{}, 0
+	for _, it := range items {
+		if len(out) == limit {
+			omitted++
+			continue
+		}
+		v := it.Line()
+		switch {
+		case it.Skipped != "":
+			v = "(not read: " + it.Skipped + ")"
+		case it.Error != "":
+			v = "(not read: " + it.Error + ")"
+		}
+		t := it.Type
+		if i := strings.LastIndexByte(t, '.'); i >= 0 {
+			t = t[i+1:]
+		}
+		out = append(out, VarValue{Name: it.Name, Type: t, Value: v})
+	}
+	return out, omitted, nil
+}
+
 // refreshAtStop captures the frame's locals and re-evaluates watches once
 // per stop (the stop follower and the moving tools share it).
 func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
@@ -249,7 +304,7 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
 	if err != nil {
 		return
 	}
-	vars, omitted, err := s.frameLocals(ctx, sess, frame.Id, 200)
+	vars, omitted, err := s.reportLocals(ctx, sess, frame.Id, 200)
 	if err != nil {
 		return
 	}
