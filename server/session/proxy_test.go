@@ -154,7 +154,7 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 						var ev struct {
 							Result string `json:"result"`
 						}
-						err = s.Request(context.Background(), "evaluate", map[string]any{"expression": fmt.Sprintf("%d * 2", i*10+j), "frameId": frames[0].Id, "context": "watch"}, &ev)
+						err = s.Request(context.Background(), "evaluate", godap.EvaluateArguments{Expression: fmt.Sprintf("%d * 2", i*10+j), FrameId: frames[0].Id, Context: "watch"}, &ev)
 						if err == nil && ev.Result != fmt.Sprint((i*10+j)*2) {
 							err = fmt.Errorf("internal evaluate %d*2 = %q (misrouted response?)", i*10+j, ev.Result)
 						}
