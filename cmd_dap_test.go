@@ -6,7 +6,7 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dapscope/dapscope/server/dap"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 var (
@@ -56,85 +56,34 @@ func TestDAPCommandOverStdio(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	r, w := dap.NewReader(stdout), dap.NewWriter(stdin)
-	seq := 0
-	var held []map[string]any
-	send := func(command string, args any) int {
-		seq++
-		b, _ := json.Marshal(map[string]any{"seq": seq, "type": "request", "command": command, "arguments": args})
-		if err := w.WriteFrame(b); err != nil {
-			t.Fatal(err)
+	c := daptest.New(t, childConn{stdout, stdin})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("stderr:\n%s", stderr.String())
 		}
-		return seq
-	}
-	msgs := make(chan map[string]any, 256)
-	go func() {
-		defer close(msgs)
-		for {
-			b, err := r.ReadFrame()
-			if err != nil {
-				return
-			}
-			var m map[string]any
-			if err := json.Unmarshal(b, &m); err != nil {
-				msgs <- map[string]any{"type": "garbage", "raw": string(b)}
-				continue
-			}
-			msgs <- m
-		}
-	}()
-	wait := func(pred func(map[string]any) bool) map[string]any {
-		t.Helper()
-		for i, m := range held {
-			if pred(m) {
-				held = append(held[:i], held[i+1:]...)
-				return m
-			}
-		}
-		timeout := time.After(60 * time.Second)
-		for {
-			select {
-			case m, ok := <-msgs:
-				if !ok {
-					t.Fatalf("stdout closed; stderr:\n%s", stderr.String())
-				}
-				if m["type"] == "garbage" {
-					t.Fatalf("non-DAP bytes on stdout: %v", m["raw"])
-				}
-				if pred(m) {
-					return m
-				}
-				held = append(held, m)
-			case <-timeout:
-				t.Fatal("timed out")
-			}
-		}
-	}
-	resp := func(s int) map[string]any {
-		return wait(func(m map[string]any) bool { return m["type"] == "response" && m["request_seq"] == float64(s) })
-	}
+	})
 	program := filepath.Join(root, "testdata", "core", "loop.py")
 	// → initialize, launch, setBreakpoints, configurationDone ← stopped
-	resp(send("initialize", map[string]any{"adapterID": "python"}))
-	launch := send("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
-	wait(func(m map[string]any) bool { return m["event"] == "initialized" })
-	resp(send("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 14}}}))
-	resp(send("configurationDone", nil))
-	resp(launch)
-	stopped := wait(func(m map[string]any) bool { return m["event"] == "stopped" })
-	tid := stopped["body"].(map[string]any)["threadId"]
-	st := resp(send("stackTrace", map[string]any{"threadId": tid}))
-	frame := st["body"].(map[string]any)["stackFrames"].([]any)[0].(map[string]any)["id"]
-	ev := resp(send("evaluate", map[string]any{"expression": "i * 10 + 7", "frameId": frame, "context": "watch"}))
-	if ev["body"].(map[string]any)["result"] != "7" {
-		t.Fatalf("evaluate = %v", ev)
+	c.Initialize(daptest.InitArgs("", "python"))
+	stopped := c.LaunchTo(daptest.PythonLaunch(program), program, 14)
+	// → stackTrace ← top frame; → evaluate ← response
+	frame := c.TopFrame(stopped.Body.ThreadId)
+	if got := c.Evaluate("i * 10 + 7", frame.Id, "watch").Result; got != "7" {
+		t.Fatalf("evaluate = %q", got)
 	}
 	// → dapscope/session ← answered by the sidecar
-	info := resp(send("dapscope/session", nil))
-	if info["success"] != true || info["body"].(map[string]any)["status"] != "paused" {
-		t.Fatalf("dapscope/session = %v", info)
+	info := c.Call("dapscope/session", nil)
+	var body struct {
+		Status string `json:"status"`
 	}
-	resp(send("disconnect", map[string]any{"terminateDebuggee": true}))
+	if err := info.Unmarshal(&body); err != nil || body.Status != "paused" {
+		t.Fatalf("dapscope/session = %s", info)
+	}
+	// → disconnect ← response
+	c.Disconnect(true)
+	if f := c.Foreign(); len(f) > 0 {
+		t.Fatalf("non-DAP bytes or foreign responses on stdout: %v; stderr:\n%s", f, stderr.String())
+	}
 	_ = stdin.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -151,6 +100,15 @@ func TestDAPCommandOverStdio(t *testing.T) {
 		t.Fatalf("expected logs on stderr, got %q", stderr.String())
 	}
 }
+
+// childConn joins the binary's stdout (read) and stdin (write) into one
+// connection for the DAP client; Close closes stdin.
+type childConn struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (c childConn) Close() error { return c.WriteCloser.Close() }
 
 func TestDAPListenRefusesNonLoopback(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", "8.8.8.8:53", "example.com:80", "nonsense"} {

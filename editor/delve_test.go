@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/uri"
 
+	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -46,14 +47,11 @@ func TestHoverGoWithDelve(t *testing.T) {
 		t.Fatalf("startProxy = %+v", proxy)
 	}
 	ed := dialEditor(t, proxy.Address)
-	initSeq := ed.send(t, "initialize", map[string]any{"clientID": "vscode", "adapterID": "dapscope", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	ed.waitFor(t, "initialize response", isResponse(initSeq))
-	ed.send(t, "launch", map[string]any{"mode": "debug", "program": dir, "output": filepath.Join(t.TempDir(), "gohover.bin")})
-	ed.waitFor(t, "initialized event", isEvent("initialized"))
-	bpSeq := ed.send(t, "setBreakpoints", map[string]any{"source": map[string]any{"path": file}, "breakpoints": []map[string]any{{"line": bp + 1}}})
-	ed.waitFor(t, "setBreakpoints response", isResponse(bpSeq))
-	ed.send(t, "configurationDone", map[string]any{})
-	ed.waitFor(t, "stopped event", isEvent("stopped"))
+	// → initialize ← response
+	// → launch ← initialized; → setBreakpoints ← response
+	// → configurationDone ← response, ← launch response, ← stopped
+	ed.Initialize(daptest.InitArgs("vscode", "dapscope"))
+	ed.LaunchTo(map[string]any{"mode": "debug", "program": dir, "output": filepath.Join(t.TempDir(), "gohover.bin")}, file, bp+1)
 	c.waitEvent(t, "stopped")
 
 	h := hoverAt(t, c, file, lines[bp], bp, "nums")

@@ -7,26 +7,26 @@
 package editor
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	godap "github.com/google/go-dap"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/goleak"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -89,83 +89,17 @@ func (c *rpcClient) waitEvent(t *testing.T, kind string) SessionEvent {
 	}
 }
 
-// dapEditor is a scripted VS Code talking DAP to the proxy address.
-type dapEditor struct {
-	conn net.Conn
-	seq  int
-	msgs chan godap.Message
-}
-
-func dialEditor(t *testing.T, addr string) *dapEditor {
+// dialEditor connects a scripted VS Code (the daptest DAP client) to the
+// proxy address; its waits are bounded by 90 s.
+func dialEditor(t *testing.T, addr string) *daptest.Client {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &dapEditor{conn: conn, msgs: make(chan godap.Message, 256)}
-	go func() {
-		defer close(e.msgs)
-		r := bufio.NewReader(conn)
-		for {
-			m, err := godap.ReadProtocolMessage(r)
-			if err != nil {
-				return
-			}
-			e.msgs <- m
-		}
-	}()
-	t.Cleanup(func() { _ = conn.Close() })
-	return e
-}
-
-func (e *dapEditor) send(t *testing.T, command string, args any) int {
-	t.Helper()
-	e.seq++
-	raw, _ := json.Marshal(args)
-	msg := map[string]any{"seq": e.seq, "type": "request", "command": command, "arguments": json.RawMessage(raw)}
-	b, _ := json.Marshal(msg)
-	if _, err := e.conn.Write([]byte("Content-Length: " + itoa(len(b)) + "\r\n\r\n" + string(b))); err != nil {
-		t.Fatal(err)
-	}
-	return e.seq
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
-
-// waitFor reads DAP messages until pred matches one.
-func (e *dapEditor) waitFor(t *testing.T, what string, pred func(godap.Message) bool) godap.Message {
-	t.Helper()
-	deadline := time.After(90 * time.Second)
-	for {
-		select {
-		case m, ok := <-e.msgs:
-			if !ok {
-				t.Fatalf("DAP connection closed while waiting for %s", what)
-			}
-			if pred(m) {
-				return m
-			}
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
-func isEvent(name string) func(godap.Message) bool {
-	return func(m godap.Message) bool {
-		ev, ok := m.(godap.EventMessage)
-		return ok && ev.GetEvent().Event == name
-	}
-}
-
-func isResponse(seq int) func(godap.Message) bool {
-	return func(m godap.Message) bool {
-		r, ok := m.(godap.ResponseMessage)
-		return ok && r.GetResponse().RequestSeq == seq
-	}
+	ed := daptest.New(t, conn)
+	ed.Timeout = 90 * time.Second
+	return ed
 }
 
 func hoverAt(t *testing.T, c *rpcClient, file, line string, lineNo int, word string) *protocol.Hover {
@@ -243,14 +177,11 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 		t.Fatalf("startProxy = %+v", proxy)
 	}
 	ed := dialEditor(t, proxy.Address)
-	initSeq := ed.send(t, "initialize", map[string]any{"clientID": "vscode", "adapterID": "dapscope", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	ed.waitFor(t, "initialize response", isResponse(initSeq))
-	ed.send(t, "launch", map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true})
-	ed.waitFor(t, "initialized event", isEvent("initialized"))
-	bpSeq := ed.send(t, "setBreakpoints", map[string]any{"source": map[string]any{"path": fixture}, "breakpoints": []map[string]any{{"line": bpLine + 1}}})
-	ed.waitFor(t, "setBreakpoints response", isResponse(bpSeq))
-	ed.send(t, "configurationDone", map[string]any{})
-	ed.waitFor(t, "stopped event", isEvent("stopped"))
+	// → initialize ← response
+	// → launch ← initialized; → setBreakpoints ← response
+	// → configurationDone ← response, ← launch response, ← stopped
+	ed.Initialize(daptest.InitArgs("vscode", "dapscope"))
+	ed.LaunchTo(map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true}, fixture, bpLine+1)
 	stopped := c.waitEvent(t, "stopped")
 	if stopped.VSCodeSessionID != "vs-1" || stopped.SessionID == "" {
 		t.Fatalf("stopped notification = %+v, want the proxy's VS Code session paired", stopped)
@@ -322,8 +253,8 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 	}
 
 	// Continue: the program sleeps, so the session is running; hover is null.
-	contSeq := ed.send(t, "continue", map[string]any{"threadId": stopped.Stop.ThreadID})
-	ed.waitFor(t, "continue response", isResponse(contSeq))
+	// → continue ← response
+	ed.Continue(stopped.Stop.ThreadID)
 	c.waitEvent(t, "continued")
 	if h := hoverAt(t, c, fixture, lines[bpLine], bpLine, "df"); h != nil {
 		t.Fatalf("hover while running = %+v, want null", h)
@@ -366,7 +297,7 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 // children lists live (non-zombie) processes whose parent is this process.
 func children() []string {
 	var out []string
-	self := itoa(os.Getpid())
+	self := strconv.Itoa(os.Getpid())
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
 		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")

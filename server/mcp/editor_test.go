@@ -1,149 +1,35 @@
 // editor_test.go: an agent on the live session a scripted editor drives
-// through the proxy (Manager.ListenEditor + a small DAP client over the
-// socket). The editor gets exactly one response per request and none of the
-// agent's; the agent's evaluations cause no stops; when the agent steps the
-// editor sees the stop as usual, and when the editor continues the agent's
-// watches are re-evaluated at the new stop.
+// through the proxy (Manager.ListenEditor + the daptest DAP client over the
+// socket). The editor gets exactly one response per request and none of
+// the agent's; the agent's evaluations cause no stops; when the agent steps
+// the editor sees the stop as usual, and when the editor continues the
+// agent's watches are re-evaluated at the new stop.
 
 package mcp
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/dapscope/dapscope/server/dap"
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
-// editorClient is a scripted DAP client (the editor side of the proxy).
-type editorClient struct {
-	t    *testing.T
-	conn net.Conn
-	w    *dap.Writer
-
-	mu        sync.Mutex
-	seq       int
-	sent      map[int]string // seq → command
-	responses map[int]json.RawMessage
-	stray     []string // responses to requests the editor never sent, or duplicates
-	events    []string // event names, in order
-	stops     []string // reasons of stopped events
-	changed   chan struct{}
-}
-
-func newEditor(t *testing.T, addr string) *editorClient {
+// dialEditor connects a scripted editor to the proxy's address.
+func dialEditor(t *testing.T, addr string) *daptest.Client {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &editorClient{t: t, conn: conn, w: dap.NewWriter(conn), sent: map[int]string{}, responses: map[int]json.RawMessage{}, changed: make(chan struct{}, 1)}
-	go e.read()
-	return e
+	return daptest.New(t, conn)
 }
 
-func (e *editorClient) read() {
-	r := dap.NewReader(e.conn)
-	for {
-		body, err := r.ReadFrame()
-		if err != nil {
-			return
-		}
-		env, err := dap.Peek(body)
-		if err != nil {
-			continue
-		}
-		e.mu.Lock()
-		switch env.Type {
-		case "response":
-			if _, ok := e.sent[env.RequestSeq]; !ok {
-				e.stray = append(e.stray, fmt.Sprintf("response to unknown request_seq %d (%s)", env.RequestSeq, env.Command))
-			} else if _, dup := e.responses[env.RequestSeq]; dup {
-				e.stray = append(e.stray, fmt.Sprintf("second response to %d (%s)", env.RequestSeq, env.Command))
-			} else {
-				e.responses[env.RequestSeq] = body
-			}
-		case "event":
-			e.events = append(e.events, env.Event)
-			if env.Event == "stopped" {
-				var ev struct {
-					Body struct {
-						Reason string `json:"reason"`
-					} `json:"body"`
-				}
-				_ = json.Unmarshal(body, &ev)
-				e.stops = append(e.stops, ev.Body.Reason)
-			}
-		case "request": // reverse requests (e.g. runInTerminal) are not expected here
-			e.stray = append(e.stray, "reverse request "+env.Command)
-		}
-		e.mu.Unlock()
-		select {
-		case e.changed <- struct{}{}:
-		default:
-		}
-	}
-}
-
-func (e *editorClient) send(command string, args any) int {
-	e.mu.Lock()
-	e.seq++
-	seq := e.seq
-	e.sent[seq] = command
-	e.mu.Unlock()
-	msg := map[string]any{"seq": seq, "type": "request", "command": command}
-	if args != nil {
-		msg["arguments"] = args
-	}
-	b, _ := json.Marshal(msg)
-	if err := e.w.WriteFrame(b); err != nil {
-		e.t.Fatalf("editor write: %v", err)
-	}
-	return seq
-}
-
-// waitFor waits until cond holds (checked on every message).
-func (e *editorClient) waitFor(what string, cond func() bool) {
-	e.t.Helper()
-	deadline := time.After(60 * time.Second)
-	for {
-		e.mu.Lock()
-		ok := cond()
-		e.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-e.changed:
-		case <-deadline:
-			e.t.Fatalf("editor: timed out waiting for %s (events %v)", what, e.events)
-		}
-	}
-}
-
-// call sends a request and returns its response body.
-func (e *editorClient) call(command string, args any) map[string]any {
-	e.t.Helper()
-	seq := e.send(command, args)
-	var body json.RawMessage
-	e.waitFor("response to "+command, func() bool { body = e.responses[seq]; return body != nil })
-	var m map[string]any
-	_ = json.Unmarshal(body, &m)
-	if m["success"] != true {
-		e.t.Fatalf("editor %s failed: %s", command, body)
-	}
-	return m
-}
-
-func (e *editorClient) stopCount() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return len(e.stops)
-}
+func isStopped(m daptest.Msg) bool { return m.IsEvent("stopped") }
 
 func TestAgentBesideEditor(t *testing.T) {
 	t.Parallel()
@@ -153,24 +39,24 @@ func TestAgentBesideEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ed := newEditor(t, addr)
-	defer ed.conn.Close()
+	ed := dialEditor(t, addr)
+	defer ed.Close()
 
 	// The editor starts the session as VS Code would.
+	// → initialize ← response; → launch ← initialized
+	// → setBreakpoints(33, 35) ← response
+	// → configurationDone ← response, ← launch response, ← stopped
 	prog := filepath.Join(repoRoot(t), agentPy)
-	ed.call("initialize", map[string]any{"clientID": "vscode", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	launchSeq := ed.send("launch", map[string]any{"type": "python", "request": "launch", "program": prog, "console": "internalConsole", "justMyCode": true, "cwd": repoRoot(t)})
-	ed.waitFor("initialized", func() bool {
-		for _, ev := range ed.events {
-			if ev == "initialized" {
-				return true
-			}
-		}
-		return false
-	})
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": 33}, {"line": 35}}})
-	ed.call("configurationDone", nil)
-	ed.waitFor("launch response and first stop", func() bool { return ed.responses[launchSeq] != nil && len(ed.stops) == 1 })
+	ed.Initialize(daptest.InitArgs("vscode", "python"))
+	config := daptest.PythonLaunch(prog)
+	config["justMyCode"] = true
+	config["cwd"] = repoRoot(t)
+	launchSeq := ed.StartLaunch(config)
+	ed.Event("initialized")
+	ed.SetBreakpoints(prog, 33, 35)
+	ed.ConfigurationDone()
+	ed.OK(launchSeq)
+	ed.Stopped()
 
 	// The agent finds the editor's session and works on it.
 	ep, err := srv.ServeHTTP(ctx, "127.0.0.1:0")
@@ -213,17 +99,16 @@ func TestAgentBesideEditor(t *testing.T) {
 			t.Errorf("agent inspect: %v %s", err, textOf(r))
 		}
 	}()
-	st := ed.call("stackTrace", map[string]any{"threadId": stop.Location.ThreadID, "levels": 1})
-	frameID := int(st["body"].(map[string]any)["stackFrames"].([]any)[0].(map[string]any)["id"].(float64))
+	// → stackTrace ← response; 10 × (→ evaluate ← response, → threads ← response)
+	frameID := ed.StackTrace(stop.Location.ThreadID, 1)[0].Id
 	for i := 0; i < 10; i++ {
-		r := ed.call("evaluate", map[string]any{"expression": fmt.Sprintf("%d + n", 2000+i), "frameId": frameID, "context": "repl"})
-		if got := r["body"].(map[string]any)["result"]; got != fmt.Sprint(2050+i) {
+		if got := ed.Evaluate(fmt.Sprintf("%d + n", 2000+i), frameID, "repl").Result; got != fmt.Sprint(2050+i) {
 			t.Errorf("editor evaluate %d = %v", i, got)
 		}
-		ed.call("threads", nil)
+		ed.Threads()
 	}
 	wg.Wait()
-	if n := ed.stopCount(); n != 1 {
+	if n := ed.Count(isStopped); n != 1 {
 		t.Fatalf("the agent's work caused stops in the editor: %d", n)
 	}
 
@@ -232,29 +117,39 @@ func TestAgentBesideEditor(t *testing.T) {
 	if stop.Location.Line != 34 {
 		t.Fatalf("agent step = %+v", stop.Location)
 	}
-	ed.waitFor("the step's stop", func() bool { return len(ed.stops) == 2 && ed.stops[1] == "step" })
+	// ← stopped(step)
+	if st := ed.Stopped(); st.Body.Reason != "step" {
+		t.Fatalf("the editor's second stop = %+v, want step", st.Body)
+	}
 
 	// The editor continues: the agent sees the next stop, with its watch re-evaluated.
-	ed.call("continue", map[string]any{"threadId": stop.Location.ThreadID})
-	ed.waitFor("the second breakpoint", func() bool { return len(ed.stops) == 3 })
+	// → continue ← response, ← stopped(breakpoint)
+	ed.Continue(stop.Location.ThreadID)
+	ed.Stopped()
 	a.call("debug_wait", nil, &stop)
 	if stop.Location.Line != 35 || len(stop.Watches) != 1 || stop.Watches[0].Value != "0" || !stop.Watches[0].Changed {
 		t.Fatalf("agent after the editor's continue = %+v / %+v", stop.Location, stop.Watches)
 	}
 
 	// The editor ends the session.
-	ed.call("disconnect", map[string]any{"terminateDebuggee": true})
-	ed.mu.Lock()
-	defer ed.mu.Unlock()
-	if len(ed.stray) > 0 {
-		t.Fatalf("misrouted traffic reached the editor: %v", ed.stray)
+	// → disconnect ← response
+	ed.Disconnect(true)
+	if f := ed.Foreign(); len(f) > 0 {
+		t.Fatalf("misrouted traffic reached the editor: %v", f)
 	}
-	for seq, cmd := range ed.sent {
-		if ed.responses[seq] == nil {
-			t.Errorf("editor request %d (%s) got no response", seq, cmd)
+	if n := ed.Count(func(m daptest.Msg) bool { return m.Env.Type == "request" }); n > 0 {
+		t.Fatalf("the editor got %d reverse requests (e.g. runInTerminal); none expected", n)
+	}
+	if u := ed.Unanswered(); len(u) > 0 {
+		t.Errorf("editor requests got no response: %v", u)
+	}
+	var reasons []string
+	for _, m := range ed.Transcript() {
+		if st, ok := m.Decoded.(*godap.StoppedEvent); ok {
+			reasons = append(reasons, st.Body.Reason)
 		}
 	}
-	if len(ed.stops) != 3 {
-		t.Fatalf("editor saw stops %v; want exactly breakpoint, step, breakpoint", ed.stops)
+	if len(reasons) != 3 || reasons[1] != "step" {
+		t.Fatalf("editor saw stops %v; want exactly breakpoint, step, breakpoint", reasons)
 	}
 }

@@ -1,5 +1,5 @@
-// fake_test.go: an in-memory scripted adapter and a raw DAP peer for the
-// mux unit tests and benchmarks.
+// fake_test.go: an in-memory scripted adapter for the mux unit tests, and
+// the editor attached to the mux (a daptest client over a pipe).
 
 package mux
 
@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dapscope/dapscope/server/dap"
 	"go.uber.org/goleak"
+
+	"github.com/dapscope/dapscope/server/dap"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -26,32 +28,6 @@ type peer struct {
 
 func newPeer(c net.Conn) *peer { return &peer{conn: c, r: dap.NewReader(c), w: dap.NewWriter(c)} }
 
-func (p *peer) send(t testing.TB, v any) {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.w.WriteFrame(b); err != nil {
-		t.Fatalf("send: %v", err)
-	}
-}
-
-// recv reads one message into a generic map (fails after 10 s).
-func (p *peer) recv(t testing.TB) map[string]any {
-	t.Helper()
-	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	b, err := p.r.ReadFrame()
-	if err != nil {
-		t.Fatalf("recv: %v", err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("recv: %v", err)
-	}
-	return m
-}
-
 // fakeAdapter answers every request with a success response echoing the
 // command (body {"echo": arguments}), except what script handles. It
 // returns when the connection closes.
@@ -59,15 +35,15 @@ type fakeAdapter struct {
 	*peer
 	mu     sync.Mutex
 	seq    int
-	script func(a *fakeAdapter, req map[string]any) bool // true: handled
+	script func(a *fakeAdapter, req daptest.Msg) bool // true: handled
 }
 
-func startFake(t testing.TB, script func(a *fakeAdapter, req map[string]any) bool) (*Mux, *fakeAdapter, func()) {
+func startFake(t testing.TB, script func(a *fakeAdapter, req daptest.Msg) bool) (*Mux, *fakeAdapter, func()) {
 	return startFakeWith(t, Options{}, script)
 }
 
 // startFakeWith is startFake with Mux options.
-func startFakeWith(t testing.TB, opts Options, script func(a *fakeAdapter, req map[string]any) bool) (*Mux, *fakeAdapter, func()) {
+func startFakeWith(t testing.TB, opts Options, script func(a *fakeAdapter, req daptest.Msg) bool) (*Mux, *fakeAdapter, func()) {
 	up, down := net.Pipe()
 	a := &fakeAdapter{peer: newPeer(down), script: script}
 	m := New(up, opts)
@@ -81,15 +57,14 @@ func startFakeWith(t testing.TB, opts Options, script func(a *fakeAdapter, req m
 			if err != nil {
 				return
 			}
-			var req map[string]any
-			_ = json.Unmarshal(b, &req)
-			if req["type"] != "request" {
+			req, err := daptest.Decode(b)
+			if err != nil || req.Env.Type != "request" {
 				continue
 			}
 			if a.script != nil && a.script(a, req) {
 				continue
 			}
-			a.respond(req, true, map[string]any{"echo": req["arguments"]})
+			a.respond(req, true, map[string]any{"echo": req.Arguments})
 		}
 	}()
 	return m, a, func() {
@@ -99,11 +74,11 @@ func startFakeWith(t testing.TB, opts Options, script func(a *fakeAdapter, req m
 	}
 }
 
-func (a *fakeAdapter) respond(req map[string]any, ok bool, body any) {
+func (a *fakeAdapter) respond(req daptest.Msg, ok bool, body any) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seq++
-	b, _ := json.Marshal(map[string]any{"seq": a.seq, "type": "response", "request_seq": req["seq"], "command": req["command"], "success": ok, "body": body})
+	b, _ := json.Marshal(map[string]any{"seq": a.seq, "type": "response", "request_seq": req.Env.Seq, "command": req.Env.Command, "success": ok, "body": body})
 	_ = a.w.WriteFrame(b)
 }
 
@@ -115,8 +90,9 @@ func (a *fakeAdapter) event(name string, body any) {
 	_ = a.w.WriteFrame(b)
 }
 
-// attachEditor serves an editor over a pipe; it returns the editor's end.
-func attachEditor(t testing.TB, m *Mux) (*peer, func()) {
+// attachEditor serves an editor over a pipe; it returns the editor (its
+// waits bounded by 10 s) and a func that disconnects it.
+func attachEditor(t testing.TB, m *Mux) (*daptest.Client, func()) {
 	edSide, muxSide := net.Pipe()
 	done := make(chan struct{})
 	go func() { _ = m.ServeEditor(t.Context(), muxSide); close(done) }()
@@ -130,7 +106,9 @@ func attachEditor(t testing.TB, m *Mux) (*peer, func()) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return newPeer(edSide), func() { _ = edSide.Close(); <-done }
+	ed := daptest.New(t, edSide)
+	ed.Timeout = 10 * time.Second
+	return ed, func() { ed.Close(); <-done }
 }
 
 var _ = io.EOF

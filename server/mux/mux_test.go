@@ -1,5 +1,6 @@
 // mux_test.go: routing, seq mapping, interception and failure handling of
-// the multiplexer against an in-memory scripted adapter.
+// the multiplexer against an in-memory scripted adapter; the editor is a
+// daptest client.
 
 package mux
 
@@ -12,7 +13,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
+
+// failed reports whether m is a response with "success": false (present).
+func failed(m daptest.Msg) bool { return m.Env.Success != nil && !*m.Env.Success }
 
 // Editor and internal requests interleave; each response reaches the
 // client that asked, the editor sees its own seq and no internal traffic,
@@ -45,27 +54,33 @@ func TestRoutingEditorAndInternal(t *testing.T) {
 		}()
 	}
 	// → editor requests seq 1..20 interleaved with the internal ones
+	// ← 20 responses, each to the editor's own seq
 	// (net.Pipe has no buffer: send from another goroutine while reading.)
 	go func() {
 		for i := 1; i <= 20; i++ {
-			ed.send(t, map[string]any{"seq": i, "type": "request", "command": "threads", "arguments": map[string]int{"N": 1000 + i}})
+			ed.Send("threads", map[string]int{"N": 1000 + i})
 		}
 	}()
-	got := map[float64]bool{}
+	got := map[int]bool{}
 	for len(got) < 20 {
-		msg := ed.recv(t)
-		if msg["type"] != "response" {
-			t.Fatalf("editor got unexpected %v", msg)
+		msg := ed.Recv()
+		if msg.Env.Type != "response" {
+			t.Fatalf("editor got unexpected %s", msg)
 		}
-		rs := msg["request_seq"].(float64)
+		rs := msg.Env.RequestSeq
 		if rs < 1 || rs > 20 || got[rs] {
-			t.Fatalf("editor got a response it did not cause: %v", msg)
+			t.Fatalf("editor got a response it did not cause: %s", msg)
 		}
-		echo := msg["body"].(map[string]any)["echo"].(map[string]any)["N"].(float64)
-		if echo != 1000+rs {
-			t.Fatalf("editor response %v carries %v", rs, echo)
+		var body struct {
+			Echo struct{ N int } `json:"echo"`
+		}
+		if err := msg.Unmarshal(&body); err != nil || body.Echo.N != 1000+rs {
+			t.Fatalf("editor response %v carries %s (%v)", rs, msg.Body, err)
 		}
 		got[rs] = true
+	}
+	if f := ed.Foreign(); len(f) > 0 {
+		t.Fatalf("editor got foreign responses: %v", f)
 	}
 	wg.Wait()
 	close(internalErrs)
@@ -74,8 +89,11 @@ func TestRoutingEditorAndInternal(t *testing.T) {
 	}
 	// ← event: to the editor unchanged and to internal subscribers
 	fake.event("debugpyAttach", map[string]any{"custom": true})
-	if msg := ed.recv(t); msg["event"] != "debugpyAttach" || msg["body"].(map[string]any)["custom"] != true {
-		t.Fatalf("editor event = %v", msg)
+	var custom struct {
+		Custom bool `json:"custom"`
+	}
+	if msg := ed.Recv(); !msg.IsEvent("debugpyAttach") || msg.Unmarshal(&custom) != nil || !custom.Custom {
+		t.Fatalf("editor event = %s", msg)
 	}
 	select {
 	case ev := <-sub.C:
@@ -89,8 +107,8 @@ func TestRoutingEditorAndInternal(t *testing.T) {
 
 // Internal requests use the disjoint seq range; editor bytes pass untouched.
 func TestSeqMapping(t *testing.T) {
-	seen := make(chan map[string]any, 4)
-	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
+	seen := make(chan daptest.Msg, 4)
+	m, _, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
 		seen <- req
 		return false
 	})
@@ -100,32 +118,35 @@ func TestSeqMapping(t *testing.T) {
 	if err := m.Call(t.Context(), "threads", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if req := <-seen; int(req["seq"].(float64)) <= InternalSeqBase {
-		t.Fatalf("internal request went upstream with seq %v", req["seq"])
+	if req := <-seen; req.Env.Seq <= InternalSeqBase {
+		t.Fatalf("internal request went upstream with seq %v", req.Env.Seq)
 	}
-	ed.send(t, map[string]any{"seq": 7, "type": "request", "command": "threads", "arguments": map[string]any{"weird": []int{1, 2}}})
+	// → threads (seq 7, odd arguments): upstream as sent  ← response to 7
+	ed.SetNextSeq(7)
+	ed.Send("threads", map[string]any{"weird": []int{1, 2}})
 	req := <-seen
-	if req["seq"].(float64) != 7 || req["arguments"].(map[string]any)["weird"] == nil {
-		t.Fatalf("editor request changed on the way: %v", req)
+	if req.Env.Seq != 7 || string(req.Arguments) != `{"weird":[1,2]}` {
+		t.Fatalf("editor request changed on the way: %s", req)
 	}
-	if resp := ed.recv(t); resp["request_seq"].(float64) != 7 {
-		t.Fatalf("editor response = %v", resp)
+	if resp := ed.Recv(); !resp.IsResponse(7) {
+		t.Fatalf("editor response = %s", resp)
 	}
 }
 
 func TestCancelNeverForwardedWithoutSupport(t *testing.T) {
 	forwarded := make(chan string, 4)
-	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
-		forwarded <- req["command"].(string)
+	m, _, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
+		forwarded <- req.Env.Command
 		return false
 	})
 	defer stop()
 	ed, closeEd := attachEditor(t, m)
 	defer closeEd()
-	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "cancel", "arguments": map[string]any{"requestId": 1}})
-	resp := ed.recv(t)
-	if resp["success"] != false || resp["command"] != "cancel" || resp["request_seq"].(float64) != 1 {
-		t.Fatalf("cancel response = %v", resp)
+	// → cancel  ← error response from the sidecar (the adapter sees nothing)
+	ed.Send("cancel", godap.CancelArguments{RequestId: 1})
+	resp := ed.Recv()
+	if !failed(resp) || resp.Env.Command != "cancel" || resp.Env.RequestSeq != 1 {
+		t.Fatalf("cancel response = %s", resp)
 	}
 	if _, err := m.Do(t.Context(), "cancel", nil); err == nil {
 		t.Fatal("internal cancel was allowed")
@@ -157,23 +178,28 @@ func TestCustomRequestsAnsweredBySidecar(t *testing.T) {
 			if err != nil {
 				return
 			}
-			var req map[string]any
-			_ = json.Unmarshal(b, &req)
-			forwarded <- fmt.Sprint(req["command"])
+			env, _ := dap.Peek(b)
+			forwarded <- env.Command
 		}
 	}()
 	ed, closeEd := attachEditor(t, m)
-	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "dapscope/echo", "arguments": map[string]int{"x": 1}})
-	if resp := ed.recv(t); resp["success"] != true || resp["body"].(map[string]any)["args"].(map[string]any)["x"].(float64) != 1 {
-		t.Fatalf("custom response = %v", resp)
+	// → dapscope/echo   ← response (body from the handler)
+	// → dapscope/panic  ← error response
+	// → dapscope/nope   ← error response naming the command
+	ed.Send("dapscope/echo", map[string]int{"x": 1})
+	var echo struct {
+		Args struct{ X int } `json:"args"`
 	}
-	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "dapscope/panic"})
-	if resp := ed.recv(t); resp["success"] != false || resp["request_seq"].(float64) != 2 {
-		t.Fatalf("panic response = %v", resp)
+	if resp := ed.Recv(); !resp.Success() || resp.Unmarshal(&echo) != nil || echo.Args.X != 1 {
+		t.Fatalf("custom response = %s", resp)
 	}
-	ed.send(t, map[string]any{"seq": 3, "type": "request", "command": "dapscope/nope"})
-	if resp := ed.recv(t); resp["success"] != false || resp["message"] != "unknown command dapscope/nope" {
-		t.Fatalf("unknown custom response = %v", resp)
+	ed.Send("dapscope/panic", nil)
+	if resp := ed.Recv(); !failed(resp) || resp.Env.RequestSeq != 2 {
+		t.Fatalf("panic response = %s", resp)
+	}
+	ed.Send("dapscope/nope", nil)
+	if resp := ed.Recv(); !failed(resp) || resp.Env.Message != "unknown command dapscope/nope" {
+		t.Fatalf("unknown custom response = %s", resp)
 	}
 	select {
 	case c := <-forwarded:
@@ -191,11 +217,13 @@ func TestMalformedEditorMessageDropped(t *testing.T) {
 	defer stop()
 	ed, closeEd := attachEditor(t, m)
 	defer closeEd()
-	_ = ed.w.WriteFrame([]byte(`{not json`))
-	_ = ed.w.WriteFrame([]byte(`{"type":"request"}`))
-	ed.send(t, map[string]any{"seq": 5, "type": "request", "command": "threads"})
-	if resp := ed.recv(t); resp["request_seq"].(float64) != 5 || resp["success"] != true {
-		t.Fatalf("after malformed messages: %v", resp)
+	// → {not json, → a request without command, → threads (seq 5) ← response
+	ed.WriteFrame([]byte(`{not json`))
+	ed.WriteFrame([]byte(`{"type":"request"}`))
+	ed.SetNextSeq(5)
+	ed.Send("threads", nil)
+	if resp := ed.Recv(); !resp.IsResponse(5) || !resp.Success() {
+		t.Fatalf("after malformed messages: %s", resp)
 	}
 }
 
@@ -203,8 +231,8 @@ func TestMalformedEditorMessageDropped(t *testing.T) {
 // get errors, the editor gets terminated, later requests fail fast.
 func TestAdapterDeathFailsPending(t *testing.T) {
 	block := make(chan struct{})
-	m, fake, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
-		if req["command"] == "evaluate" {
+	m, fake, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
+		if req.Env.Command == "evaluate" {
 			<-block // never answer: the adapter "hangs", then dies
 			return true
 		}
@@ -218,7 +246,8 @@ func TestAdapterDeathFailsPending(t *testing.T) {
 	m.mu.Unlock()
 	errc := make(chan error, 1)
 	go func() { _, err := m.Do(context.Background(), "evaluate", nil); errc <- err }()
-	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "evaluate"})
+	// → evaluate (never answered)  … adapter dies  ← error, ← terminated
+	ed.Send("evaluate", nil)
 	time.Sleep(50 * time.Millisecond) // let both requests reach the fake
 	close(block)
 	_ = fake.conn.Close()
@@ -232,22 +261,23 @@ func TestAdapterDeathFailsPending(t *testing.T) {
 	}
 	sawError, sawTerminated := false, false
 	for !(sawError && sawTerminated) {
-		msg := ed.recv(t)
+		msg := ed.Recv()
 		switch {
-		case msg["type"] == "response" && msg["request_seq"].(float64) == 1 && msg["success"] == false:
+		case msg.IsResponse(1) && failed(msg):
 			sawError = true
-		case msg["event"] == "terminated":
+		case msg.IsEvent("terminated"):
 			sawTerminated = true
 		default:
-			t.Fatalf("unexpected %v", msg)
+			t.Fatalf("unexpected %s", msg)
 		}
 	}
 	if _, err := m.Do(context.Background(), "threads", nil); !errors.Is(err, ErrAdapterExited) {
 		t.Fatalf("request after death = %v", err)
 	}
-	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "disconnect"})
-	if resp := ed.recv(t); resp["success"] != true || resp["command"] != "disconnect" {
-		t.Fatalf("disconnect after death = %v", resp)
+	// → disconnect  ← response from the sidecar
+	ed.Send("disconnect", nil)
+	if resp := ed.Recv(); !resp.Success() || resp.Env.Command != "disconnect" {
+		t.Fatalf("disconnect after death = %s", resp)
 	}
 }
 
@@ -263,7 +293,6 @@ func TestNotPausedFailsFast(t *testing.T) {
 
 // Reverse requests go to the editor and its answer goes back upstream.
 func TestReverseRequestToEditor(t *testing.T) {
-	answers := make(chan map[string]any, 1)
 	m, fake, stop := startFake(t, nil)
 	defer stop()
 	// Replace the fake's loop handling: responses from the editor arrive as
@@ -273,28 +302,30 @@ func TestReverseRequestToEditor(t *testing.T) {
 	defer closeEd()
 	b, _ := json.Marshal(map[string]any{"seq": 99, "type": "request", "command": "startDebugging", "arguments": map[string]any{"request": "attach"}})
 	_ = fake.w.WriteFrame(b)
-	req := ed.recv(t)
-	if req["command"] != "startDebugging" || req["seq"].(float64) != 99 {
-		t.Fatalf("editor got %v", req)
+	// ← startDebugging (seq 99)  → response (request_seq 99)
+	req := ed.Recv()
+	if !req.IsRequest("startDebugging") || req.Env.Seq != 99 {
+		t.Fatalf("editor got %s", req)
 	}
-	_ = answers
-	ed.send(t, map[string]any{"seq": 3, "type": "response", "request_seq": 99, "command": "startDebugging", "success": true})
+	ed.SetNextSeq(3)
+	ed.Reply(req, true, nil)
 	// The fake's read loop ignores responses; check via a follow-up request
 	// that the stream stayed in order.
-	ed.send(t, map[string]any{"seq": 4, "type": "request", "command": "threads"})
-	if resp := ed.recv(t); resp["request_seq"].(float64) != 4 {
-		t.Fatalf("after reverse answer: %v", resp)
+	// → threads (seq 4)  ← response
+	ed.Send("threads", nil)
+	if resp := ed.Recv(); !resp.IsResponse(4) {
+		t.Fatalf("after reverse answer: %s", resp)
 	}
 }
 
 func TestStateTracking(t *testing.T) {
-	m, fake, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
-		switch req["command"] {
+	m, fake, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
+		switch req.Env.Command {
 		case "initialize":
-			a.respond(req, true, map[string]any{"supportsCancelRequest": true, "supportsConfigurationDoneRequest": true})
+			a.respond(req, true, godap.Capabilities{SupportsCancelRequest: true, SupportsConfigurationDoneRequest: true})
 			return true
 		case "setBreakpoints":
-			a.respond(req, true, map[string]any{"breakpoints": []map[string]any{{"id": 1, "verified": true, "line": 14}}})
+			a.respond(req, true, godap.SetBreakpointsResponseBody{Breakpoints: []godap.Breakpoint{{Id: 1, Verified: true, Line: 14}}})
 			return true
 		}
 		return false
@@ -335,8 +366,8 @@ func TestStateTracking(t *testing.T) {
 	if st := m.State(); st.Status != StatusRunning {
 		t.Fatalf("after configurationDone: %s, want running", st.Status)
 	}
-	fake.event("thread", map[string]any{"reason": "started", "threadId": 1})
-	fake.event("stopped", map[string]any{"reason": "breakpoint", "threadId": 1, "allThreadsStopped": true, "hitBreakpointIds": []int{1}})
+	fake.event("thread", godap.ThreadEventBody{Reason: "started", ThreadId: 1})
+	fake.event("stopped", godap.StoppedEventBody{Reason: "breakpoint", ThreadId: 1, AllThreadsStopped: true, HitBreakpointIds: []int{1}})
 	st := wait(func(s State) bool { return s.Paused() })
 	if st.StoppedThread != 1 || st.StopReason != "breakpoint" || st.StopCount != 1 || len(st.HitBreakpointIDs) != 1 || len(st.Threads) != 1 {
 		t.Fatalf("stopped state = %+v", st)
@@ -347,7 +378,7 @@ func TestStateTracking(t *testing.T) {
 	if st := m.State(); st.Status != StatusRunning || st.StoppedThread != 0 {
 		t.Fatalf("after continue: %+v", st)
 	}
-	fake.event("exited", map[string]any{"exitCode": 3})
+	fake.event("exited", godap.ExitedEventBody{ExitCode: 3})
 	fake.event("terminated", nil)
 	st = wait(func(s State) bool { return s.Status == StatusExited && s.ExitCode != nil })
 	if *st.ExitCode != 3 {
@@ -361,11 +392,11 @@ func TestContextAbandonsWithoutCancel(t *testing.T) {
 	release := make(chan struct{})
 	var cmds []string
 	var mu sync.Mutex
-	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
+	m, _, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
 		mu.Lock()
-		cmds = append(cmds, req["command"].(string))
+		cmds = append(cmds, req.Env.Command)
 		mu.Unlock()
-		if req["command"] == "slow" {
+		if req.Env.Command == "slow" {
 			go func() { <-release; a.respond(req, true, nil) }()
 			return true
 		}
@@ -396,8 +427,8 @@ func TestContextAbandonsWithoutCancel(t *testing.T) {
 //	→ launch {bad}   ← error (adapter sees nothing)
 //	→ launch {good}  → adapter → response
 func TestCheckLaunchRefusesBeforeForwarding(t *testing.T) {
-	forwarded := make(chan map[string]any, 4)
-	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
+	forwarded := make(chan daptest.Msg, 4)
+	m, _, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
 		forwarded <- req
 		return false
 	})
@@ -412,22 +443,22 @@ func TestCheckLaunchRefusesBeforeForwarding(t *testing.T) {
 	}
 	ed, closeEd := attachEditor(t, m)
 	defer closeEd()
-	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "launch", "arguments": map[string]any{"adapter": "bad"}})
-	resp := ed.recv(t)
-	if resp["success"] != false || resp["request_seq"].(float64) != 1 || resp["message"] != "launch for another adapter" {
-		t.Fatalf("refused launch: %v", resp)
+	ed.Send("launch", map[string]any{"adapter": "bad"})
+	resp := ed.Recv()
+	if !failed(resp) || resp.Env.RequestSeq != 1 || resp.Env.Message != "launch for another adapter" {
+		t.Fatalf("refused launch: %s", resp)
 	}
 	select {
 	case req := <-forwarded:
-		t.Fatalf("refused launch reached the adapter: %v", req)
+		t.Fatalf("refused launch reached the adapter: %s", req)
 	default:
 	}
-	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "attach", "arguments": map[string]any{"adapter": "good"}})
-	if resp := ed.recv(t); resp["success"] != true || resp["request_seq"].(float64) != 2 {
-		t.Fatalf("accepted attach: %v", resp)
+	ed.Send("attach", map[string]any{"adapter": "good"})
+	if resp := ed.Recv(); !resp.Success() || resp.Env.RequestSeq != 2 {
+		t.Fatalf("accepted attach: %s", resp)
 	}
-	if req := <-forwarded; req["command"] != "attach" {
-		t.Fatalf("forwarded %v", req)
+	if req := <-forwarded; !req.IsRequest("attach") {
+		t.Fatalf("forwarded %s", req)
 	}
 	if len(seen) != 2 || seen[0] != `launch {"adapter":"bad"}` || seen[1] != `attach {"adapter":"good"}` {
 		t.Fatalf("CheckLaunch saw %q", seen)

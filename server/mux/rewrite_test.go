@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 // hoverRewriter rewrites evaluate responses of hover context.
@@ -30,6 +32,15 @@ func (h hoverRewriter) Rewrite(ctx context.Context, _ string, _, resp json.RawMe
 	return h.do(ctx, resp)
 }
 
+// result is body.result of an evaluate response.
+func result(m daptest.Msg) string {
+	var b struct {
+		Result string `json:"result"`
+	}
+	_ = json.Unmarshal(m.Body, &b)
+	return b.Result
+}
+
 // replaceResult sets body.result of a response message.
 func replaceResult(resp json.RawMessage, result string) []byte {
 	var m map[string]any
@@ -39,17 +50,20 @@ func replaceResult(resp json.RawMessage, result string) []byte {
 	return b
 }
 
-func startRewriting(t *testing.T, rw Rewriter, budget time.Duration) (*peer, *fakeAdapter, func()) {
+func startRewriting(t *testing.T, rw Rewriter, budget time.Duration) (*daptest.Client, *fakeAdapter, func()) {
 	t.Helper()
 	var fake *fakeAdapter
-	m, fake, stop := startFakeWith(t, Options{Rewriter: rw, RewriteBudget: budget}, func(a *fakeAdapter, req map[string]any) bool {
-		if req["command"] != "evaluate" {
+	m, fake, stop := startFakeWith(t, Options{Rewriter: rw, RewriteBudget: budget}, func(a *fakeAdapter, req daptest.Msg) bool {
+		if req.Env.Command != "evaluate" {
 			return false
 		}
-		args := req["arguments"].(map[string]any)
-		a.respond(req, args["expression"] != "boom", map[string]any{"result": "plain " + args["expression"].(string), "variablesReference": 7})
+		var args struct {
+			Expression string `json:"expression"`
+		}
+		_ = json.Unmarshal(req.Arguments, &args)
+		a.respond(req, args.Expression != "boom", map[string]any{"result": "plain " + args.Expression, "variablesReference": 7})
 		// An event right behind the response: it must reach the editor after it.
-		a.event("output", map[string]any{"output": "after " + args["expression"].(string)})
+		a.event("output", map[string]any{"output": "after " + args.Expression})
 		return true
 	})
 	ed, closeEd := attachEditor(t, m)
@@ -63,24 +77,23 @@ func TestRewriteHover(t *testing.T) {
 	defer stop()
 
 	// → evaluate (hover)  ← the rewritten response, then ← output event
-	ed.send(t, map[string]any{"seq": 1, "type": "request", "command": "evaluate", "arguments": map[string]any{"expression": "df", "context": "hover", "frameId": 1}})
-	resp := ed.recv(t)
-	if resp["type"] != "response" || resp["request_seq"] != float64(1) || resp["body"].(map[string]any)["result"] != "smart" {
-		t.Fatalf("want the rewritten response first, got %v", resp)
+	seq := ed.Send("evaluate", map[string]any{"expression": "df", "context": "hover", "frameId": 1})
+	if resp := ed.Recv(); !resp.IsResponse(seq) || result(resp) != "smart" {
+		t.Fatalf("want the rewritten response first, got %s", resp)
 	}
-	if ev := ed.recv(t); ev["event"] != "output" {
-		t.Fatalf("want the output event after the response, got %v", ev)
+	if ev := ed.Recv(); !ev.IsEvent("output") {
+		t.Fatalf("want the output event after the response, got %s", ev)
 	}
 	// → evaluate (repl)  ← the adapter's response untouched
-	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "evaluate", "arguments": map[string]any{"expression": "df", "context": "repl", "frameId": 1}})
-	if resp := ed.recv(t); resp["body"].(map[string]any)["result"] != "plain df" {
-		t.Fatalf("repl must pass untouched, got %v", resp)
+	ed.Send("evaluate", map[string]any{"expression": "df", "context": "repl", "frameId": 1})
+	if resp := ed.Recv(); result(resp) != "plain df" {
+		t.Fatalf("repl must pass untouched, got %s", resp)
 	}
-	ed.recv(t) // its output event
+	ed.Recv() // its output event
 	// → evaluate (hover) that fails  ← the adapter's error, never rewritten
-	ed.send(t, map[string]any{"seq": 3, "type": "request", "command": "evaluate", "arguments": map[string]any{"expression": "boom", "context": "hover", "frameId": 1}})
-	if resp := ed.recv(t); resp["success"] != false || resp["body"].(map[string]any)["result"] != "plain boom" {
-		t.Fatalf("a failed response must pass untouched, got %v", resp)
+	ed.Send("evaluate", map[string]any{"expression": "boom", "context": "hover", "frameId": 1})
+	if resp := ed.Recv(); resp.Success() || result(resp) != "plain boom" {
+		t.Fatalf("a failed response must pass untouched, got %s", resp)
 	}
 }
 
@@ -98,14 +111,14 @@ func TestRewriteFallsBack(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ed, _, stop := startRewriting(t, hoverRewriter{do: do}, 30*time.Millisecond)
 			defer stop()
-			for seq := 1; seq <= 3; seq++ {
-				ed.send(t, map[string]any{"seq": seq, "type": "request", "command": "evaluate", "arguments": map[string]any{"expression": "x", "context": "hover", "frameId": 1}})
-				resp := ed.recv(t)
-				if resp["request_seq"] != float64(seq) || resp["body"].(map[string]any)["result"] != "plain x" || resp["body"].(map[string]any)["variablesReference"] != float64(7) {
-					t.Fatalf("want the adapter's own response to %d, got %v", seq, resp)
+			for i := 0; i < 3; i++ {
+				seq := ed.Send("evaluate", map[string]any{"expression": "x", "context": "hover", "frameId": 1})
+				resp := ed.Recv()
+				if !resp.IsResponse(seq) || !strings.Contains(string(resp.Body), `"result":"plain x","variablesReference":7`) {
+					t.Fatalf("want the adapter's own response to %d, got %s", seq, resp)
 				}
-				if ev := ed.recv(t); ev["event"] != "output" || !strings.HasPrefix(ev["body"].(map[string]any)["output"].(string), "after") {
-					t.Fatalf("want the output event after the response, got %v", ev)
+				if ev := ed.Recv(); !ev.IsEvent("output") || !strings.Contains(string(ev.Body), `"after x"`) {
+					t.Fatalf("want the output event after the response, got %s", ev)
 				}
 			}
 		})

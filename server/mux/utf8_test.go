@@ -8,14 +8,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 func TestEditorInvalidUTF8Request(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
-	m, _, stop := startFake(t, func(a *fakeAdapter, req map[string]any) bool {
+	m, _, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
 		mu.Lock()
-		seen = append(seen, req["command"].(string))
+		seen = append(seen, req.Env.Command)
 		mu.Unlock()
 		return false
 	})
@@ -26,23 +28,19 @@ func TestEditorInvalidUTF8Request(t *testing.T) {
 	// → evaluate whose expression holds the bytes 0xff 0xfe (not UTF-8)
 	// ← error response from the sidecar, the adapter sees nothing
 	bad := []byte(`{"seq":1,"type":"request","command":"evaluate","arguments":{"expression":"x` + "\xff\xfe" + `"}}`)
-	if err := ed.w.WriteFrame(bad); err != nil {
-		t.Fatal(err)
+	ed.SetNextSeq(2)
+	ed.WriteFrame(bad)
+	msg := ed.Recv()
+	if msg.Env.Type != "response" || msg.Success() || msg.Env.RequestSeq != 1 || msg.Env.Command != "evaluate" {
+		t.Fatalf("want an error response to seq 1, got %s", msg)
 	}
-	msg := ed.recv(t)
-	if msg["type"] != "response" || msg["success"] != false || msg["request_seq"] != float64(1) || msg["command"] != "evaluate" {
-		t.Fatalf("want an error response to seq 1, got %v", msg)
-	}
-	text, _ := msg["message"].(string)
-	if !strings.Contains(text, "not valid UTF-8") || !strings.Contains(text, "offset 75") {
+	if text := msg.Env.Message; !strings.Contains(text, "not valid UTF-8") || !strings.Contains(text, "offset 75") {
 		t.Fatalf("message should name the problem and the offset: %q", text)
 	}
 
 	// → a valid request afterwards  ← the adapter's answer: the stream goes on
-	ed.send(t, map[string]any{"seq": 2, "type": "request", "command": "threads"})
-	msg = ed.recv(t)
-	if msg["request_seq"] != float64(2) || msg["success"] != true {
-		t.Fatalf("want the adapter's answer to seq 2, got %v", msg)
+	if seq := ed.Send("threads", nil); seq != 2 || !ed.Recv().IsResponse(2) {
+		t.Fatal("want the adapter's answer to seq 2")
 	}
 	mu.Lock()
 	defer mu.Unlock()

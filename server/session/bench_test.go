@@ -15,39 +15,42 @@ import (
 	"testing"
 
 	"github.com/dapscope/dapscope/server/adapter"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 // startStopped runs the editor side of a launch to the first breakpoint and
 // returns the thread and top frame ids.
-func startStopped(b *testing.B, ed *editorClient, program string, line int) (tid, frameID any) {
-	ed.initialize()
-	tid = ed.launchTo(program, line, nil)
-	st := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 1})
-	frameID = body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
-	return tid, frameID
+//
+//	→ initialize, launch, setBreakpoints(line), configurationDone ← stopped
+//	→ stackTrace(levels 1) ← top frame
+func startStopped(ed *daptest.Client, program string, line int) (tid, frameID int) {
+	ed.Initialize(daptest.InitArgs("test-editor", "python"))
+	stopped, frame := ed.LaunchToFrame(daptest.PythonLaunch(program), program, line)
+	return stopped.Body.ThreadId, frame.Id
 }
 
 func BenchmarkEvaluate(b *testing.B) {
 	program := filepath.Join(repoRoot(b), "testdata", "core", "loop.py")
-	run := func(b *testing.B, ed *editorClient) {
-		_, frame := startStopped(b, ed, program, 14)
+	run := func(b *testing.B, ed *daptest.Client) {
+		_, frame := startStopped(ed, program, 14)
 		// Same footing for both: the TCP_NODELAY fix applied once.
-		ed.call("evaluate", map[string]any{"expression": noDelayExpr, "frameId": frame, "context": "hover"})
+		ed.Evaluate(noDelayExpr, frame, "hover")
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			ed.call("evaluate", map[string]any{"expression": "total + 1", "frameId": frame, "context": "watch"})
+			// → evaluate ← response
+			ed.Evaluate("total + 1", frame, "watch")
 		}
 		b.StopTimer()
-		ed.call("disconnect", map[string]any{"terminateDebuggee": true})
+		ed.Disconnect(true)
 	}
 	b.Run("mode=direct", func(b *testing.B) {
 		ad, err := adapter.StartDebugpy(context.Background(), adapter.DebugpyConfig{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ed := newEditorClient(b, ad.Conn())
+		ed := daptest.New(b, ad.Conn())
 		run(b, ed)
-		ed.close()
+		ed.Close()
 		_ = ad.Close()
 	})
 	b.Run("mode=proxied", func(b *testing.B) {
@@ -55,9 +58,9 @@ func BenchmarkEvaluate(b *testing.B) {
 		edSide, muxSide := net.Pipe()
 		served := make(chan error, 1)
 		go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-		ed := newEditorClient(b, edSide)
+		ed := daptest.New(b, edSide)
 		run(b, ed)
-		ed.close()
+		ed.Close()
 		<-served
 	})
 }
@@ -73,9 +76,9 @@ func BenchmarkStepping(b *testing.B) {
 			edSide, muxSide := net.Pipe()
 			served := make(chan error, 1)
 			go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-			ed := newEditorClient(b, edSide)
-			tid, _ := startStopped(b, ed, program, 5)
-			ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{}})
+			ed := daptest.New(b, edSide)
+			tid, _ := startStopped(ed, program, 5)
+			ed.SetBreakpoints(program)
 			// Let the sidecar's first-stop work (and the fix, when on) finish.
 			s, _ := m.Get("")
 			if _, err := s.Wait(context.Background(), 0); err != nil {
@@ -84,17 +87,15 @@ func BenchmarkStepping(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				// → next ← response, ← stopped; → stackTrace, scopes, variables
-				ed.call("next", map[string]any{"threadId": tid})
-				ed.event("stopped")
-				st := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 20})
-				frame := body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
-				sc := ed.call("scopes", map[string]any{"frameId": frame})
-				ref := body(sc)["scopes"].([]any)[0].(map[string]any)["variablesReference"]
-				ed.call("variables", map[string]any{"variablesReference": ref})
+				ed.Next(tid)
+				ed.Stopped()
+				frame := ed.StackTrace(tid, 20)[0]
+				scope := ed.Scopes(frame.Id)[0]
+				ed.Variables(scope.VariablesReference)
 			}
 			b.StopTimer()
-			ed.call("disconnect", map[string]any{"terminateDebuggee": true})
-			ed.close()
+			ed.Disconnect(true)
+			ed.Close()
 			<-served
 		})
 	}

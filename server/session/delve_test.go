@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 func TestDelveHeadless(t *testing.T) {
@@ -53,48 +55,46 @@ func TestDelveThroughProxy(t *testing.T) {
 	go func() {
 		served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{Adapter: "dlv", Dir: filepath.Join(repoRoot(t), "testdata", "go", "hello")})
 	}()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	dir := filepath.Join(repoRoot(t), "testdata", "go", "hello")
-	ed.call("initialize", map[string]any{"clientID": "test", "adapterID": "go", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	launch := ed.request("launch", map[string]any{"request": "launch", "mode": "debug", "program": dir, "dlvCwd": dir, "output": filepath.Join(t.TempDir(), "hello-debug")})
-	ed.event("initialized")
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": filepath.Join(dir, "main.go")}, "breakpoints": []map[string]any{{"line": 16}}})
-	ed.call("configurationDone", nil)
-	ed.response(launch)
-	stopped := ed.event("stopped")
-	tid := body(stopped)["threadId"]
-	stack := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 10})
-	frame := body(stack)["stackFrames"].([]any)[0].(map[string]any)
-	if frame["name"] != "main.sum" {
-		t.Fatalf("top frame = %v", frame)
+	// → initialize ← response
+	// → launch, ← initialized, → setBreakpoints(16), → configurationDone
+	// ← launch response, ← stopped
+	// → stackTrace(levels 10) ← response
+	ed.Initialize(daptest.InitArgs("test", "go"))
+	config := map[string]any{"request": "launch", "mode": "debug", "program": dir, "dlvCwd": dir, "output": filepath.Join(t.TempDir(), "hello-debug")}
+	tid := ed.LaunchTo(config, filepath.Join(dir, "main.go"), 16).Body.ThreadId
+	frame := ed.StackTrace(tid, 10)[0]
+	if frame.Name != "main.sum" {
+		t.Fatalf("top frame = %+v", frame)
 	}
 	// Internal client on the same Delve connection.
 	s, err := m.Get("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := s.Evaluate(context.Background(), "len(xs)", int(frame["id"].(float64)), "watch")
+	ev, err := s.Evaluate(context.Background(), "len(xs)", frame.Id, "watch")
 	if err != nil || ev.Result != "4" {
 		t.Fatalf("internal evaluate len(xs) = %q, %v", ev.Result, err)
 	}
-	scopes := ed.call("scopes", map[string]any{"frameId": frame["id"]})
-	ref := body(scopes)["scopes"].([]any)[0].(map[string]any)["variablesReference"]
-	vars := ed.call("variables", map[string]any{"variablesReference": ref})
+	// → scopes, variables ← responses
+	scope := ed.Scopes(frame.Id)[0]
 	names := []string{}
-	for _, v := range body(vars)["variables"].([]any) {
-		names = append(names, v.(map[string]any)["name"].(string))
+	for _, v := range ed.Variables(scope.VariablesReference) {
+		names = append(names, v.Name)
 	}
 	if !strings.Contains(strings.Join(names, ","), "xs") {
 		t.Fatalf("variables = %v", names)
 	}
-	ed.call("continue", map[string]any{"threadId": tid})
-	ed.event("terminated")
-	ed.call("disconnect", nil)
-	ed.close()
+	// → continue ← response, ← terminated; → disconnect ← response
+	ed.Continue(tid)
+	ed.Event("terminated")
+	ed.Disconnect(false)
+	ed.Close()
 	if err := <-served; err != nil {
 		t.Fatal(err)
 	}
-	if len(ed.foreign) > 0 {
-		t.Fatalf("editor got foreign responses: %v", ed.foreign)
+	if f := ed.Foreign(); len(f) > 0 {
+		t.Fatalf("editor got foreign responses: %v", f)
 	}
 }

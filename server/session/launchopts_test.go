@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 func TestParseLaunchOptions(t *testing.T) {
@@ -70,34 +72,31 @@ func TestLaunchOptionsThroughProxy(t *testing.T) {
 			edSide, muxSide := net.Pipe()
 			served := make(chan error, 1)
 			go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-			ed := newEditorClient(t, edSide)
-			ed.initialize()
+			ed := daptest.New(t, edSide)
+			ed.Initialize(daptest.InitArgs("test-editor", "python"))
 
-			wrong := ed.request("launch", map[string]any{"adapter": "dlv", "program": program})
-			resp := ed.expect("launch error", func(m map[string]any) bool {
-				return m["type"] == "response" && int(m["request_seq"].(float64)) == wrong
-			})
-			if resp["success"] != false || !strings.Contains(resp["message"].(string), "--adapter dlv") {
-				t.Fatalf("launch for dlv on a debugpy proxy: %v", resp)
+			wrong := ed.StartLaunch(map[string]any{"adapter": "dlv", "program": program})
+			if resp := ed.Response(wrong); resp.Success() || !strings.Contains(resp.Env.Message, "--adapter dlv") {
+				t.Fatalf("launch for dlv on a debugpy proxy: %s", resp)
 			}
 
-			extra := map[string]any{"adapter": "debugpy"}
+			config := daptest.PythonLaunch(program)
+			config["adapter"] = "debugpy"
 			if tc.nodelay != nil {
-				extra["nodelay"] = tc.nodelay
+				config["nodelay"] = tc.nodelay
 			}
-			ed.launchTo(program, 14, extra)
+			ed.LaunchTo(config, program, 14)
 			s, err := m.Get("")
 			if err != nil {
 				t.Fatal(err)
 			}
 			stop := waitStop(t, s) // the stop is recorded after the fix (if any) was applied
-			ev := ed.call("evaluate", map[string]any{"expression": nodelayProbe, "frameId": stop.Location.FrameID, "context": "repl"})
-			got := body(ev)["result"]
+			got := ed.Evaluate(nodelayProbe, stop.Location.FrameID, "repl").Result
 			if (got == "0") != tc.want0 {
 				t.Fatalf("TCP_NODELAY on pydevd's socket = %v; want zero: %v", got, tc.want0)
 			}
-			ed.call("disconnect", map[string]any{"terminateDebuggee": true})
-			ed.close()
+			ed.Disconnect(true)
+			ed.Close()
 			if err := <-served; err != nil {
 				t.Logf("serve: %v", err)
 			}

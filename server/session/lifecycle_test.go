@@ -7,7 +7,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -16,6 +15,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 // pgrep reports whether a process whose command line contains pattern is
@@ -52,12 +55,12 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
-	defer ed.close()
+	ed := daptest.New(t, edSide)
+	defer ed.Close()
 	program := filepath.Join(repoRoot(t), "testdata", "core", "loop.py")
 	// → initialize, launch, setBreakpoints(14), configurationDone ← stopped
-	ed.initialize()
-	ed.launchTo(program, 14, nil)
+	ed.Initialize(daptest.InitArgs("test-editor", "python"))
+	ed.LaunchTo(daptest.PythonLaunch(program), program, 14)
 	s, err := m.Get("")
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +81,8 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 		_, err := s.Evaluate(context.Background(), "__import__('time').sleep(30)", frame.Id, "repl")
 		internal <- err
 	}()
-	edEval := ed.request("evaluate", map[string]any{"expression": "__import__('time').sleep(30)", "frameId": frame.Id, "context": "repl"})
+	// → evaluate (sleeps)
+	edEval := ed.Send("evaluate", godap.EvaluateArguments{Expression: "__import__('time').sleep(30)", FrameId: frame.Id, Context: "repl"})
 	time.Sleep(300 * time.Millisecond) // let both reach the adapter
 	killedAt := time.Now()
 	s.ad.Kill()
@@ -93,17 +97,14 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 		t.Fatal("internal evaluate still pending")
 	}
 	// ← error response for the editor's evaluate, ← terminated
-	resp := ed.expect("evaluate error", func(m map[string]any) bool {
-		return m["type"] == "response" && int(m["request_seq"].(float64)) == edEval
-	})
-	if resp["success"] != false {
-		t.Fatalf("editor evaluate = %v", resp)
+	if resp := ed.Response(edEval); resp.Success() {
+		t.Fatalf("editor evaluate = %s", resp)
 	}
-	ed.event("terminated")
+	ed.Event("terminated")
 	t.Logf("all clients answered %v after the kill", time.Since(killedAt).Round(time.Millisecond))
 	// → disconnect is answered by the sidecar; the editor leaves.
-	ed.call("disconnect", nil)
-	ed.close()
+	ed.Disconnect(false)
+	ed.Close()
 	if err := <-served; err != nil {
 		t.Fatalf("ServeEditor: %v", err)
 	}
@@ -125,31 +126,43 @@ func TestSubprocessNotificationReachesEditor(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	program := filepath.Join(repoRoot(t), "testdata", "core", "subproc.py")
-	ed.call("initialize", map[string]any{"clientID": "test", "adapterID": "python", "supportsStartDebuggingRequest": true})
-	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole", "subProcess": true})
-	ed.event("initialized")
-	ed.call("configurationDone", nil)
-	ed.response(launch)
-	msg := ed.expect("startDebugging or debugpyAttach", func(m map[string]any) bool {
-		return (m["type"] == "request" && m["command"] == "startDebugging") || (m["type"] == "event" && m["event"] == "debugpyAttach")
+	// → initialize (supportsStartDebuggingRequest)  ← response
+	// → launch {subProcess}  ← initialized
+	// → configurationDone    ← response, ← launch response
+	// ← startDebugging (reverse request) or debugpyAttach (event)
+	init := daptest.InitArgs("test", "python")
+	init.SupportsStartDebuggingRequest = true
+	ed.Initialize(init)
+	config := daptest.PythonLaunch(program)
+	config["subProcess"] = true
+	launch := ed.StartLaunch(config)
+	ed.Event("initialized")
+	ed.ConfigurationDone()
+	ed.OK(launch)
+	msg := ed.Expect("startDebugging or debugpyAttach", func(m daptest.Msg) bool {
+		return m.IsRequest("startDebugging") || m.IsEvent("debugpyAttach")
 	})
-	if msg["type"] == "request" {
-		cfg, _ := msg["arguments"].(map[string]any)["configuration"].(map[string]any)
-		if cfg == nil {
-			t.Fatalf("startDebugging arguments = %v", msg["arguments"])
+	if msg.Env.Type == "request" {
+		req, ok := msg.Decoded.(*godap.StartDebuggingRequest)
+		if !ok || req.Arguments.Configuration == nil {
+			t.Fatalf("startDebugging arguments = %s", msg.Arguments)
 		}
 		// → the editor's answer goes back upstream.
-		b, _ := json.Marshal(map[string]any{"seq": 1000, "type": "response", "request_seq": msg["seq"], "command": "startDebugging", "success": true})
-		if err := ed.w.WriteFrame(b); err != nil {
-			t.Fatal(err)
+		ed.Reply(msg, true, nil)
+	} else {
+		var b struct {
+			Request      string `json:"request"`
+			SubProcessID any    `json:"subProcessId"`
 		}
-	} else if b := body(msg); b["request"] != "attach" || b["subProcessId"] == nil {
-		t.Fatalf("debugpyAttach body = %v", b)
+		if err := msg.Unmarshal(&b); err != nil || b.Request != "attach" || b.SubProcessID == nil {
+			t.Fatalf("debugpyAttach body = %s (%v)", msg.Body, err)
+		}
 	}
-	ed.call("disconnect", map[string]any{"terminateDebuggee": true})
-	ed.close()
+	// → disconnect {terminateDebuggee}  ← response
+	ed.Disconnect(true)
+	ed.Close()
 	<-served
 }
 
@@ -324,18 +337,19 @@ func TestEditorVanishesMidRequest(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	program := filepath.Join(repoRoot(t), "testdata", "core", "spin.py")
-	ed.initialize()
-	tid := ed.launchTo(program, 9, nil)
-	st := ed.call("stackTrace", map[string]any{"threadId": tid})
-	frame := body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
+	// → initialize, launch, setBreakpoints(9), configurationDone ← stopped
+	// → stackTrace ← response (top frame)
+	ed.Initialize(daptest.InitArgs("test-editor", "python"))
+	stopped := ed.LaunchTo(daptest.PythonLaunch(program), program, 9)
+	frame := ed.TopFrame(stopped.Body.ThreadId)
 	if !pgrep(t, program) {
 		t.Fatal("debuggee not running")
 	}
 	// → evaluate (slow) … and the editor is gone before the answer.
-	ed.request("evaluate", map[string]any{"expression": "__import__('time').sleep(1) or 1", "frameId": frame, "context": "repl"})
-	ed.close()
+	ed.Send("evaluate", godap.EvaluateArguments{Expression: "__import__('time').sleep(1) or 1", FrameId: frame.Id, Context: "repl"})
+	ed.Close()
 	select {
 	case <-served:
 	case <-time.After(60 * time.Second):
@@ -355,23 +369,26 @@ func TestManagerCloseEndsEditorSession(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	program := filepath.Join(repoRoot(t), "testdata", "core", "spin.py")
-	ed.call("initialize", map[string]any{"adapterID": "python"})
-	launch := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole"})
-	ed.event("initialized")
-	ed.call("configurationDone", nil)
-	ed.response(launch)
+	// → initialize ← response; → launch ← initialized
+	// → configurationDone ← response, ← launch response
+	ed.Initialize(daptest.InitArgs("", "python"))
+	launch := ed.StartLaunch(daptest.PythonLaunch(program))
+	ed.Event("initialized")
+	ed.ConfigurationDone()
+	ed.OK(launch)
+	// (Manager.Close) ← terminated, the connection closes
 	closed := make(chan struct{})
 	go func() { _ = m.Close(); close(closed) }()
-	ed.event("terminated")
+	ed.Event("terminated")
 	select {
 	case <-served:
 	case <-time.After(30 * time.Second):
 		t.Fatal("ServeEditor still serving after Manager.Close")
 	}
 	<-closed
-	<-ed.done // the editor's connection was closed by the sidecar
+	<-ed.Done() // the editor's connection was closed by the sidecar
 	if !eventuallyGone(t, program) {
 		t.Fatal("debuggee left running")
 	}

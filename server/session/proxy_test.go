@@ -21,59 +21,58 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dapscope/dapscope/server/adapter"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 // editorScript runs the standard editor session and returns nothing; the
-// client's transcript is the result. Wire sequence:
-//
-//	→ initialize            ← response
-//	→ launch                (answered after configurationDone)
-//	← initialized
-//	→ setBreakpoints(14)    ← response
-//	→ setExceptionBreakpoints ← response
-//	→ configurationDone     ← response, ← launch response
-//	← stopped(breakpoint)
-//	→ threads, stackTrace, scopes, variables, evaluate ← responses
-//	→ next                  ← response, ← stopped(step)
-//	→ stackTrace            ← response
-//	→ setBreakpoints([])    ← response
-//	→ continue              ← response, ← terminated
-//	→ disconnect            ← response
-func editorScript(t *testing.T, ed *editorClient, program string, whilePaused func()) {
-	ed.call("initialize", map[string]any{"clientID": "test-editor", "adapterID": "python", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	launchSeq := ed.request("launch", map[string]any{"type": "python", "request": "launch", "program": program, "console": "internalConsole", "justMyCode": true, "python": []string{"/usr/bin/python3"}})
-	ed.event("initialized")
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 14}}})
-	ed.call("setExceptionBreakpoints", map[string]any{"filters": []string{}})
-	ed.call("configurationDone", nil)
-	ed.response(launchSeq)
-	stopped := ed.event("stopped")
-	tid := body(stopped)["threadId"]
-	ed.call("threads", nil)
-	st := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 20})
-	frame := body(st)["stackFrames"].([]any)[0].(map[string]any)
-	scopes := ed.call("scopes", map[string]any{"frameId": frame["id"]})
-	locals := body(scopes)["scopes"].([]any)[0].(map[string]any)
-	ed.call("variables", map[string]any{"variablesReference": locals["variablesReference"]})
-	ev := ed.call("evaluate", map[string]any{"expression": "total + 41", "frameId": frame["id"], "context": "watch"})
-	if got := body(ev)["result"]; got != "41" {
+// client's transcript is the result.
+func editorScript(t *testing.T, ed *daptest.Client, program string, whilePaused func()) {
+	// → initialize            ← response
+	ed.Initialize(daptest.InitArgs("test-editor", "python"))
+	// → launch                (answered after configurationDone)
+	// ← initialized
+	config := daptest.PythonLaunch(program)
+	config["justMyCode"] = true
+	config["python"] = []string{"/usr/bin/python3"}
+	launch := ed.StartLaunch(config)
+	ed.Event("initialized")
+	// → setBreakpoints(14)    ← response
+	// → setExceptionBreakpoints ← response
+	// → configurationDone     ← response, ← launch response
+	// ← stopped(breakpoint)
+	ed.SetBreakpoints(program, 14)
+	ed.SetExceptionBreakpoints()
+	ed.ConfigurationDone()
+	ed.OK(launch)
+	tid := ed.Stopped().Body.ThreadId
+	// → threads, stackTrace, scopes, variables, evaluate ← responses
+	ed.Threads()
+	frame := ed.StackTrace(tid, 20)[0]
+	locals := ed.Scopes(frame.Id)[0]
+	ed.Variables(locals.VariablesReference)
+	if got := ed.Evaluate("total + 41", frame.Id, "watch").Result; got != "41" {
 		t.Errorf("editor evaluate = %v, want 41", got)
 	}
 	if whilePaused != nil {
 		whilePaused()
 	}
-	ed.call("next", map[string]any{"threadId": tid})
-	ed.event("stopped")
-	ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 20})
-	ed.call("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{}})
-	ed.call("continue", map[string]any{"threadId": tid})
-	ed.event("terminated")
-	ed.call("disconnect", map[string]any{"terminateDebuggee": true})
+	// → next                  ← response, ← stopped(step)
+	// → stackTrace            ← response
+	ed.Next(tid)
+	ed.Stopped()
+	ed.StackTrace(tid, 20)
+	// → setBreakpoints([])    ← response
+	// → continue              ← response, ← terminated
+	// → disconnect            ← response
+	ed.SetBreakpoints(program)
+	ed.Continue(tid)
+	ed.Event("terminated")
+	ed.Disconnect(true)
 }
 
 // normalize keeps what must be identical between two runs: message kinds,
 // commands, success and bodies with ids, seqs and process details removed.
-func normalize(transcript []map[string]any) []string {
+func normalize(transcript []daptest.Msg) []string {
 	volatile := map[string]bool{"seq": true, "id": true, "frameId": true, "threadId": true, "variablesReference": true,
 		"systemProcessId": true, "startMethod": true, "pointerSize": true, "presentationHint": true, "sockets": true}
 	var clean func(v any) any
@@ -97,7 +96,11 @@ func normalize(transcript []map[string]any) []string {
 		return v
 	}
 	var out []string
-	for _, m := range transcript {
+	for _, msg := range transcript {
+		var m map[string]any
+		if err := json.Unmarshal(msg.Raw, &m); err != nil {
+			panic(err) // daptest already decoded it
+		}
 		// Output, thread and debugpy-private events depend on timing.
 		if m["type"] == "event" {
 			switch ev := m["event"].(string); {
@@ -119,9 +122,9 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	direct := newEditorClient(t, ad.Conn())
+	direct := daptest.New(t, ad.Conn())
 	editorScript(t, direct, program, nil)
-	direct.close()
+	direct.Close()
 	_ = ad.Close()
 
 	// Proxied, with an internal client busy on the same session.
@@ -129,7 +132,7 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	proxied := newEditorClient(t, edSide)
+	proxied := daptest.New(t, edSide)
 	var internalOK, internalNotPaused atomic.Int64
 	var internalErrs []string
 	var mu sync.Mutex
@@ -151,7 +154,7 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 						var ev struct {
 							Result string `json:"result"`
 						}
-						err = s.Request(context.Background(), "evaluate", map[string]any{"expression": fmt.Sprintf("%d * 2", i*10+j), "frameId": frames[0].Id, "context": "watch"}, &ev)
+						err = s.Request(context.Background(), "evaluate", godap.EvaluateArguments{Expression: fmt.Sprintf("%d * 2", i*10+j), FrameId: frames[0].Id, Context: "watch"}, &ev)
 						if err == nil && ev.Result != fmt.Sprint((i*10+j)*2) {
 							err = fmt.Errorf("internal evaluate %d*2 = %q (misrouted response?)", i*10+j, ev.Result)
 						}
@@ -179,7 +182,7 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 		wg.Wait()
 	}
 	editorScript(t, proxied, program, whilePaused)
-	proxied.close()
+	proxied.Close()
 	if err := <-served; err != nil {
 		t.Fatalf("ServeEditor: %v", err)
 	}
@@ -189,10 +192,10 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 	if internalOK.Load() != 30 {
 		t.Fatalf("internal requests ok = %d (not paused %d), want 30", internalOK.Load(), internalNotPaused.Load())
 	}
-	if len(proxied.foreign) > 0 {
-		t.Fatalf("the editor received responses it did not cause: %v", proxied.foreign)
+	if f := proxied.Foreign(); len(f) > 0 {
+		t.Fatalf("the editor received responses it did not cause: %v", f)
 	}
-	a, b := normalize(direct.transcript), normalize(proxied.transcript)
+	a, b := normalize(direct.Transcript()), normalize(proxied.Transcript())
 	if !reflect.DeepEqual(a, b) {
 		// Show the first difference.
 		for i := 0; i < min(len(a), len(b)); i++ {

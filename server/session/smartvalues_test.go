@@ -9,6 +9,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/server/adapter"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
 // smartView is what the editor saw of the paused frame.
@@ -29,25 +31,32 @@ type smartView struct {
 
 // readFrame: after the stop, the Variables view and a few hovers.
 //
+//	→ initialize, launch, setBreakpoints(BREAK), configurationDone ← stopped
 //	→ stackTrace ← frames   → scopes ← Locals   → variables ← locals
 //	→ evaluate sales (hover), sales (repl), v3 (hover) ← results
-func readFrame(t *testing.T, ed *editorClient, program string, extra map[string]any) smartView {
-	ed.initialize()
-	tid := ed.launchTo(program, breakLineOf(t, program), extra)
-	st := ed.call("stackTrace", map[string]any{"threadId": tid, "levels": 1})
-	frame := body(st)["stackFrames"].([]any)[0].(map[string]any)["id"]
-	scopes := ed.call("scopes", map[string]any{"frameId": frame})
-	ref := body(scopes)["scopes"].([]any)[0].(map[string]any)["variablesReference"]
-	vars := body(ed.call("variables", map[string]any{"variablesReference": ref}))["variables"].([]any)
-	var v smartView
-	for _, x := range vars {
-		v.locals = append(v.locals, x.(map[string]any))
+//	→ disconnect
+func readFrame(t *testing.T, ed *daptest.Client, program string, extra map[string]any) smartView {
+	ed.Initialize(daptest.InitArgs("test-editor", "python"))
+	config := daptest.PythonLaunch(program)
+	maps.Copy(config, extra)
+	_, frame := ed.LaunchToFrame(config, program, breakLineOf(t, program))
+	ref := ed.Scopes(frame.Id)[0].VariablesReference
+	var vars struct {
+		Variables []map[string]any `json:"variables"`
 	}
+	if err := ed.Call("variables", map[string]any{"variablesReference": ref}).Unmarshal(&vars); err != nil {
+		t.Fatal(err)
+	}
+	v := smartView{locals: vars.Variables}
 	ev := func(expr, ctx string) map[string]any {
-		return body(ed.call("evaluate", map[string]any{"expression": expr, "frameId": frame, "context": ctx}))
+		var b map[string]any
+		if err := ed.Call("evaluate", map[string]any{"expression": expr, "frameId": frame.Id, "context": ctx}).Unmarshal(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
 	v.hoverSales, v.replSale, v.hoverNum = ev("sales", "hover"), ev("sales", "repl"), ev("v3", "hover")
-	ed.call("disconnect", map[string]any{"terminateDebuggee": true})
+	ed.Disconnect(true)
 	return v
 }
 
@@ -73,14 +82,14 @@ func proxiedView(t *testing.T, program string, extra map[string]any) smartView {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	v := readFrame(t, ed, program, extra)
-	ed.close()
+	ed.Close()
 	if err := <-served; err != nil {
 		t.Fatalf("ServeEditor: %v", err)
 	}
-	if len(ed.foreign) > 0 {
-		t.Fatalf("foreign responses: %v", ed.foreign)
+	if f := ed.Foreign(); len(f) > 0 {
+		t.Fatalf("foreign responses: %v", f)
 	}
 	return v
 }
@@ -91,9 +100,9 @@ func TestSmartValuesInEditorViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	directEd := newEditorClient(t, ad.Conn())
+	directEd := daptest.New(t, ad.Conn())
 	direct := readFrame(t, directEd, program, nil)
-	directEd.close()
+	directEd.Close()
 	_ = ad.Close()
 
 	smart := proxiedView(t, program, nil)
@@ -177,9 +186,9 @@ func TestSmartValuesOverBudget(t *testing.T) {
 	edSide, muxSide := net.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-	ed := newEditorClient(t, edSide)
+	ed := daptest.New(t, edSide)
 	v := readFrame(t, ed, program, nil)
-	ed.close()
+	ed.Close()
 	if err := <-served; err != nil {
 		t.Fatalf("ServeEditor: %v", err)
 	}
