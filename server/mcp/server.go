@@ -352,7 +352,7 @@ func toolError(err error) ToolError {
 
 // errorResult turns a failed operation into an isError tool result.
 func (s *Server) errorResult(err error) *mcpgo.CallToolResult {
-	te := toolError(err)
+	te := boundError(toolError(err))
 	var b strings.Builder
 	fmt.Fprintf(&b, "ERROR %s", te.Code)
 	if te.Field != "" {
