@@ -294,6 +294,11 @@ func normalize(v any, t reflect.Type, path string) (any, error) {
 		}
 		out := make([]any, len(arr))
 		for i, e := range arr {
+			if k := t.Elem().Kind(); e == nil && k != reflect.Pointer && k != reflect.Interface {
+				// A null element would decode as a zero value and slip past
+				// the element's required fields.
+				return nil, argError(fmt.Sprintf("%s[%d]", path, i), "expected a value, got null")
+			}
 			n, err := normalize(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
