@@ -48,6 +48,9 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 		if errors.As(err, &ie) {
 			return nil, ie
 		}
+		if ne := resumedError(t); ne != nil {
+			return nil, ne // the thread resumed while the inspection was on its way
+		}
 		return nil, requestError(ctx, rctx, err, "inspection")
 	}
 	if res.Summary == "" {
@@ -59,6 +62,18 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 }
 
 // requestError turns a transport or context error into an *Error.
+// resumedError is the not-paused error when the session is no longer
+// paused (a request failed because a step or continue raced it), nil if it
+// still is.
+func resumedError(t Target) *Error {
+	if _, ok := t.Paused(); ok {
+		return nil
+	}
+	st := t.Status()
+	return &Error{Code: CodeInvalidState, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
+		Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
+}
+
 func requestError(parent, rctx context.Context, err error, what string) *Error {
 	if parent.Err() != nil {
 		return &Error{Code: CodeInspectionTimeout, Message: what + " cancelled: " + parent.Err().Error()}
@@ -71,6 +86,17 @@ func requestError(parent, rctx context.Context, err error, what string) *Error {
 	var ie *Error
 	if errors.As(err, &ie) {
 		return ie
+	}
+	// The target's own typed errors keep their meaning: a request that met
+	// a resumed thread is not an internal failure.
+	var coded interface{ ErrorCode() string }
+	if errors.As(err, &coded) {
+		switch c := coded.ErrorCode(); c {
+		case "NOT_PAUSED":
+			return &Error{Code: CodeInvalidState, Message: err.Error(), Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
+		case "DEBUGGEE_EXITED":
+			return &Error{Code: c, Message: err.Error(), Hint: "the program has ended: see its outcome and output"}
+		}
 	}
 	return &Error{Code: CodeInternal, Message: what + " failed: " + err.Error()}
 }

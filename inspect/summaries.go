@@ -87,6 +87,9 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 		body, err = evalProbeFn(ctx, t, frameID, "summarize", string(b), true)
 	}
 	if err != nil {
+		if ne := resumedError(t); ne != nil {
+			return nil, ne
+		}
 		return nil, err
 	}
 	t.Values().Store(key, true)

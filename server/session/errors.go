@@ -39,6 +39,10 @@ func (e *Error) Error() string {
 	return e.Code + ": " + e.Message
 }
 
+// ErrorCode is the code, for packages that see the error through an
+// interface (the inspector keeps NOT_PAUSED and DEBUGGEE_EXITED as they are).
+func (e *Error) ErrorCode() string { return e.Code }
+
 // DAPErrorID maps the code to the sidecar's numbered DAP error ids.
 func (e *Error) DAPErrorID() int {
 	switch e.Code {

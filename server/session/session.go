@@ -825,7 +825,7 @@ func (s *Session) end(ctx context.Context) {
 
 // Request sends a DAP request on the shared connection (inspect.Target).
 func (s *Session) Request(ctx context.Context, command string, args any, out any) error {
-	return wrap(s.mux.Call(ctx, command, args, out))
+	return s.racedResume(command, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
 }
 
 // Adapter is the adapter kind ("debugpy" or "dlv").
