@@ -93,7 +93,7 @@ func (c *rpcClient) waitEvent(t *testing.T, kind string) SessionEvent {
 // proxy address; its waits are bounded by 90 s.
 func dialEditor(t *testing.T, addr string) *daptest.Client {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	conn, err := session.DialProxy(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 		"type": "dapscope", "request": "launch", "adapter": "debugpy", "program": fixture}}, &proxy); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(proxy.Address, "127.0.0.1:") || proxy.Adapter != "debugpy" {
+	if !strings.HasPrefix(proxy.Address, "unix:/") || proxy.Adapter != "debugpy" {
 		t.Fatalf("startProxy = %+v", proxy)
 	}
 	ed := dialEditor(t, proxy.Address)
@@ -181,6 +181,15 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 	// → launch ← initialized; → setBreakpoints ← response
 	// → configurationDone ← response, ← launch response, ← stopped
 	ed.Initialize(daptest.InitArgs("vscode", "dapscope"))
+	// The proxy takes one connection: its listener is gone once the editor
+	// is in, and the socket's directory is this user's only.
+	if c2, err := session.DialProxy(proxy.Address); err == nil {
+		c2.Close()
+		t.Fatal("a second connection to the editor's proxy was accepted")
+	}
+	if st, err := os.Stat(filepath.Dir(strings.TrimPrefix(proxy.Address, "unix:"))); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("socket directory: %v %v, want 0700", st, err)
+	}
 	ed.LaunchTo(map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true}, fixture, bpLine+1)
 	stopped := c.waitEvent(t, "stopped")
 	if stopped.VSCodeSessionID != "vs-1" || stopped.SessionID == "" {

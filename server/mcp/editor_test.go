@@ -9,7 +9,6 @@ package mcp
 
 import (
 	"fmt"
-	"net"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -22,7 +21,7 @@ import (
 
 // dialEditor connects a scripted editor to the proxy's address.
 func dialEditor(t *testing.T, addr string) *daptest.Client {
-	conn, err := net.Dial("tcp", addr)
+	conn, err := session.DialProxy(addr)
 	if err != nil {
 		t.Fatal(err)
 	}

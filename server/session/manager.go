@@ -600,31 +600,72 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 	return err
 }
 
-// ListenEditor listens on a loopback port for one editor connection and
-// serves it in the background; it returns the address to connect to.
+// ListenEditor listens for ONE editor connection and serves it in the
+// background; it returns the address to connect to: "unix:/path" for a
+// socket in a private 0700 directory (preferred: only this user can
+// connect), or a loopback "host:port" where sockets are unavailable. The
+// listener closes as soon as that one connection arrives (or after two
+// minutes without one), so nothing else can connect to the session.
 func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, error) {
-	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	ln, addr, cleanup, err := listenPrivate()
 	if err != nil {
 		return "", err
 	}
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		defer ln.Close()
-		_ = ln.SetDeadline(time.Now().Add(2 * time.Minute))
-		stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
-		defer stop()
-		c, err := ln.Accept()
+		defer cleanup()
+		c, err := acceptOne(ctx, ln, 2*time.Minute)
 		if err != nil {
 			m.log.Warn("editor did not connect", "err", err)
 			return
 		}
-		_ = c.(*net.TCPConn).SetNoDelay(true)
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetNoDelay(true)
+		}
 		if err := m.ServeEditor(ctx, c, spec); err != nil {
 			m.log.Warn("editor session ended", "err", err)
 		}
 	}()
-	return ln.Addr().String(), nil
+	return addr, nil
+}
+
+// DialProxy connects to an address ListenEditor returned (tests, tools).
+func DialProxy(addr string) (net.Conn, error) {
+	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
+		return net.DialTimeout("unix", path, 10*time.Second)
+	}
+	return net.DialTimeout("tcp", addr, 10*time.Second)
+}
+
+// listenPrivate listens on a unix socket in a new 0700 directory, or on
+// loopback TCP when that fails.
+func listenPrivate() (net.Listener, string, func(), error) {
+	if dir, err := os.MkdirTemp("", "dapscope-"); err == nil {
+		if err := os.Chmod(dir, 0o700); err == nil {
+			path := filepath.Join(dir, "dap.sock")
+			if ln, err := net.Listen("unix", path); err == nil {
+				return ln, "unix:" + path, func() { _ = ln.Close(); _ = os.RemoveAll(dir) }, nil
+			}
+		}
+		_ = os.RemoveAll(dir)
+	}
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return ln, ln.Addr().String(), func() { _ = ln.Close() }, nil
+}
+
+// acceptOne accepts one connection, then closes the listener.
+func acceptOne(ctx context.Context, ln net.Listener, wait time.Duration) (net.Conn, error) {
+	defer ln.Close()
+	if d, ok := ln.(interface{ SetDeadline(time.Time) error }); ok {
+		_ = d.SetDeadline(time.Now().Add(wait))
+	}
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	return ln.Accept()
 }
 
 // Close ends every session and child process.

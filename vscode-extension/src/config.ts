@@ -44,9 +44,18 @@ export function withDefaults(config: Record<string, unknown>, languageId?: strin
   return c as DebugConfig;
 }
 
-/** Parses "host:port" (IPv6 in brackets allowed). */
-export function parseAddress(addr: string): { host: string; port: number } {
-  const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(addr.trim());
+/** A proxy address: a unix socket path, or a loopback host and port. */
+export type ProxyAddress = { pipe: string } | { host: string; port: number };
+
+/** Parses "unix:/path" or "host:port" (IPv6 in brackets allowed). */
+export function parseAddress(addr: string): ProxyAddress {
+  const a = addr.trim();
+  if (a.startsWith('unix:')) {
+    const pipe = a.slice('unix:'.length);
+    if (!pipe.startsWith('/')) throw new Error(`dapscope: bad proxy socket ${JSON.stringify(addr)}`);
+    return { pipe };
+  }
+  const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(a);
   if (!m) throw new Error(`dapscope: bad proxy address ${JSON.stringify(addr)}`);
   return { host: m[1] || '127.0.0.1', port: Number(m[2]) };
 }

@@ -41,8 +41,9 @@ export class DescriptorFactory implements vscode.DebugAdapterDescriptorFactory {
     }
     const t0 = Date.now();
     const res = await this.starter.startProxy(cfg, session.id);
-    const { host, port } = parseAddress(res.address);
-    this.log.info(`startProxy for "${session.name}" → ${host}:${port} in ${Date.now() - t0} ms`);
-    return new vscode.DebugAdapterServer(port, host);
+    const addr = parseAddress(res.address);
+    this.log.info(`startProxy for "${session.name}" → ${res.address} in ${Date.now() - t0} ms`);
+    // A unix socket in a private directory when the sidecar can make one.
+    return 'pipe' in addr ? new vscode.DebugAdapterNamedPipeServer(addr.pipe) : new vscode.DebugAdapterServer(addr.port, addr.host);
   }
 }

@@ -31,5 +31,7 @@ test('explicit fields are kept; attach gets no program', () => {
 test('addresses', () => {
   assert.deepEqual(parseAddress('127.0.0.1:4711'), { host: '127.0.0.1', port: 4711 });
   assert.deepEqual(parseAddress('[::1]:80'), { host: '::1', port: 80 });
+  assert.deepEqual(parseAddress('unix:/tmp/dapscope-1/dap.sock'), { pipe: '/tmp/dapscope-1/dap.sock' });
+  assert.throws(() => parseAddress('unix:relative.sock'));
   assert.throws(() => parseAddress('nope'), /bad proxy address/);
 });
