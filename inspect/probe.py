@@ -1579,6 +1579,162 @@ def _summarize(L, G, args_json):
     return json.dumps({'items': items}, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
 
 
+# ---------------------------------------------------------------- selection
+# Browse the whole value: a window of rows of the sorted/filtered view of a
+# table (DataFrame, Series, 1-D/2-D array, list of records), chosen columns,
+# the positions of the rows in the original value. The sorted/filtered order
+# is cached per value, selection and stop (dropped when the stop changes),
+# bounded in memory.
+
+_SEL = {'gen': None, 'cache': {}, 'bytes': 0, 'tick': 0}
+_SEL_LIMIT = 256 * 1024 * 1024
+_MAX_PAGE = 1000
+
+
+def _sel_frame(obj, pd):
+    """The value as a DataFrame (no copy for a DataFrame) and its kind."""
+    if _is(obj, 'pandas', 'DataFrame'):
+        return obj, 'dataframe'
+    if _is(obj, 'pandas', 'Series'):
+        return obj.to_frame(name=obj.name if obj.name is not None else 'value'), 'series'
+    np = _mod('numpy')
+    if np is not None and isinstance(obj, np.ndarray):
+        if obj.ndim not in (1, 2):
+            raise _ProbeError('INVALID_ARGUMENT', 'only 1-D and 2-D arrays can be browsed (this one is %d-D)' % obj.ndim)
+        if obj.ndim == 1:
+            return pd.DataFrame({'value': obj}), 'ndarray'
+        return pd.DataFrame(obj).rename(columns=str), 'ndarray'  # columns "0", "1", … (query: `0` > 1)
+    if type(obj) in (list, tuple) and obj and all(type(r) is dict for r in obj[:1000]):
+        return pd.DataFrame.from_records(list(obj)), 'records'
+    raise _ProbeError('INVALID_ARGUMENT', 'a %s cannot be browsed by rows (DataFrame, Series, 1-D/2-D arrays and lists of dicts can)' % _short(type(obj)))
+
+
+def _sel_columns(df, spec):
+    """Positions of the chosen columns: labels, positions (ints) or globs."""
+    labels = [_label(c)[0] for c in df.columns]
+    if not spec:
+        return list(range(len(labels)))
+    import fnmatch
+    out = []
+    for s in spec:
+        if isinstance(s, int) and not isinstance(s, bool):
+            if not -len(labels) <= s < len(labels):
+                raise _ProbeError('INVALID_ARGUMENT', 'column position %d is outside 0..%d' % (s, len(labels) - 1))
+            hits = [s % len(labels)]
+        elif isinstance(s, str) and any(ch in s for ch in '*?['):
+            hits = [i for i, l in enumerate(labels) if fnmatch.fnmatchcase(l, s)]
+        else:
+            hits = [i for i, l in enumerate(labels) if l == str(s)]
+        if not hits:
+            raise _ProbeError('VARIABLE_NOT_FOUND', 'no column matches %r' % (s,), 'columns are listed in available_variables', labels[:50])
+        for i in hits:
+            if i not in out:
+                out.append(i)
+    return out
+
+
+def _sel_order(df, sel, np, B):
+    """Positions of the filtered, sorted view (None: all rows in order)."""
+    order = None
+    flt = sel.get('filter')
+    if flt:
+        try:
+            mask = df.eval(flt)
+        except Exception as e:
+            at = getattr(e, 'offset', None)
+            where = ' at column %d' % at if isinstance(at, int) and at > 0 else ''
+            raise _ProbeError('INVALID_EXPRESSION', 'filter %r%s: %s: %s' % (_cut(flt, 200, _Trunc()), where, _short(type(e)), _cut(str(e), 300, _Trunc())),
+                              'use DataFrame.query syntax over the column names, e.g. price > 10 and city == "Nice"')
+        try:
+            m = np.asarray(mask.to_numpy() if hasattr(mask, 'to_numpy') else mask)
+        except Exception:
+            m = None
+        if m is None or m.shape != (len(df),) or m.dtype.kind != 'b':
+            raise _ProbeError('INVALID_EXPRESSION', 'filter %r does not give one true/false per row' % _cut(flt, 200, _Trunc()))
+        order = np.flatnonzero(m)
+    sort = sel.get('sort') or []
+    if sort:
+        cols = _sel_columns(df, [k['column'] for k in sort])
+        if len(cols) != len(sort):
+            raise _ProbeError('INVALID_ARGUMENT', 'sort names each column once')
+        view = df if order is None else df.iloc[order]
+        keys = view.iloc[:, cols]
+        keys.columns = range(len(cols))
+        keys = keys.reset_index(drop=True)
+        try:
+            perm = keys.sort_values(by=list(range(len(cols))), ascending=[not k.get('descending') for k in sort],
+                                    kind='stable', na_position='last').index.to_numpy()
+        except Exception as e:
+            raise _ProbeError('INVALID_ARGUMENT', 'cannot sort by %s: %s: %s' % ([k['column'] for k in sort], _short(type(e)), _cut(str(e), 200, _Trunc())))
+        order = perm if order is None else order[perm]
+    return order
+
+
+def _select(L, G, args_json):
+    t0 = time.perf_counter()
+    args = json.loads(args_json)
+    path = [tuple(p) for p in args['path']]
+    sel = args.get('selection') or {}
+    B = _Budget(float(args.get('timeout', 2.0)))
+    pd, np = _mod('pandas'), _mod('numpy')
+    if pd is None or np is None:
+        raise _ProbeError('INVALID_ARGUMENT', 'browsing rows needs pandas and numpy in the debuggee')
+    if _SEL['gen'] != args.get('gen'):
+        _SEL.update(gen=args.get('gen'), cache={}, bytes=0)
+    obj = _resolve(L, G, path)
+    df, kind = _sel_frame(obj, pd)
+    n = len(df)
+    key = (id(obj), json.dumps([sel.get('filter'), sel.get('sort')], sort_keys=True, default=str))
+    hit = _SEL['cache'].get(key)
+    cached = hit is not None
+    if hit is not None:
+        order = hit[0]
+        _SEL['tick'] += 1
+        hit[1] = _SEL['tick']
+    else:
+        order = _sel_order(df, sel, np, B)
+        if order is not None:
+            _SEL['tick'] += 1
+            _SEL['cache'][key] = [order, _SEL['tick']]
+            _SEL['bytes'] += order.nbytes
+            while _SEL['bytes'] > _SEL_LIMIT and len(_SEL['cache']) > 1:
+                old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k][1])
+                _SEL['bytes'] -= _SEL['cache'].pop(old)[0].nbytes
+    rows = sel.get('rows') or {}
+    total = n if order is None else len(order)
+    off = max(0, int(rows.get('offset', 0)))
+    if off < 0:
+        off = 0
+    lim = min(_MAX_PAGE, max(0, int(rows.get('limit', 100))))
+    pos = np.arange(off, min(off + lim, total)) if order is None else order[off:off + lim]
+    cols = _sel_columns(df, sel.get('columns'))
+    part = df.iloc[pos, cols]
+    tr = _Trunc()
+    page = {
+        'kind': kind, 'total_rows': int(total), 'all_rows': int(n), 'offset': off, 'limit': lim,
+        'positions': [int(p) for p in pos],
+        'columns': [{'name': _label(df.columns[i])[0], 'dtype': str(df.dtypes.iloc[i])} for i in cols],
+        'column_count': int(df.shape[1]),
+        'index': [_cell(x, 1, tr) for x in part.index.tolist()] if kind in ('dataframe', 'series') else None,
+        'rows': [[_cell(v, 1, tr) for v in part.iloc[r].tolist()] for r in range(len(part))],
+        'cached': cached,
+    }
+    if page['index'] is None:
+        del page['index']
+    if sel.get('filter'):
+        page['filter'] = sel['filter']
+    if sel.get('sort'):
+        page['sort'] = sel['sort']
+    res = {'name': _path_str(path), 'type': _tname(type(obj)), 'page': page}
+    if tr.hit:
+        res['warnings'] = ['some cells were shortened']
+    if not B.ok('selection'):
+        res['partial'] = True
+        res['timed_out'] = B.timed_out
+    res['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
+    return json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+
+
 def run(L, G, args_json):
     """Inspect the value at args.path in a frame (L: the frame's names as
     pydevd exposes them, G: its globals). Returns one JSON string.
@@ -1607,6 +1763,30 @@ def summarize(L, G, args_json):
         return _summarize(L, G, args_json)
     except Exception as e:
         return json.dumps({'error': {'code': 'INTERNAL', 'message': 'summaries failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)
+    finally:
+        if tracer is not None:
+            settrace(tracer)
+
+
+def select(L, G, args_json):
+    """A page of rows of a table-like value: args.selection = {columns,
+    rows: {offset, limit}, sort: [{column, descending}], filter}; args.gen
+    is the stop (a new one drops the cached orders). One JSON string."""
+    tracer = sys.gettrace()
+    settrace = _raw_settrace()
+    if tracer is not None:
+        settrace(None)
+    try:
+        return _select(L, G, args_json)
+    except _ProbeError as e:
+        err = {'code': e.code, 'message': e.message}
+        if e.hint:
+            err['hint'] = e.hint
+        if e.available:
+            err['available_variables'] = e.available
+        return json.dumps({'error': err}, default=str)
+    except Exception as e:
+        return json.dumps({'error': {'code': 'INTERNAL', 'message': 'selection failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)
     finally:
         if tracer is not None:
             settrace(tracer)

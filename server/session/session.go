@@ -831,6 +831,9 @@ func (s *Session) Request(ctx context.Context, command string, args any, out any
 // Adapter is the adapter kind ("debugpy" or "dlv").
 func (s *Session) Adapter() string { return s.kind }
 
+// StopGen numbers the stops (the inspector drops per-stop caches on a new one).
+func (s *Session) StopGen() int { return s.mux.State().StopCount }
+
 // Paused reports the stopped thread.
 func (s *Session) Paused() (int, bool) {
 	st := s.mux.State()

@@ -1,0 +1,167 @@
+// browse.go: browse the whole value — a window of rows of the sorted and
+// filtered view of a table-like value (DataFrame, Series, 1-D/2-D array,
+// list of records), computed in the debuggee by the probe's select(): one
+// evaluate per page, the order cached there per value, selection and stop.
+
+package inspect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// MaxPageRows bounds one page.
+const MaxPageRows = 1000
+
+// Selection chooses what part of a table to return.
+type Selection struct {
+	// Columns by name, glob ("feature_*") or position (int); none: all.
+	Columns []any `json:"columns,omitempty"`
+	// Rows is the window on the sorted/filtered view (default 0, 100).
+	Rows *RowWindow `json:"rows,omitempty"`
+	// Sort keys, stable, nulls last.
+	Sort []SortKey `json:"sort,omitempty"`
+	// Filter is a boolean expression in DataFrame.query syntax over the
+	// column names (arrays: columns are named 0, 1, …).
+	Filter string `json:"filter,omitempty"`
+}
+
+// RowWindow is a window of rows.
+type RowWindow struct {
+	Offset int64 `json:"offset"`
+	Limit  int   `json:"limit"`
+}
+
+// SortKey is one sort column.
+type SortKey struct {
+	Column     any  `json:"column"` // name or position
+	Descending bool `json:"descending,omitempty"`
+}
+
+// Page is one window of rows.
+type Page struct {
+	Kind        string       `json:"kind"` // dataframe, series, ndarray, records
+	TotalRows   int64        `json:"total_rows"`
+	AllRows     int64        `json:"all_rows"` // before the filter
+	Offset      int64        `json:"offset"`
+	Limit       int          `json:"limit"`
+	Positions   []int64      `json:"positions"` // of the rows in the original value
+	Index       []any        `json:"index,omitempty"`
+	Columns     []PageColumn `json:"columns"`
+	ColumnCount int          `json:"column_count"`
+	Rows        [][]any      `json:"rows"`
+	Cached      bool         `json:"cached,omitempty"`
+	Filter      string       `json:"filter,omitempty"`
+	Sort        []SortKey    `json:"sort,omitempty"`
+}
+
+// PageColumn is a column of a page.
+type PageColumn struct {
+	Name  string `json:"name"`
+	Dtype string `json:"dtype,omitempty"`
+}
+
+// PageResult is a page of a named value.
+type PageResult struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type,omitempty"`
+	Page     *Page    `json:"page,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Partial  bool     `json:"partial,omitempty"`
+	TimedOut []string `json:"timed_out,omitempty"`
+	ProbeMs  float64  `json:"probe_ms,omitempty"`
+	Error    *Error   `json:"error,omitempty"`
+}
+
+// Validate checks the selection's bounds.
+func (s *Selection) Validate() error {
+	if s.Rows != nil {
+		if s.Rows.Offset < 0 {
+			return &Error{Code: CodeInvalidArgument, Message: "rows.offset must not be negative"}
+		}
+		if s.Rows.Limit < 0 || s.Rows.Limit > MaxPageRows {
+			return &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("rows.limit must be 0..%d", MaxPageRows)}
+		}
+	}
+	for _, c := range append(append([]any(nil), s.Columns...), sortColumns(s.Sort)...) {
+		switch c.(type) {
+		case string, float64, int, int64, json.Number:
+		default:
+			return &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("a column is a name, a glob or a position, not %v", c)}
+		}
+	}
+	return nil
+}
+
+func sortColumns(keys []SortKey) []any {
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i] = k.Column
+	}
+	return out
+}
+
+// stopper is a Target that numbers its stops (the probe's cached orders
+// are dropped at a new stop).
+type stopper interface{ StopGen() int }
+
+// Browse returns a page of the value at expression in frameID (0: top).
+func Browse(ctx context.Context, t Target, frameID int, expression string, sel Selection, opts Options) (*PageResult, error) {
+	if err := opts.Normalize(); err != nil {
+		return nil, err
+	}
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	if t.Adapter() != "debugpy" {
+		return nil, &Error{Code: CodeInvalidArgument, Message: "browsing rows needs the Python probe (debugpy sessions)"}
+	}
+	path, err := ParsePath(expression)
+	if err != nil {
+		return nil, err
+	}
+	threadID, ok := t.Paused()
+	if !ok {
+		return nil, resumedError(t)
+	}
+	rctx, cancel := context.WithTimeout(ctx, seconds(opts.RequestTimeout))
+	defer cancel()
+	if frameID == 0 {
+		if frameID, err = topFrame(rctx, t, threadID); err != nil {
+			return nil, requestError(ctx, rctx, err, "stackTrace")
+		}
+	}
+	gen := 0
+	if s, ok := t.(stopper); ok {
+		gen = s.StopGen()
+	}
+	b, err := json.Marshal(map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	key := "inspect.probe." + probeModule
+	_, loaded := t.Values().Load(key)
+	body, err := evalProbeFn(rctx, t, frameID, "select", string(b), !loaded)
+	if err == nil && body.Result == probeMissing {
+		body, err = evalProbeFn(rctx, t, frameID, "select", string(b), true)
+	}
+	if err != nil {
+		if ne := resumedError(t); ne != nil {
+			return nil, ne
+		}
+		return nil, requestError(ctx, rctx, err, "selection")
+	}
+	t.Values().Store(key, true)
+	var out PageResult
+	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(body.Result)))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip(body.Result, 300)}
+	}
+	if out.Error != nil {
+		return nil, out.Error
+	}
+	return &out, nil
+}
