@@ -18,10 +18,9 @@ import (
 	"github.com/dapscope/dapscope/inspect/code"
 )
 
-func init() {
-	register("code", "code context: `code inspect --symbol S | --path P [--line N]`", func(ctx context.Context, args []string) int {
-		return runCode(ctx, args, os.Stdout, os.Stderr)
-	})
+// runCodeCmd runs `dapscope code` on the process's stdout and stderr.
+func runCodeCmd(ctx context.Context, args []string) int {
+	return runCode(ctx, args, os.Stdout, os.Stderr)
 }
 
 const codeUsage = `usage: dapscope code inspect (--symbol S | --path P [--line N]) [--json] [--full] [--repo DIR] [--max-neighbors N] [--verbose]`

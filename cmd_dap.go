@@ -17,10 +17,6 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-func init() {
-	register("dap", "serve one editor as a DAP proxy in front of debugpy or Delve", runDAP)
-}
-
 // stdioConn is the editor connection on stdin/stdout.
 type stdioConn struct {
 	io.Reader

@@ -16,10 +16,6 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-func init() {
-	register("example", "run a Python program to FILE:LINE and print the frame's locals", runExample)
-}
-
 func runExample(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("example", flag.ContinueOnError)
 	var c commonFlags

@@ -1,7 +1,7 @@
 // cmd_inspect.go: `dapscope inspect PROGRAM:LINE EXPR...` — runs a program
 // headless to a line, inspects each expression with the smart inspector,
-// prints the results (tui, json or markdown) and ends the program. Also
-// registers the sidecar's custom DAP request dapscope/inspect.
+// prints the results (tui, json or markdown) and ends the program. (The
+// custom DAP request dapscope/inspect is in request_inspect.go.)
 
 package main
 
@@ -21,29 +21,6 @@ import (
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
-
-func init() {
-	register("inspect", "run a program to FILE:LINE and inspect expressions (DataFrames, arrays, dicts, objects)", runInspect)
-	customHandlers["dapscope/inspect"] = inspectRequest
-}
-
-// inspectRequestArgs are the arguments of the custom DAP request
-// dapscope/inspect: {"expression": "df", "frameId": 0, "options": {...}}.
-type inspectRequestArgs struct {
-	Expression string          `json:"expression"`
-	FrameID    int             `json:"frameId,omitempty"`
-	Options    inspect.Options `json:"options"`
-}
-
-func inspectRequest(ctx context.Context, s *session.Session, raw json.RawMessage) (any, error) {
-	var a inspectRequestArgs
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, &inspect.Error{Code: inspect.CodeInvalidArgument, Message: "dapscope/inspect arguments: " + err.Error()}
-		}
-	}
-	return inspect.Inspect(ctx, s, a.FrameID, a.Expression, a.Options)
-}
 
 const inspectUsage = `usage: dapscope inspect PROGRAM:LINE EXPR... [flags] [-- program args]
 

@@ -22,7 +22,7 @@ import (
 
 func TestDapscopeInspectRequestThroughProxy(t *testing.T) {
 	root, _ := os.Getwd()
-	mgr := session.NewManager(session.ManagerOptions{Workspace: root, Custom: customHandlers,
+	mgr := session.NewManager(session.ManagerOptions{Workspace: root, Custom: customRequests(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer mgr.Close()
 	editor, side := net.Pipe()

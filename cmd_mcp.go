@@ -12,13 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-
-	"github.com/dapscope/dapscope/server/mcp"
 )
-
-func init() {
-	register("mcp", "serve MCP tools to AI agents (stdio, or --http 127.0.0.1:0)", runMCP)
-}
 
 func runMCP(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
@@ -36,7 +30,7 @@ func runMCP(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer done()
-	srv := mcp.New(mgr, mcp.Options{Logger: log, MemoryBudget: *budgetMB << 20})
+	srv := newMCPServer(log, mgr, *budgetMB<<20)
 	defer srv.Close()
 	if *httpAddr == "" {
 		if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {

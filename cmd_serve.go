@@ -14,15 +14,7 @@ import (
 	"sync"
 
 	"github.com/dapscope/dapscope/editor"
-	"github.com/dapscope/dapscope/server/mcp"
 )
-
-func init() {
-	register("serve", "serve the VS Code extension over stdio JSON-RPC (hover, inspect, proxies)", runServe)
-}
-
-// version is reported to the editor in initialize.
-const version = "0.1.0"
 
 // stdio is the JSON-RPC stream on stdin/stdout.
 type stdio struct {
@@ -51,7 +43,7 @@ func runServe(ctx context.Context, args []string) int {
 	defer done()
 	// The MCP streamable-HTTP server over the same sessions starts on first
 	// request (loopback, random port, per-launch bearer token).
-	mcpSrv := mcp.New(mgr, mcp.Options{Logger: log, Version: version})
+	mcpSrv := newMCPServer(log, mgr, 0)
 	defer mcpSrv.Close()
 	var (
 		mcpOnce sync.Once

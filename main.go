@@ -1,7 +1,7 @@
 // Command dapscope is a DAP sidecar: it proxies an editor's debug session to a
 // real adapter and serves smart inspection to the editor and to MCP agents.
-// This file holds only the subcommand dispatch; each subcommand lives in its
-// own cmd_*.go file and registers itself in init.
+// This file holds the subcommand table and the dispatch; each subcommand's
+// CLI lives in its own cmd_*.go file, and wiring.go builds what they share.
 
 package main
 
@@ -10,35 +10,42 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
-// command is one subcommand: it gets the arguments after its name and returns
-// the process exit code.
+// command is one subcommand: run gets the arguments after its name and
+// returns the process exit code.
 type command struct {
+	name    string
 	summary string
 	run     func(ctx context.Context, args []string) int
 }
 
-var commands = map[string]command{}
+// commands is every subcommand, sorted by name (usage lists them in this
+// order).
+var commands = []command{
+	{"code", "code context: `code inspect --symbol S | --path P [--line N]`", runCodeCmd},
+	{"dap", "serve one editor as a DAP proxy in front of debugpy or Delve", runDAP},
+	{"example", "run a Python program to FILE:LINE and print the frame's locals", runExample},
+	{"inspect", "run a program to FILE:LINE and inspect expressions (DataFrames, arrays, dicts, objects)", runInspect},
+	{"mcp", "serve MCP tools to AI agents (stdio, or --http 127.0.0.1:0)", runMCP},
+	{"serve", "serve the VS Code extension over stdio JSON-RPC (hover, inspect, proxies)", runServe},
+}
 
-func register(name, summary string, run func(ctx context.Context, args []string) int) {
-	if _, dup := commands[name]; dup {
-		panic("dapscope: duplicate command " + name)
+// lookup finds a subcommand by name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
 	}
-	commands[name] = command{summary: summary, run: run}
+	return command{}, false
 }
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: dapscope <command> [arguments]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(os.Stderr, "  %-10s %s\n", c.name, c.summary)
 	}
 }
 
@@ -52,7 +59,7 @@ func main() {
 		usage()
 		return
 	}
-	cmd, ok := commands[name]
+	cmd, ok := lookup(name)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "dapscope: unknown command %q\n", name)
 		usage()

@@ -1,6 +1,7 @@
-// wiring.go: builds the session manager every subcommand shares — logging
-// to stderr or a file (never a protocol stream), workspace, adapter paths,
-// and the "dapscope/…" requests the sidecar answers for editors.
+// wiring.go: the composition root — builds what the subcommands share: the
+// logger (stderr or a file, never a protocol stream), the session manager
+// (workspace, adapter paths, and the "dapscope/…" requests the sidecar
+// answers for editors, listed in customRequests) and the MCP server.
 
 package main
 
@@ -13,8 +14,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dapscope/dapscope/server/mcp"
 	"github.com/dapscope/dapscope/server/session"
 )
+
+// version is reported to the editor in initialize and to MCP clients.
+const version = "0.1.0"
 
 // commonFlags are shared by the subcommands that run sessions.
 type commonFlags struct {
@@ -57,9 +62,13 @@ func (c *commonFlags) logger() (*slog.Logger, io.Closer, error) {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl})), closer, nil
 }
 
-// customHandlers are the "dapscope/…" requests every session answers;
-// features register theirs in init.
-var customHandlers = map[string]session.CustomHandler{}
+// customRequests are the "dapscope/…" requests every session answers for
+// editors.
+func customRequests() map[string]session.CustomHandler {
+	return map[string]session.CustomHandler{
+		"dapscope/inspect": inspectRequest, // request_inspect.go
+	}
+}
 
 // open builds the logger and the session manager; done closes both (the
 // manager first, so its last logs still reach the file).
@@ -86,7 +95,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 	}
 	return session.NewManager(session.ManagerOptions{
 		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableSmartValues: !c.smart,
-		Logger: log, Custom: customHandlers, AttachHosts: splitList(c.attach),
+		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach),
 	}), nil
 }
 
@@ -99,4 +108,10 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// newMCPServer builds the MCP server over the sessions of mgr; a
+// memoryBudget of 0 means the default. The caller closes it.
+func newMCPServer(log *slog.Logger, mgr *session.Manager, memoryBudget int64) *mcp.Server {
+	return mcp.New(mgr, mcp.Options{Logger: log, Version: version, MemoryBudget: memoryBudget})
 }

@@ -17,10 +17,6 @@ import (
 	"github.com/dapscope/dapscope/inspect/code"
 )
 
-func init() {
-	extraTools = append(extraTools, (*Server).registerCodeTools)
-}
-
 // codeIndex opens the workspace's index in the background.
 type codeIndex struct {
 	ready   chan struct{}

@@ -16,10 +16,6 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-func init() {
-	extraTools = append(extraTools, (*Server).registerInspectTools)
-}
-
 type inspectArgs struct {
 	SessionRef
 	Expression        string  `json:"expression" mcp:"required" desc:"a name or path: df, self.cache, data['train'], arr[0]"`

@@ -1,0 +1,292 @@
+// diff.go: debug_diff — added/removed/changed variables between two
+// snapshots, a snapshot and now, or the previous and the current stop; for
+// inspected DataFrames/arrays the shape, null-count and statistic changes.
+
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// registerDiffTools adds debug_diff.
+func (s *Server) registerDiffTools() {
+	addTool(s, toolSpec{name: "debug_diff", title: "What changed",
+		desc: "Differences between two snapshots (from, to), a snapshot and the current frame (from only), or the previous and the current stop (neither): " +
+			"added/removed/changed variables and, for inspected DataFrames/arrays, shape, null-count and statistic changes.",
+		hints: hints{readOnly: true, idempotent: true}, more: "diff fewer snapshots' inspections"},
+		func(ctx context.Context, c *call, p *diffArgs) (*DiffResult, error) {
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
+			}
+			st := s.state(sess.ID())
+			get := func(field, id string) (*snapshot, error) {
+				st.mu.Lock()
+				defer st.mu.Unlock()
+				sn, ok := st.snapshots[id]
+				if !ok {
+					return nil, &session.Error{Code: session.CodeNotFound, Field: field, Message: fmt.Sprintf("no snapshot %q (see debug_snapshot action=list)", id)}
+				}
+				return sn, nil
+			}
+			var from, to *snapshot
+			var fromName, toName string
+			switch {
+			case p.From == "" && p.To != "":
+				return nil, argError("from", "required when to is given")
+			case p.From != "":
+				if from, err = get("from", p.From); err != nil {
+					return nil, err
+				}
+				fromName = p.From
+				if p.To != "" {
+					if to, err = get("to", p.To); err != nil {
+						return nil, err
+					}
+					toName = p.To
+				} else {
+					exprs := sortedKeys(from.Inspections)
+					if to, err = s.capture(ctx, sess, 0, exprs); err != nil {
+						return nil, err
+					}
+					toName = "now"
+				}
+			default:
+				s.refreshAtStop(ctx, sess)
+				st.mu.Lock()
+				from, to = st.prevStop, st.lastStop
+				st.mu.Unlock()
+				if from == nil || to == nil {
+					return nil, &session.Error{Code: session.CodeNotFound, Message: "fewer than two stops were seen in this session; give snapshot ids (debug_snapshot) or step first"}
+				}
+				fromName, toName = "previous stop", "current stop"
+			}
+			return diffSnapshots(from, to, fromName, toName), nil
+		})
+}
+
+type diffArgs struct {
+	SessionRef
+	From string `json:"from,omitempty" desc:"snapshot id (default: the previous stop)"`
+	To   string `json:"to,omitempty" desc:"snapshot id (default: now, or the current stop when from is empty too)"`
+}
+
+// VarChange is one changed variable.
+type VarChange struct {
+	Name   string `json:"name"`
+	Type   string `json:"type,omitempty"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// FieldChange is one changed fact of an inspected value.
+type FieldChange struct {
+	Field  string `json:"field"`
+	Before any    `json:"before,omitempty"`
+	After  any    `json:"after,omitempty"`
+}
+
+// InspectDiff compares two inspections of one expression.
+type InspectDiff struct {
+	Expression    string        `json:"expression"`
+	BeforeSummary string        `json:"before_summary,omitempty"`
+	AfterSummary  string        `json:"after_summary,omitempty"`
+	Changes       []FieldChange `json:"changes,omitempty"`
+	Error         string        `json:"error,omitempty"`
+}
+
+// DiffResult is what changed between two captures.
+type DiffResult struct {
+	From         string        `json:"from"`
+	To           string        `json:"to"`
+	FromLocation string        `json:"from_location,omitempty"`
+	ToLocation   string        `json:"to_location,omitempty"`
+	Added        []VarValue    `json:"added,omitempty"`
+	Removed      []VarValue    `json:"removed,omitempty"`
+	Changed      []VarChange   `json:"changed,omitempty"`
+	Unchanged    int           `json:"unchanged"`
+	Inspections  []InspectDiff `json:"inspections,omitempty"`
+}
+
+func (r *DiffResult) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "diff %s (%s) → %s (%s)\n", r.From, r.FromLocation, r.To, r.ToLocation)
+	for _, v := range r.Added {
+		fmt.Fprintf(&b, "+ %s = %s\n", v.Name, v.Value)
+	}
+	for _, v := range r.Removed {
+		fmt.Fprintf(&b, "- %s (was %s)\n", v.Name, v.Value)
+	}
+	for _, v := range r.Changed {
+		fmt.Fprintf(&b, "~ %s: %s → %s\n", v.Name, v.Before, v.After)
+	}
+	for _, d := range r.Inspections {
+		fmt.Fprintf(&b, "%s:", d.Expression)
+		if d.Error != "" {
+			fmt.Fprintf(&b, " %s\n", d.Error)
+			continue
+		}
+		if len(d.Changes) == 0 {
+			b.WriteString(" unchanged\n")
+			continue
+		}
+		b.WriteByte('\n')
+		for _, c := range d.Changes {
+			fmt.Fprintf(&b, "  %s: %s → %s\n", c.Field, compact(c.Before), compact(c.After))
+		}
+	}
+	fmt.Fprintf(&b, "%d unchanged", r.Unchanged)
+	return b.String()
+}
+
+func compact(v any) string {
+	if v == nil {
+		return "∅"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func diffSnapshots(from, to *snapshot, fromName, toName string) *DiffResult {
+	r := &DiffResult{From: fromName, To: toName, FromLocation: from.Location, ToLocation: to.Location}
+	before := map[string]VarValue{}
+	for _, v := range from.Locals {
+		before[v.Name] = v
+	}
+	seen := map[string]bool{}
+	for _, v := range to.Locals {
+		seen[v.Name] = true
+		old, ok := before[v.Name]
+		switch {
+		case !ok:
+			r.Added = append(r.Added, VarValue{Name: v.Name, Type: v.Type, Value: v.Value, Truncated: v.Truncated})
+		case old.Value != v.Value || old.Type != v.Type:
+			r.Changed = append(r.Changed, VarChange{Name: v.Name, Type: v.Type, Before: old.Value, After: v.Value})
+		default:
+			r.Unchanged++
+		}
+	}
+	for _, v := range from.Locals {
+		if !seen[v.Name] {
+			r.Removed = append(r.Removed, VarValue{Name: v.Name, Type: v.Type, Value: v.Value, Truncated: v.Truncated})
+		}
+	}
+	for _, e := range sortedKeys(from.Inspections) {
+		d := InspectDiff{Expression: e, BeforeSummary: from.Summaries[e]}
+		after, ok := to.Inspections[e]
+		if !ok {
+			d.Error = "not inspected in " + toName
+			if msg := to.InspectErrors[e]; msg != "" {
+				d.Error += ": " + msg
+			}
+		} else {
+			d.AfterSummary = to.Summaries[e]
+			d.Changes = diffInspections(from.Inspections[e], after)
+		}
+		if d.AfterSummary == d.BeforeSummary {
+			d.AfterSummary = ""
+		}
+		r.Inspections = append(r.Inspections, d)
+	}
+	return r
+}
+
+// statFields are the statistics compared between inspections.
+var statFields = []string{"count", "min", "max", "mean", "std", "nan_count", "inf_count", "zeros", "distinct", "true_count"}
+
+// diffInspections compares two inspect results as generic JSON: shape,
+// length, dtype, columns (added/removed, dtype, null counts) and statistics
+// (whole value and per column).
+func diffInspections(a, b json.RawMessage) []FieldChange {
+	var x, y map[string]any
+	_ = json.Unmarshal(a, &x)
+	_ = json.Unmarshal(b, &y)
+	var out []FieldChange
+	cmp := func(field string, p, q any) {
+		if !sameJSON(p, q) {
+			out = append(out, FieldChange{Field: field, Before: p, After: q})
+		}
+	}
+	cmp("type", x["type"], y["type"])
+	xs, _ := x["structure"].(map[string]any)
+	ys, _ := y["structure"].(map[string]any)
+	for _, f := range []string{"shape", "length", "size", "dtype"} {
+		cmp(f, xs[f], ys[f])
+	}
+	xc, yc := byName(xs["columns"]), byName(ys["columns"])
+	for _, n := range unionKeys(xc, yc) {
+		p, pok := xc[n]
+		q, qok := yc[n]
+		switch {
+		case !pok:
+			out = append(out, FieldChange{Field: "columns." + n, After: "added"})
+		case !qok:
+			out = append(out, FieldChange{Field: "columns." + n, Before: "present", After: "removed"})
+		default:
+			cmp("columns."+n+".dtype", p["dtype"], q["dtype"])
+			cmp("columns."+n+".null_count", p["null_count"], q["null_count"])
+		}
+	}
+	xst, _ := x["statistics"].(map[string]any)
+	yst, _ := y["statistics"].(map[string]any)
+	for _, f := range statFields {
+		cmp("statistics."+f, xst[f], yst[f])
+	}
+	xsc, ysc := byName(xst["columns"]), byName(yst["columns"])
+	for _, n := range unionKeys(xsc, ysc) {
+		p, q := xsc[n], ysc[n]
+		if p == nil || q == nil {
+			continue
+		}
+		for _, f := range statFields {
+			cmp("statistics."+n+"."+f, p[f], q[f])
+		}
+	}
+	return out
+}
+
+func sameJSON(p, q any) bool {
+	if pf, ok := p.(float64); ok {
+		if qf, ok := q.(float64); ok {
+			return pf == qf || math.Abs(pf-qf) <= 1e-12*math.Max(math.Abs(pf), math.Abs(qf))
+		}
+	}
+	return reflect.DeepEqual(p, q)
+}
+
+func byName(v any) map[string]map[string]any {
+	arr, _ := v.([]any)
+	out := map[string]map[string]any{}
+	for _, e := range arr {
+		if m, ok := e.(map[string]any); ok {
+			if n, ok := m["name"].(string); ok {
+				out[n] = m
+			}
+		}
+	}
+	return out
+}
+
+func unionKeys(a, b map[string]map[string]any) []string {
+	set := map[string]bool{}
+	for k := range a {
+		set[k] = true
+	}
+	for k := range b {
+		set[k] = true
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
