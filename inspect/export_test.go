@@ -22,6 +22,8 @@ func (c InspectCase) Only() string    { return c.only }
 var (
 	InspectCases = inspectCases
 	RunCases     = runCases
+	RunCaseList  = runCaseList
+	LibCases     = libCases
 	Normalize    = normalize
 	CheckGolden  = checkGolden
 	Contains     = contains

@@ -118,7 +118,7 @@ func facts(r *Result) [][2]string {
 	if s.Depth != nil && *s.Depth > 1 {
 		add("Depth", itoa(int64(*s.Depth)))
 	}
-	return out
+	return append(out, xarrayFacts(s)...)
 }
 
 func columnTable(r *Result) ([]string, [][]string) {
@@ -350,6 +350,7 @@ func formatTUI(r *Result, width int) string {
 	for _, f := range fs {
 		lines = append(lines, wrap(pad(f[0]+":", kw+1)+" "+f[1], inner)...)
 	}
+	lines = append(lines, xarrayTUI(r, inner)...)
 	if h, rows := columnTable(r); h != nil {
 		lines = append(lines, "", "COLUMNS")
 		lines = append(lines, renderTable(h, rows, inner)...)
@@ -497,6 +498,7 @@ func formatMarkdown(r *Result) string {
 		name = "value"
 	}
 	fmt.Fprintf(&b, "**%s** — %s", mdEscape(name), mdEscape(r.Summary))
+	b.WriteString(xarrayMarkdown(r))
 	if h, rows := columnTable(r); h != nil {
 		if len(rows) > 12 {
 			rows = append(rows[:12:12], repeat("…", len(h)))

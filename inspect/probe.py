@@ -1,6 +1,6 @@
 # dapscope inspection probe: runs inside the debuggee (sent once per session
 # by the sidecar, kept in sys.modules) and answers "what is this value?" with
-# one JSON string. Stdlib only; pandas/numpy/torch/polars/pyarrow are used only
+# one JSON string. Stdlib only; pandas/numpy/torch/xarray/polars/pyarrow are used only
 # when the debuggee already imported them. Never mutates what it inspects.
 # Entry point: run(L, G, args_json) -> str.
 
@@ -216,7 +216,10 @@ def _cell(v, depth, tr, seen=None):
             if np is not None and isinstance(v, np.generic):
                 k = v.dtype.kind
                 if k in 'mM':
-                    return None if np.isnat(v) else str(v)
+                    if np.isnat(v):
+                        return None
+                    # datetime64[ns] as 2024-01-01 or 2024-01-02T10:30, not nine zeros
+                    return str(np.datetime_as_string(v, unit='auto')) if k == 'M' else str(v)
                 if k == 'c':
                     return repr(complex(v))
                 if k in 'biuf':
@@ -372,6 +375,9 @@ def _getitem(obj, key, where):
     if hasattr(type(obj), 'keys') and hasattr(type(obj), '__contains__') and not isinstance(obj, (str, bytes)):
         try:
             if key not in obj:
+                if _is(obj, 'xarray', 'Dataset'):
+                    raise _ProbeError('VARIABLE_NOT_FOUND', miss, 'available_variables lists its data variables and coordinates',
+                                      [str(k) for k in list(obj.variables)[:50]])
                 raise _ProbeError('VARIABLE_NOT_FOUND', miss)
         except _ProbeError:
             raise
@@ -798,10 +804,12 @@ def _edges(np, a, k, tr):
         return _cell(a[()], 1, tr)
     n = a.shape[0]
     if a.ndim == 1:
+        # tolist() turns datetime64[ns] into bare integers: keep numpy scalars
+        items = list if a.dtype.kind in 'mM' else (lambda x: x.tolist())
         if n <= 2 * k:
-            return [_cell(x, 1, tr) for x in a.tolist()]
+            return [_cell(x, 1, tr) for x in items(a)]
         tr.hit = True
-        return [_cell(x, 1, tr) for x in a[:k].tolist()] + [_ELL] + [_cell(x, 1, tr) for x in a[n - k:].tolist()]
+        return [_cell(x, 1, tr) for x in items(a[:k])] + [_ELL] + [_cell(x, 1, tr) for x in items(a[n - k:])]
     if n <= 2 * k:
         return [_edges(np, a[i], k, tr) for i in range(n)]
     tr.hit = True
@@ -876,10 +884,11 @@ def _inspect_ndarray(a, opts, B, res):
         stats['nan_count'] = int(nat.sum())
         ok = flat[~nat]
         if ok.shape[0]:
-            stats['min'] = str(ok.min())
-            stats['max'] = str(ok.max())
-            stats['first'] = str(ok[0])
-            stats['last'] = str(ok[-1])
+            tr = _Trunc()
+            stats['min'] = _cell(ok.min(), 0, tr)
+            stats['max'] = _cell(ok.max(), 0, tr)
+            stats['first'] = _cell(ok[0], 0, tr)
+            stats['last'] = _cell(ok[-1], 0, tr)
     elif kind == 'O':
         stats['count'] = int(flat.shape[0])
         stats['element_types'] = _types_of(flat[:_TYPE_SAMPLE].tolist())
@@ -904,25 +913,182 @@ def _inspect_tensor(t, opts, B, res):
         st['size'] = int(t.numel())
         st['itemsize'] = int(t.element_size())
         st['nbytes'] = int(t.numel() * t.element_size())
+        st['c_contiguous'] = bool(t.is_contiguous())
     except Exception:
         pass
-    on_cpu = str(getattr(t, 'device', 'cpu')).startswith('cpu')
-    if not on_cpu:
-        res['warnings'].append('tensor is on %s: no statistics or preview (never copied off the device)' % st.get('device'))
+    device = st.get('device') or str(getattr(t, 'device', 'cpu'))
+    if not device.startswith('cpu'):
+        res['warnings'].append('tensor is on %s: no statistics or preview (never copied off the device)' % device)
+        return
+    layout = str(getattr(t, 'layout', 'torch.strided'))
+    if layout != 'torch.strided':
+        for k in ('nbytes', 'c_contiguous'):  # dense-only facts
+            st.pop(k, None)
+        res['warnings'].append('%s layout: no statistics or preview (only dense tensors are read)' % layout.replace('torch.', ''))
         return
     np = _mod('numpy')
+    if np is None:
+        res['warnings'].append('numpy is not loaded: no statistics or preview')
+        return
     try:
-        a = t.detach()
-        if np is not None and st.get('size', 0) <= _EXACT_LIMIT:
-            arr = a.numpy()
-            sub = {'structure': {}, 'warnings': res['warnings']}
-            _inspect_ndarray(arr, opts, B, sub)
-            if 'preview' in sub:
-                res['preview'] = sub['preview']
-            if 'statistics' in sub:
-                res['statistics'] = sub['statistics']
+        arr = _tensor_numpy(t, st, res)
+        if arr is None:
+            return
+        sub = {'structure': {}, 'warnings': res['warnings']}
+        _inspect_ndarray(arr, opts, B, sub)
+        if 'preview' in sub:
+            res['preview'] = sub['preview']
+        if 'statistics' in sub:
+            res['statistics'] = sub['statistics']
     except Exception as e:
-        res['warnings'].append('tensor statistics failed: %s' % _short(type(e)))
+        res['warnings'].append('tensor statistics failed: %s: %s' % (_short(type(e)), _cut(str(e), 200, _Trunc())))
+
+
+def _tensor_numpy(t, st, res):
+    """The data of a CPU tensor as numpy: a view (no copy) when numpy has
+    its dtype; for bfloat16 / complex32 (which numpy lacks) an exact
+    float32 / complex64 copy of at most _EXACT_LIMIT elements, said in a
+    warning; otherwise None with a warning."""
+    a = t.detach()
+    for fix in ('resolve_conj', 'resolve_neg'):  # lazy conjugate/negative views
+        f = getattr(a, fix, None)
+        if f is not None:
+            a = f()
+    try:
+        return a.numpy()
+    except TypeError:
+        pass
+    torch = _mod('torch')
+    dt = st.get('dtype') or str(a.dtype)
+    wide = None
+    if torch is not None and a.is_complex():
+        wide = torch.complex64
+    elif torch is not None and a.is_floating_point():
+        wide = torch.float32
+    if wide is None:
+        res['warnings'].append('numpy has no %s: no statistics or preview' % dt)
+        return None
+    if st.get('size', 0) > _EXACT_LIMIT:
+        res['warnings'].append('numpy has no %s and a %s copy of %d elements is too big: no statistics or preview'
+                               % (dt, str(wide).replace('torch.', ''), st['size']))
+        return None
+    res['warnings'].append('numpy has no %s: statistics and preview from an exact %s copy'
+                           % (dt, str(wide).replace('torch.', '')))
+    return a.to(wide).numpy()
+
+
+def _xr_data(np, var):
+    """The in-memory numpy data of an xarray Variable, or None: dask arrays
+    and lazily loaded files are never computed or read."""
+    d = getattr(var, '_data', None)
+    if isinstance(d, np.ndarray):
+        return d
+    if _short(type(d)) == 'PandasIndexingAdapter':  # an index coordinate: in memory
+        return var.values
+    return None
+
+
+def _xr_lazy_warning(var, what):
+    return '%s is a %s, not in-memory numpy: no statistics or preview (never computed or loaded)' % (
+        what, _tname(type(getattr(var, '_data', None))))
+
+
+def _xr_attrs(attrs):
+    out = []
+    for i, (k, v) in enumerate(attrs.items()):
+        if i >= _MAX_ITEMS:
+            break
+        out.append(_attr_entry(str(k), v))
+    return out
+
+
+def _xr_coords(np, coords, indexes, opts):
+    out = []
+    k = max(1, int(opts.get('max_preview_items', 10)) // 2)
+    for i, (name, c) in enumerate(coords.items()):
+        if i >= _MAX_ITEMS:
+            break
+        var = c.variable
+        e = {'name': str(name), 'dims': [str(d) for d in var.dims], 'dtype': str(var.dtype), 'size': int(var.size)}
+        if name in indexes:
+            e['index'] = True
+        data = _xr_data(np, var)
+        if data is None:
+            e['lazy'] = True
+        elif data.ndim == 1:
+            tr = _Trunc()
+            e['values'] = _edges(np, data, k, tr)
+        out.append(e)
+    return out
+
+
+def _xr_dims(obj):
+    return [{'name': str(d), 'size': int(n)} for d, n in obj.sizes.items()]
+
+
+def _inspect_dataarray(da, opts, B, res):
+    np = _mod('numpy')
+    var = da.variable
+    data = _xr_data(np, var)
+    if data is not None:
+        sub = {'structure': {}, 'warnings': res['warnings']}
+        _inspect_ndarray(data, opts, B, sub)
+        st = res['structure'] = sub['structure']
+        for key in ('preview', 'statistics'):
+            if key in sub:
+                res[key] = sub[key]
+    else:
+        st = res['structure'] = {'shape': [int(x) for x in da.shape], 'ndim': int(da.ndim), 'dtype': str(da.dtype),
+                                 'size': int(da.size), 'nbytes': int(da.nbytes)}
+        res['warnings'].append(_xr_lazy_warning(var, 'its data'))
+    if da.name is not None:
+        st['array_name'] = _cut(str(da.name), _MAX_STR, _Trunc())
+    st['dims'] = _xr_dims(da)
+    st['coords'] = _xr_coords(np, da.coords, da.indexes, opts)
+    if da.attrs:
+        st['attrs'] = _xr_attrs(da.attrs)
+
+
+def _array_nulls(np, pd, a):
+    k = a.dtype.kind
+    if k in 'fc':
+        return int(np.count_nonzero(np.isnan(a)))
+    if k in 'mM':
+        return int(np.count_nonzero(np.isnat(a)))
+    if k == 'O' and pd is not None:
+        return int(np.count_nonzero(pd.isnull(a)))
+    return 0
+
+
+def _inspect_dataset(ds, opts, B, res):
+    np, pd = _mod('numpy'), _mod('pandas')
+    st = res['structure'] = {'dims': _xr_dims(ds)}
+    dvs = st['data_vars'] = []
+    stats = opts.get('include_statistics', True)
+    n = len(ds.data_vars)
+    for i, (name, v) in enumerate(ds.data_vars.items()):
+        if i >= _PREVIEW_COLUMNS:
+            res['warnings'].append('%d data variables: the first %d are listed' % (n, _PREVIEW_COLUMNS))
+            break
+        var = v.variable
+        e = {'name': str(name), 'dims': [str(d) for d in var.dims], 'dtype': str(var.dtype), 'size': int(var.size)}
+        data = _xr_data(np, var)
+        if data is None:
+            e['lazy'] = True
+        elif stats and B.ok('null_counts'):
+            e['null_count'] = _array_nulls(np, pd, data)
+        dvs.append(e)
+    if any(e.get('lazy') for e in dvs):
+        res['warnings'].append('lazy data variables (dask or not yet loaded) are never computed or loaded: no null counts')
+    st['coords'] = _xr_coords(np, ds.coords, ds.indexes, opts)
+    try:
+        st['memory_bytes'] = int(ds.nbytes)
+        if any(e['dtype'] == 'object' for e in dvs + st['coords']):
+            st['memory_estimated'] = True  # object elements are not counted
+    except Exception:
+        pass
+    if ds.attrs:
+        st['attrs'] = _xr_attrs(ds.attrs)
 
 
 def _inspect_polars(df, opts, B, res, is_df):
@@ -1280,6 +1446,11 @@ def _classify(obj):
             return 'polars_series'
     if _mod('pyarrow') is not None and _is(obj, 'pyarrow', 'Table'):
         return 'arrow_table'
+    if _mod('xarray') is not None:
+        if _is(obj, 'xarray', 'DataArray'):
+            return 'dataarray'
+        if _is(obj, 'xarray', 'Dataset'):
+            return 'dataset'
     if isinstance(obj, tuple) and isinstance(getattr(t, '_fields', None), tuple):
         return 'object'  # namedtuple
     if isinstance(obj, dict):
@@ -1333,7 +1504,7 @@ def _inspect_number(obj, kind, opts, B, res):
 _BY_KIND = {
     'numpy_scalar': _inspect_numpy_scalar, 'dataframe': _inspect_dataframe, 'series': _inspect_series,
     'index': _inspect_index, 'ndarray': _inspect_ndarray, 'tensor': _inspect_tensor,
-    'arrow_table': _inspect_arrow, 'object': _inspect_object, 'callable': _inspect_callable,
+    'arrow_table': _inspect_arrow, 'dataarray': _inspect_dataarray, 'dataset': _inspect_dataset, 'object': _inspect_object, 'callable': _inspect_callable,
     'class': _inspect_class, 'module': _inspect_module, 'unknown': _inspect_unknown,
 }
 _BY_KIND_WITH_KIND = dict(
@@ -1463,8 +1634,9 @@ def _sum_value(obj, t):
 
 
 def _sum_nums(np, a, out):
-    """NaN/inf counts and min/max of a numeric numpy array (bounded size)."""
-    if a.size == 0 or a.size > _SUM_STATS_LIMIT or a.dtype.kind not in 'biuf':
+    """NaN/inf counts and min/max of a numeric numpy array (bounded size;
+    not booleans: 'min False max True' says nothing)."""
+    if a.size == 0 or a.size > _SUM_STATS_LIMIT or a.dtype.kind not in 'iuf':
         return
     if a.dtype.kind == 'f':
         nan = int(np.isnan(a).sum())
@@ -1533,9 +1705,12 @@ def _sum_one(obj):
     elif kind == 'dataarray':
         out['shape'] = list(obj.shape)
         out['dtype'] = str(obj.dtype)
-        out['dims'] = [str(d) for d in obj.dims]
+        out['dims'] = [[str(k), int(v)] for k, v in obj.sizes.items()]
+        data = _xr_data(np, obj.variable) if np is not None else None
+        if data is not None:  # dask or lazily loaded data is never computed
+            _sum_nums(np, data, out)
     elif kind == 'dataset':
-        out['dims'] = dict((str(k), int(v)) for k, v in obj.sizes.items())
+        out['dims'] = [[str(k), int(v)] for k, v in obj.sizes.items()]
         out['len'] = len(obj.data_vars)
     elif kind in ('polars_df', 'polars_series', 'arrow_table'):
         out['shape'] = list(obj.shape)

@@ -12,6 +12,8 @@ const (
 	TypeNDArray   = "ndarray"
 	TypeTensor    = "tensor"
 	TypeArrow     = "arrow_table"
+	TypeDataArray = "dataarray" // xarray.DataArray: an ndarray with named dims and coords
+	TypeDataset   = "dataset"   // xarray.Dataset: data variables sharing dims and coords
 	TypeDict      = "dict"
 	TypeList      = "list"
 	TypeTuple     = "tuple"
@@ -86,6 +88,14 @@ type Structure struct {
 	Masked     *int64  `json:"masked_count,omitempty"`
 	Device     string  `json:"device,omitempty"`
 	RequiresGr *bool   `json:"requires_grad,omitempty"`
+
+	// xarray: the DataArray's own name, dims in order with sizes, coords
+	// (DataArray and Dataset), a Dataset's data variables, and attrs.
+	ArrayName string      `json:"array_name,omitempty"`
+	Dims      []Dim       `json:"dims,omitempty"`
+	Coords    []Variable  `json:"coords,omitempty"`
+	DataVars  []Variable  `json:"data_vars,omitempty"`
+	Attrs     []Attribute `json:"attrs,omitempty"`
 	// MemoryBytes is shallow unless MemoryDeep; MemoryEstimated flags a
 	// shallow figure that underestimates (object columns).
 	MemoryBytes     *int64 `json:"memory_bytes,omitempty"`
@@ -135,6 +145,28 @@ type Structure struct {
 type Field struct {
 	Name  string `json:"name"`
 	Dtype string `json:"dtype,omitempty"`
+}
+
+// Dim is one named dimension of an xarray value.
+type Dim struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+}
+
+// Variable is one xarray coordinate or data variable.
+type Variable struct {
+	Name  string   `json:"name"`
+	Dims  []string `json:"dims,omitempty"`
+	Dtype string   `json:"dtype,omitempty"`
+	Size  *int64   `json:"size,omitempty"`
+	// Index: a coordinate with an index (a dimension coordinate).
+	Index bool `json:"index,omitempty"`
+	// NullCount: NaN/NaT/None in a data variable.
+	NullCount *int64 `json:"null_count,omitempty"`
+	// Lazy: dask-backed or not loaded from its file; never computed or read.
+	Lazy bool `json:"lazy,omitempty"`
+	// Values: edge items of a 1-D coordinate ("…" marks the elision).
+	Values any `json:"values,omitempty"`
 }
 
 // Column is one table column's cheap facts.

@@ -18,28 +18,28 @@ import (
 
 // ValueSummary is what the probe reports of one value.
 type ValueSummary struct {
-	Name            string          `json:"name"`
-	Kind            string          `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset polars_df polars_series arrow_table object function class module
-	Type            string          `json:"type,omitempty"`
-	Value           string          `json:"value,omitempty"` // scalars and text: a bounded repr
-	Len             *int64          `json:"len,omitempty"`
-	Shape           []int64         `json:"shape,omitempty"`
-	Dtype           string          `json:"dtype,omitempty"`
-	Memory          *int64          `json:"memory,omitempty"`
-	Nulls           *int64          `json:"nulls,omitempty"`
-	NullColumns     [][2]any        `json:"null_columns,omitempty"` // [name, count], most first
-	NullColumnCount int             `json:"null_column_count,omitempty"`
-	NaN             int64           `json:"nan,omitempty"`
-	Inf             int64           `json:"inf,omitempty"`
-	Min             any             `json:"min,omitempty"`
-	Max             any             `json:"max,omitempty"`
-	Device          string          `json:"device,omitempty"`
-	RequiresGrad    bool            `json:"requires_grad,omitempty"`
-	Dims            json.RawMessage `json:"dims,omitempty"`
-	Attrs           *int64          `json:"attrs,omitempty"`
-	FuncName        string          `json:"name_of,omitempty"` // functions, classes, modules
-	Skipped         string          `json:"skipped,omitempty"` // e.g. "time budget"
-	Error           string          `json:"error,omitempty"`
+	Name            string   `json:"name"`
+	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset polars_df polars_series arrow_table object function class module
+	Type            string   `json:"type,omitempty"`
+	Value           string   `json:"value,omitempty"` // scalars and text: a bounded repr
+	Len             *int64   `json:"len,omitempty"`
+	Shape           []int64  `json:"shape,omitempty"`
+	Dtype           string   `json:"dtype,omitempty"`
+	Memory          *int64   `json:"memory,omitempty"`
+	Nulls           *int64   `json:"nulls,omitempty"`
+	NullColumns     [][2]any `json:"null_columns,omitempty"` // [name, count], most first
+	NullColumnCount int      `json:"null_column_count,omitempty"`
+	NaN             int64    `json:"nan,omitempty"`
+	Inf             int64    `json:"inf,omitempty"`
+	Min             any      `json:"min,omitempty"`
+	Max             any      `json:"max,omitempty"`
+	Device          string   `json:"device,omitempty"`
+	RequiresGrad    bool     `json:"requires_grad,omitempty"`
+	Dims            [][2]any `json:"dims,omitempty"` // xarray: [name, size] in order
+	Attrs           *int64   `json:"attrs,omitempty"`
+	FuncName        string   `json:"name_of,omitempty"` // functions, classes, modules
+	Skipped         string   `json:"skipped,omitempty"` // e.g. "time budget"
+	Error           string   `json:"error,omitempty"`
 }
 
 // Recognized reports a library value whose summary says more than the
@@ -145,7 +145,11 @@ func (v ValueSummary) Line() string {
 		if v.Dtype != "" {
 			head += " " + v.Dtype
 		}
-		head += " " + dims(v.Shape)
+		if len(v.Dims) > 0 {
+			head += " " + v.dimsLine()
+		} else {
+			head += " " + dims(v.Shape)
+		}
 		if v.Device != "" && v.Device != "cpu" {
 			head += " " + v.Device
 		}
@@ -164,7 +168,10 @@ func (v ValueSummary) Line() string {
 			add("min " + num(v.Min) + " max " + num(v.Max))
 		}
 	case "dataset":
-		add(short + " " + string(v.Dims))
+		add(short + " " + v.dimsLine())
+		if v.Len != nil {
+			add(plural(*v.Len, "data variable"))
+		}
 	case "object":
 		if v.Attrs != nil {
 			return fmt.Sprintf("%s (%s)", short, plural(*v.Attrs, "attribute"))
@@ -189,6 +196,19 @@ func dims(shape []int64) string {
 		s[i] = commas(n)
 	}
 	return strings.Join(s, " × ")
+}
+
+// dimsLine renders xarray dims: (time: 3, city: 4).
+func (v ValueSummary) dimsLine() string {
+	d := make([]string, len(v.Dims))
+	for i, x := range v.Dims {
+		size := num(x[1])
+		if f, ok := x[1].(float64); ok {
+			size = commas(int64(f))
+		}
+		d[i] = fmt.Sprint(x[0]) + ": " + size
+	}
+	return "(" + strings.Join(d, ", ") + ")"
 }
 
 func nullText(v ValueSummary) string {

@@ -128,3 +128,50 @@ func TestSummaryLines(t *testing.T) {
 		}
 	}
 }
+
+// Summaries of real torch tensors and xarray values (tensors.py): a tensor
+// with requires_grad, one with NaN and ±inf, DataArrays (in memory and
+// dask-backed: never computed) and a Dataset.
+func TestDebugpyLibrarySummaries(t *testing.T) {
+	s := libsSession(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	want := map[string]string{
+		"grad":       "Tensor float32 2 × 3 · requires_grad · min 1 max 6.5",
+		"param":      "Parameter float32 2 × 2 · requires_grad · min -0.5 max 1",
+		"nan_t":      "Tensor float32 (6,) · 1 NaN · 2 inf · min 0 max 2",
+		"bool_t":     "Tensor bool (4,)",
+		"meta_t":     "Tensor float32 2 × 3 meta",
+		"da":         "DataArray float64 (time: 3, city: 4) · 1 NaN · min 10.92 max 24.54",
+		"lazy_da":    "DataArray float64 (y: 2, x: 3)",
+		"ds":         "Dataset (time: 3, city: 4) · 3 data variables",
+		"ds['rain']": "DataArray float64 (time: 3) · 1 NaN · min 0 max 2.5",
+	}
+	names := []string{"grad", "param", "nan_t", "bool_t", "meta_t", "da", "lazy_da", "ds", "ds['rain']"}
+	paths := make([]inspect.Path, len(names))
+	for i, n := range names {
+		p, err := inspect.ParsePath(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[i] = p
+	}
+	got, err := inspect.Summaries(ctx, s, 0, paths, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(names) {
+		t.Fatalf("%d summaries for %d names", len(got), len(names))
+	}
+	for i, v := range got {
+		if v.Error != "" || v.Skipped != "" {
+			t.Errorf("%s: error %q skipped %q", names[i], v.Error, v.Skipped)
+		}
+		if l := v.Line(); l != want[names[i]] {
+			t.Errorf("%s: line %q, want %q", names[i], l, want[names[i]])
+		}
+		if !v.Recognized() {
+			t.Errorf("%s should be a recognised library value", names[i])
+		}
+	}
+}

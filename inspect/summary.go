@@ -63,25 +63,34 @@ func Summarize(r *Result) string {
 				add("%s", plural(k, "null"))
 			}
 		}
-	case TypeNDArray, TypeTensor:
-		dims := make([]string, len(s.Shape))
-		for i, d := range s.Shape {
-			dims[i] = commas(d)
+	case TypeNDArray, TypeTensor, TypeDataArray:
+		shape := tupleText(s.Shape)
+		if len(s.Dims) > 0 {
+			shape = dimsText(s.Dims)
 		}
-		shape := "(" + strings.Join(dims, ", ") + ")"
-		if len(s.Shape) == 1 {
-			shape = "(" + dims[0] + ",)"
+		head := short
+		if s.ArrayName != "" {
+			head += " " + quoteName(s.ArrayName)
 		}
-		parts = append(parts, fmt.Sprintf("%s %s %s", short, s.Dtype, shape))
+		parts = append(parts, fmt.Sprintf("%s %s %s", head, strings.TrimPrefix(s.Dtype, "torch."), shape))
 		if s.Nbytes != nil {
 			parts = append(parts, HumanBytes(*s.Nbytes))
 		}
 		if s.Device != "" {
 			parts = append(parts, "on "+s.Device)
 		}
+		if s.RequiresGr != nil && *s.RequiresGr {
+			parts = append(parts, "requires_grad")
+		}
 		if st := r.Statistics; st != nil && st.NaNCount != nil && *st.NaNCount > 0 {
 			add("%s NaN", commas(*st.NaNCount))
 		}
+		if st := r.Statistics; st != nil && st.InfCount != nil && *st.InfCount > 0 {
+			add("%s inf", commas(*st.InfCount))
+		}
+	case TypeDataset:
+		parts = append(parts, short+" "+dimsText(s.Dims))
+		parts = append(parts, datasetParts(s)...)
 	case TypeDict, TypeMap:
 		n := int64(0)
 		if s.Length != nil {

@@ -216,10 +216,11 @@ func TestProbeWithoutPandas(t *testing.T) {
 	}
 }
 
-// TestProbeLibraryStandIns exercises the torch/polars/pyarrow paths with
-// stand-in classes registered under those module names (the real libraries
-// are not installed here): detection by module and class name, and the
-// fields read from each.
+// TestProbeLibraryStandIns exercises what cannot run for real here with
+// stand-in classes registered under those module names: a tensor on a GPU
+// (there is no GPU; real CPU tensors are in libs_test.go), polars and
+// pyarrow (not in Debian). It checks detection by module and class name and
+// the fields read from each.
 func TestProbeLibraryStandIns(t *testing.T) {
 	h := startHarness(t, "../testdata/python/lookalike_libs.py")
 	ctx := context.Background()
@@ -231,13 +232,9 @@ func TestProbeLibraryStandIns(t *testing.T) {
 		}
 		return r
 	}
-	r := get("cpu_tensor")
-	if r.DetectedType != TypeTensor || r.Structure.Device != "cpu" || r.Structure.RequiresGr == nil || !*r.Structure.RequiresGr ||
-		fmt.Sprint(r.Structure.Shape) != "[2 2]" || r.Statistics == nil || fmt.Sprint(r.Statistics.Max) != "4.0" {
-		t.Errorf("cpu tensor: %+v %+v", r.Structure, r.Statistics)
-	}
-	r = get("gpu_tensor")
-	if r.DetectedType != TypeTensor || r.Statistics != nil || r.Preview != nil || len(r.Warnings) == 0 || !strings.Contains(r.Summary, "on cuda:0") {
+	r := get("gpu_tensor")
+	if r.DetectedType != TypeTensor || r.Statistics != nil || r.Preview != nil || len(r.Warnings) == 0 || !strings.Contains(r.Summary, "on cuda:0") ||
+		!strings.Contains(r.Warnings[0], "never copied off the device") {
 		t.Errorf("gpu tensor must not be copied off the device: %+v", r)
 	}
 	r = get("pl_df")

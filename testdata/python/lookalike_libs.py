@@ -1,5 +1,7 @@
-"""Stand-ins for torch, polars and pyarrow (not installed on the build
-machine): minimal classes registered under those module names, with the
+"""Stand-ins for what the build machine cannot run for real: a torch tensor
+on a GPU (real CPU tensors are tested with Debian's python3-torch in
+tensors.py; there is no GPU here), and polars and pyarrow (not packaged in
+Debian). Minimal classes registered under those module names, with the
 attributes the probe reads. They test detection by module/class name and
 field extraction, not the real libraries."""
 import os
@@ -105,7 +107,6 @@ pyarrow = _module("pyarrow", Table=Table)
 
 
 def build():
-    cpu_tensor = torch.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     gpu_tensor = torch.Tensor([1.0, 2.0, 3.0], device="cuda:0")
     pl_df = polars.DataFrame({"a": [1, 2, None], "b": ["x", "y", "z"]})
     pl_series = polars.Series("s", [1.5, 2.5])
