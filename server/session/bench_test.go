@@ -32,7 +32,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	run := func(b *testing.B, ed *editorClient) {
 		_, frame := startStopped(b, ed, program, 14)
 		// Same footing for both: the TCP_NODELAY fix applied once.
-		ed.call("evaluate", map[string]any{"expression": noDelayExpr, "frameId": frame, "context": "hover"})
+		ed.call("evaluate", map[string]any{"expression": adapter.NoDelayExpr, "frameId": frame, "context": "hover"})
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			ed.call("evaluate", map[string]any{"expression": "total + 1", "frameId": frame, "context": "watch"})
