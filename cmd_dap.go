@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -29,7 +30,7 @@ func runDAP(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("dap", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
-	kind := fs.String("adapter", "debugpy", "debug adapter: debugpy or dlv")
+	kind := fs.String("adapter", string(adapter.Default), "debug adapter: "+adapter.KindList("%s"))
 	listen := fs.String("listen", "", "serve one editor on 127.0.0.1:PORT or unix:/path instead of stdio")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -120,13 +121,16 @@ func cutLast(s, sep string) (string, string, bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// launchSpecFor picks the adapter from the file: .py → debugpy; .go or a
-// directory → Delve on the package directory.
+// launchSpecFor picks the adapter from the file's extension (.go → Delve
+// on the package directory; anything else → the default, debugpy).
 func launchSpecFor(workspace, file string, line int, args []string) session.LaunchSpec {
-	spec := session.LaunchSpec{Adapter: "debugpy", Program: file, Args: args,
+	kind, ok := adapter.KindForPath(file)
+	if !ok {
+		kind = adapter.Default
+	}
+	spec := session.LaunchSpec{Adapter: string(kind), Program: file, Args: args,
 		Breakpoints: []session.Breakpoint{{File: file, Line: line}}}
-	if strings.HasSuffix(file, ".go") {
-		spec.Adapter = "dlv"
+	if kind == adapter.Dlv {
 		spec.Program = filepath.Dir(file)
 	}
 	return spec

@@ -20,6 +20,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -334,7 +335,7 @@ func (s *Server) startProxy(ctx context.Context, params json.RawMessage) (any, e
 	}
 	kind := adapterOf(p.Configuration)
 	if kind == "" {
-		return nil, invalidParams("configuration.adapter must be debugpy or dlv, got %v", p.Configuration["adapter"])
+		return nil, invalidParams("configuration.adapter must be %s, got %v", adapter.KindList("%s"), p.Configuration["adapter"])
 	}
 	addr, err := s.mgr.ListenEditor(s.proxyCtx, session.ProxySpec{Adapter: kind})
 	if err != nil {
@@ -349,18 +350,21 @@ func (s *Server) startProxy(ctx context.Context, params json.RawMessage) (any, e
 	return StartProxyResult{Address: addr, Adapter: kind}, nil
 }
 
+// adapterOf is the adapter kind a configuration asks for: its "adapter"
+// (a kind or an alias), else the kind its program's extension implies, else
+// the default; "" when "adapter" names no known adapter.
 func adapterOf(cfg map[string]any) string {
 	a, _ := cfg["adapter"].(string)
-	switch a {
-	case "", "debugpy", "python":
-		if prog, _ := cfg["program"].(string); a == "" && len(prog) > 3 && prog[len(prog)-3:] == ".go" {
-			return "dlv"
+	if prog, _ := cfg["program"].(string); a == "" {
+		if k, ok := adapter.KindForPath(prog); ok {
+			return string(k)
 		}
-		return "debugpy"
-	case "dlv", "go", "delve":
-		return "dlv"
 	}
-	return ""
+	k, err := adapter.ParseKind(a)
+	if err != nil {
+		return ""
+	}
+	return string(k)
 }
 
 // pair matches proxies the extension asked for with editor sessions, in order.

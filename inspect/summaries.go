@@ -55,11 +55,15 @@ func (v ValueSummary) Recognized() bool {
 // ErrUnsupported: the adapter has no summary probe.
 var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy)"}
 
+// SupportsSummaries reports whether sessions of the adapter kind have the
+// summary probe.
+func SupportsSummaries(adapter string) bool { return adapter == "debugpy" }
+
 // Summaries summarises the values at paths (nil: every local of the frame)
 // in frameID (0: the top frame) with one evaluate, bounded by timeout
 // inside the debuggee; ctx bounds the wait.
 func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout time.Duration) ([]ValueSummary, error) {
-	if t.Adapter() != "debugpy" {
+	if !SupportsSummaries(t.Adapter()) {
 		return nil, ErrUnsupported
 	}
 	threadID, ok := t.Paused()

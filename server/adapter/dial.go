@@ -12,7 +12,7 @@ import (
 )
 
 // Dial connects to an adapter listening on addr.
-func Dial(ctx context.Context, kind, addr string) (*Adapter, error) {
+func Dial(ctx context.Context, kind Kind, addr string) (*Adapter, error) {
 	d := net.Dialer{Timeout: 10 * time.Second}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {

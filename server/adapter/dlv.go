@@ -1,5 +1,7 @@
-// dlv.go: starts Delve's DAP server. The sidecar listens on loopback first
-// and starts `dlv dap --client-addr` so Delve dials in: no port race.
+// dlv.go: Delve, the Go adapter: starting its DAP server (the sidecar
+// listens on loopback first and starts `dlv dap --client-addr` so Delve
+// dials in: no port race) and its Driver — Delve builds the program in the
+// program's directory, into a debug binary kept out of the user's tree.
 
 package adapter
 
@@ -74,7 +76,7 @@ func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	a.Kind = "dlv"
+	a.Kind = Dlv
 	type accepted struct {
 		c   net.Conn
 		err error
@@ -106,4 +108,47 @@ func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
 	_ = ln.Close()
 	_ = a.Close()
 	return nil, fmt.Errorf("dlv did not connect within %s", timeout)
+}
+
+// dlvDriver is the Driver of Delve.
+type dlvDriver struct{}
+
+func (dlvDriver) Kind() Kind                                   { return Dlv }
+func (dlvDriver) AdapterID() string                            { return string(Dlv) }
+func (dlvDriver) Targets() Targets                             { return Targets{Dirs: true} }
+func (dlvDriver) ExceptionFilters() []string                   { return []string{} }
+func (dlvDriver) FirstStop(context.Context, Caller, int) error { return nil }
+
+// ExitSignal: Delve reports the process's own exit status.
+func (dlvDriver) ExitSignal(int) (int, string) { return 0, "" }
+
+func (dlvDriver) Start(ctx context.Context, cfg StartConfig) (*Adapter, error) {
+	return StartDlv(ctx, DlvConfig{Dlv: cfg.Exe, Dir: cfg.Dir, Logger: cfg.Logger})
+}
+
+// Dir is the package directory: Delve builds the program in its own
+// working directory.
+func (dlvDriver) Dir(program string) string {
+	if program == "" {
+		return ""
+	}
+	if st, err := os.Stat(program); err == nil && !st.IsDir() {
+		return filepath.Dir(program)
+	}
+	return program
+}
+
+// LaunchArgs build and debug the program, with the debug binary in the
+// scratch path and program output as DAP output events.
+func (dlvDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
+	args := baseLaunch(cfg, cfg.Env)
+	args["mode"] = "debug"
+	args["program"] = cfg.Program
+	args["output"] = cfg.Scratch + "-debug"
+	args["outputMode"] = "remote"
+	return args
+}
+
+func (dlvDriver) AttachArgs() (map[string]any, error) {
+	return nil, fmt.Errorf("attaching to a running Delve is not supported")
 }

@@ -26,7 +26,7 @@ var (
 
 // Adapter is a running debug adapter.
 type Adapter struct {
-	Kind string // "debugpy" or "dlv"
+	Kind Kind
 	conn io.ReadWriteCloser
 	cmd  *exec.Cmd
 	log  *slog.Logger

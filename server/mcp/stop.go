@@ -296,7 +296,7 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
 	st := s.state(sess.ID())
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	gen := sess.Mux().State().StopCount
+	gen := sess.StopCount()
 	if _, paused := sess.Paused(); !paused || gen == st.refreshedGen {
 		return
 	}

@@ -21,22 +21,10 @@ type SessionRef struct {
 
 type sessionsArgs struct{}
 
-// SessionSummary is one live session in a listing.
-type SessionSummary struct {
-	ID      string                `json:"id"`
-	Origin  string                `json:"origin"`
-	Adapter string                `json:"adapter"`
-	Status  string                `json:"status"`
-	Program string                `json:"program,omitempty"`
-	Module  string                `json:"module,omitempty"`
-	Stop    *session.StopLocation `json:"stop,omitempty"`
-	Active  bool                  `json:"active,omitempty"`
-}
-
 // SessionsResult lists sessions.
 type SessionsResult struct {
-	Active   string           `json:"active,omitempty"`
-	Sessions []SessionSummary `json:"sessions"`
+	Active   string            `json:"active,omitempty"`
+	Sessions []session.Summary `json:"sessions"`
 }
 
 func (r *SessionsResult) text() string {
@@ -60,11 +48,6 @@ func (r *SessionsResult) text() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-func summarize(in session.Info) SessionSummary {
-	return SessionSummary{ID: in.ID, Origin: in.Origin, Adapter: in.Adapter, Status: in.Status,
-		Program: in.Program, Module: in.Module, Stop: in.Stop}
 }
 
 // --- debug_launch ---
@@ -126,9 +109,9 @@ func (s *Server) registerSessionTools() {
 		desc:  "Live debug sessions (editor-attached and headless): id, origin, status, program, stop location, and which one is active (the default target of every tool).",
 		hints: hints{readOnly: true, idempotent: true}, more: "sessions were omitted"},
 		func(ctx context.Context, c *call, p *sessionsArgs) (*SessionsResult, error) {
-			r := &SessionsResult{Active: s.mgr.Active(), Sessions: []SessionSummary{}}
+			r := &SessionsResult{Active: s.mgr.Active(), Sessions: []session.Summary{}}
 			for _, ss := range s.mgr.List() {
-				sum := summarize(ss.Info())
+				sum := ss.Info().Summary
 				sum.Active = sum.ID == r.Active
 				r.Sessions = append(r.Sessions, sum)
 			}

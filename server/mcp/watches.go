@@ -129,7 +129,7 @@ func (s *Server) registerWatchTools() {
 				st.watches = append(st.watches, w)
 				if _, paused := sess.Paused(); paused {
 					if f, err := sess.TopFrame(ctx); err == nil {
-						w.evaluate(ctx, sess, f.Id, sess.Mux().State().StopCount)
+						w.evaluate(ctx, sess, f.Id, sess.StopCount())
 					}
 				}
 			case "remove":
@@ -159,7 +159,7 @@ func (s *Server) registerWatchTools() {
 				if err != nil {
 					return nil, err
 				}
-				gen := sess.Mux().State().StopCount
+				gen := sess.StopCount()
 				for _, w := range st.watches {
 					w.evaluate(ctx, sess, f.Id, gen)
 				}

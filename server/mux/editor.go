@@ -143,15 +143,14 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "cancel is not supported by this debug adapter"))
 		return
 	}
-	// The only editor requests decoded beyond the envelope: breakpoints (to
-	// track them per source), launch (to know the program) and launch/attach
-	// for the sidecar's own options.
+	// The only editor requests decoded beyond the envelope: launch (to know
+	// the program) and launch/attach for the sidecar's own options.
 	var a struct {
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	rw := m.opts.Rewriter
 	switch env.Command {
-	case "setBreakpoints", "launch", "attach":
+	case "launch", "attach":
 		_ = json.Unmarshal(body, &a)
 	default:
 		if rw != nil {
@@ -171,14 +170,9 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	ed.mu.Lock()
 	ed.pending[env.Seq] = req
 	ed.mu.Unlock()
-	switch env.Command {
-	case "launch":
+	if env.Command == "launch" {
 		m.mu.Lock()
 		m.state.Program = programOf(a.Arguments)
-		m.mu.Unlock()
-	case "setBreakpoints":
-		m.mu.Lock()
-		m.reqPaths[env.Seq] = sourcePathOf(a.Arguments)
 		m.mu.Unlock()
 	}
 	ed.upstream(env, body)

@@ -84,17 +84,16 @@ type Mux struct {
 	up   io.ReadWriteCloser
 	upW  *dap.Writer
 
-	mu       sync.Mutex
-	seq      int
-	pending  map[int]waiter // internal requests by upstream seq
-	state    State
-	changed  chan struct{} // closed and replaced on every state change
-	subs     map[*Subscription]struct{}
-	editor   *editorConn
-	dead     bool
-	deadErr  error
-	outSeq   int // seq of messages the sidecar authors toward the editor
-	reqPaths map[int]string
+	mu      sync.Mutex
+	seq     int
+	pending map[int]waiter // internal requests by upstream seq
+	state   State
+	changed chan struct{} // closed and replaced on every state change
+	subs    map[*Subscription]struct{}
+	editor  *editorConn
+	dead    bool
+	deadErr error
+	outSeq  int // seq of messages the sidecar authors toward the editor
 
 	done chan struct{}
 }
@@ -105,18 +104,17 @@ func New(up io.ReadWriteCloser, opts Options) *Mux {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Mux{
-		log:      opts.Logger,
-		opts:     opts,
-		up:       up,
-		upW:      dap.NewWriter(up),
-		seq:      InternalSeqBase,
-		pending:  map[int]waiter{},
-		state:    State{Status: StatusStarting},
-		changed:  make(chan struct{}),
-		subs:     map[*Subscription]struct{}{},
-		outSeq:   InternalSeqBase,
-		reqPaths: map[int]string{},
-		done:     make(chan struct{}),
+		log:     opts.Logger,
+		opts:    opts,
+		up:      up,
+		upW:     dap.NewWriter(up),
+		seq:     InternalSeqBase,
+		pending: map[int]waiter{},
+		state:   State{Status: StatusStarting},
+		changed: make(chan struct{}),
+		subs:    map[*Subscription]struct{}{},
+		outSeq:  InternalSeqBase,
+		done:    make(chan struct{}),
 	}
 }
 
@@ -181,10 +179,8 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 	switch env.Type {
 	case "response":
 		m.mu.Lock()
-		path := m.reqPaths[env.RequestSeq]
-		delete(m.reqPaths, env.RequestSeq)
 		success := env.Success != nil && *env.Success
-		if m.observeResponse(env, path, success, body) {
+		if m.observeResponse(env, success, body) {
 			m.notifyLocked()
 		}
 		if env.RequestSeq >= InternalSeqBase {
@@ -238,11 +234,11 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 	}
 }
 
-func (m *Mux) observeResponse(env dap.Envelope, path string, success bool, body []byte) bool {
+func (m *Mux) observeResponse(env dap.Envelope, success bool, body []byte) bool {
 	// Only a few commands change state; avoid decoding the rest.
 	switch {
-	case env.Command == "initialize", resumingCommands[env.Command], env.Command == "setBreakpoints",
-		env.Command == "threads", env.Command == "configurationDone", env.Command == "launch", env.Command == "attach":
+	case env.Command == "initialize", resumingCommands[env.Command], env.Command == "threads",
+		env.Command == "configurationDone", env.Command == "launch", env.Command == "attach":
 	default:
 		return false
 	}
@@ -250,7 +246,7 @@ func (m *Mux) observeResponse(env dap.Envelope, path string, success bool, body 
 		Body json.RawMessage `json:"body"`
 	}
 	_ = json.Unmarshal(body, &r)
-	return m.state.observeResponse(env.Command, path, success, r.Body)
+	return m.state.observeResponse(env.Command, success, r.Body)
 }
 
 // reverseRequest sends an adapter→client request to the editor, or answers
@@ -353,9 +349,6 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 	seq := m.seq
 	w := waiter{command: command, ch: make(chan *dap.Response, 1)}
 	m.pending[seq] = w
-	if command == "setBreakpoints" {
-		m.reqPaths[seq] = sourcePathOf(args)
-	}
 	if command == "launch" {
 		m.state.Program = programOf(args)
 	}
@@ -406,7 +399,6 @@ func (m *Mux) Call(ctx context.Context, command string, args any, out any) error
 func (m *Mux) forget(seq int) {
 	m.mu.Lock()
 	delete(m.pending, seq)
-	delete(m.reqPaths, seq)
 	m.mu.Unlock()
 }
 
@@ -431,15 +423,4 @@ func programOf(args any) string {
 		return a.Program
 	}
 	return a.Module
-}
-
-// sourcePathOf digs source.path out of setBreakpoints arguments of any type.
-func sourcePathOf(args any) string {
-	var a struct {
-		Source struct {
-			Path string `json:"path"`
-		} `json:"source"`
-	}
-	decodeArgs(args, &a)
-	return a.Source.Path
 }

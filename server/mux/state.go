@@ -1,6 +1,8 @@
 // state.go: session state tracked passively from the DAP traffic
 // (capabilities, initialized, running/stopped/terminated/exited, threads,
-// breakpoints). Updated only by the mux's read loops, read as snapshots.
+// the launched program). Updated only by the mux's read loops, read as
+// snapshots. Breakpoints are the session's (server/session), not tracked
+// here.
 
 package mux
 
@@ -18,15 +20,6 @@ const (
 	StatusExited     = "exited"
 )
 
-// Breakpoint is one breakpoint as the adapter reported it.
-type Breakpoint struct {
-	ID       int    `json:"id,omitempty"`
-	Verified bool   `json:"verified"`
-	Path     string `json:"path,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Message  string `json:"message,omitempty"`
-}
-
 // State is a snapshot of what the traffic said about the session.
 type State struct {
 	Capabilities      json.RawMessage `json:"capabilities,omitempty"`
@@ -43,7 +36,6 @@ type State struct {
 	StopCount   int            `json:"stopCount"`
 	ExitCode    *int           `json:"exitCode,omitempty"`
 	Threads     map[int]string `json:"threads,omitempty"`
-	Breakpoints []Breakpoint   `json:"breakpoints,omitempty"`
 	AdapterDead bool           `json:"adapterDead,omitempty"`
 	// Program is the program (or module) of the launch request, whoever sent it.
 	Program string `json:"program,omitempty"`
@@ -55,7 +47,6 @@ func (s State) Paused() bool { return s.Status == StatusStopped && !s.AdapterDea
 func (s *State) clone() State {
 	c := *s
 	c.Threads = maps.Clone(s.Threads)
-	c.Breakpoints = append([]Breakpoint(nil), s.Breakpoints...)
 	c.HitBreakpointIDs = append([]int(nil), s.HitBreakpointIDs...)
 	return c
 }
@@ -128,15 +119,6 @@ func (s *State) observeEvent(name string, body json.RawMessage) bool {
 		} else if _, ok := s.Threads[b.ThreadID]; !ok {
 			s.Threads[b.ThreadID] = ""
 		}
-	case "breakpoint":
-		var b struct {
-			Reason     string         `json:"reason"`
-			Breakpoint wireBreakpoint `json:"breakpoint"`
-		}
-		if json.Unmarshal(body, &b) != nil {
-			return false
-		}
-		s.updateBreakpoint(b.Reason, b.Breakpoint.state(""))
 	default:
 		return false
 	}
@@ -152,45 +134,8 @@ func (s *State) markRunning() {
 	s.HitBreakpointIDs = nil
 }
 
-type wireBreakpoint struct {
-	ID       int    `json:"id"`
-	Verified bool   `json:"verified"`
-	Line     int    `json:"line"`
-	Message  string `json:"message"`
-	Source   *struct {
-		Path string `json:"path"`
-	} `json:"source"`
-}
-
-func (w wireBreakpoint) state(path string) Breakpoint {
-	if w.Source != nil && w.Source.Path != "" {
-		path = w.Source.Path
-	}
-	return Breakpoint{ID: w.ID, Verified: w.Verified, Path: path, Line: w.Line, Message: w.Message}
-}
-
-func (s *State) updateBreakpoint(reason string, bp Breakpoint) {
-	for i := range s.Breakpoints {
-		if bp.ID != 0 && s.Breakpoints[i].ID == bp.ID {
-			if reason == "removed" {
-				s.Breakpoints = append(s.Breakpoints[:i], s.Breakpoints[i+1:]...)
-				return
-			}
-			if bp.Path == "" {
-				bp.Path = s.Breakpoints[i].Path
-			}
-			s.Breakpoints[i] = bp
-			return
-		}
-	}
-	if reason != "removed" {
-		s.Breakpoints = append(s.Breakpoints, bp)
-	}
-}
-
-// observeResponse updates the state from a successful response to command;
-// path is the source path of a setBreakpoints request.
-func (s *State) observeResponse(command, path string, success bool, body json.RawMessage) bool {
+// observeResponse updates the state from a successful response to command.
+func (s *State) observeResponse(command string, success bool, body json.RawMessage) bool {
 	if !success {
 		return false
 	}
@@ -213,24 +158,6 @@ func (s *State) observeResponse(command, path string, success bool, body json.Ra
 			return true
 		}
 		return false
-	case command == "setBreakpoints":
-		var b struct {
-			Breakpoints []wireBreakpoint `json:"breakpoints"`
-		}
-		if json.Unmarshal(body, &b) != nil {
-			return false
-		}
-		kept := s.Breakpoints[:0]
-		for _, bp := range s.Breakpoints {
-			if bp.Path != path {
-				kept = append(kept, bp)
-			}
-		}
-		s.Breakpoints = kept
-		for _, w := range b.Breakpoints {
-			s.Breakpoints = append(s.Breakpoints, w.state(path))
-		}
-		return true
 	case command == "threads":
 		var b struct {
 			Threads []struct {

@@ -34,7 +34,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	run := func(b *testing.B, ed *daptest.Client) {
 		_, frame := startStopped(ed, program, 14)
 		// Same footing for both: the TCP_NODELAY fix applied once.
-		ed.Evaluate(noDelayExpr, frame, "hover")
+		ed.Evaluate(adapter.NoDelayExpr, frame, "hover")
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			// → evaluate ← response

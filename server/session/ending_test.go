@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // children lists the live (non-zombie) child processes of this test.
@@ -144,12 +146,14 @@ func TestKilledDebuggeeAndTerminate(t *testing.T) {
 }
 
 func TestDebuggeeErrMapping(t *testing.T) {
+	py, _ := adapter.DriverFor(adapter.Debugpy)
+	dlv, _ := adapter.DriverFor(adapter.Dlv)
 	for code, want := range map[int]string{247: "SIGKILL", 241: "SIGTERM", 245: "SIGSEGV", 255: "", 254: "", 3: "", 0: ""} {
-		if _, name := killedBy("debugpy", code); name != want {
+		if _, name := py.ExitSignal(code); name != want {
 			t.Errorf("exit code %d: %q, want %q", code, name, want)
 		}
 	}
-	if sig, _ := killedBy("dlv", 247); sig != 0 {
+	if sig, _ := dlv.ExitSignal(247); sig != 0 {
 		t.Error("only debugpy encodes signals in exit codes")
 	}
 	code := 3

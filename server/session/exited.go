@@ -1,6 +1,6 @@
 // exited.go: telling a request that failed because the program is gone
-// (exited, or killed) from one the adapter refused, and how it ended:
-// debugpy reports a debuggee killed by signal N as exit code 256-N.
+// (exited, or killed) from one the adapter refused, and how it ended (the
+// driver decodes a signal from the exit code).
 
 package session
 
@@ -10,26 +10,6 @@ import (
 	"strings"
 	"time"
 )
-
-// fatalSignals are the signals whose debugpy exit codes (256-N) are
-// reported as "killed by". 1 (SIGHUP → 255) and 2 (SIGINT → 254) are left
-// out: 255 and 254 are common exit codes of their own.
-var fatalSignals = map[int]string{
-	3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE",
-	9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM",
-}
-
-// killedBy maps an adapter's exit code to the signal that killed the
-// process, when the adapter encodes signals in exit codes (debugpy).
-func killedBy(kind string, code int) (int, string) {
-	if kind != "debugpy" || code < 256-64 || code > 255 {
-		return 0, ""
-	}
-	if name, ok := fatalSignals[256-code]; ok {
-		return 256 - code, name
-	}
-	return 0, ""
-}
 
 // describeEnd says how the program ended, e.g. "was killed by SIGKILL
 // (signal 9)" or "exited with code 3".
@@ -48,8 +28,8 @@ func describeEnd(o *Outcome) string {
 }
 
 // debuggeeErr turns a request's failure into DEBUGGEE_EXITED when the
-// reason is that the program is gone (debugpy answers "No more messages",
-// or the adapter exits with it), so the caller is not told to check its
+// reason is that the program is gone (the adapter answers with an error
+// such as "No more messages", or exits with it), so the caller is not told to check its
 // expression.
 func (s *Session) debuggeeErr(command string, err error) error {
 	var se *Error
@@ -92,15 +72,18 @@ func (s *Session) endDescription(limit time.Duration) string {
 }
 
 // racedResume turns an adapter's refusal into NOT_PAUSED when the thread
-// was resumed while the request was on its way (debugpy says "Thread id …
-// is not current thread id"), so the caller learns the state, not an
+// was resumed while the request (sent at stop gen) was on its way (an adapter may say "Thread
+// id … is not current thread id"), so the caller learns the state, not an
 // obscure adapter message.
-func (s *Session) racedResume(command string, err error) error {
+func (s *Session) racedResume(command string, gen int, err error) error {
 	var se *Error
 	if err == nil || !errors.As(err, &se) || se.Code != CodeAdapterError {
 		return err
 	}
-	if !strings.Contains(se.Message, "is not current thread id") && s.mux.State().Paused() {
+	// The thread ran on since the request was sent (not paused now, or
+	// paused again at a newer stop: its frame ids are gone).
+	st := s.mux.State()
+	if !strings.Contains(se.Message, "is not current thread id") && st.Paused() && st.StopCount == gen {
 		return err
 	}
 	return &Error{Code: CodeNotPaused, Message: fmt.Sprintf("%s needs a paused debuggee, but it resumed while the request was on its way (session is %s)", command, s.Status())}

@@ -1,7 +1,8 @@
 // launchopts.go: the sidecar's own options carried in an editor's launch or
 // attach arguments (the same keys as the VS Code `dapscope` debug type):
 // `adapter` must name the adapter this proxy runs, `nodelay` turns the
-// pydevd TCP_NODELAY fix on or off for this session. The request itself is
+// adapter's first-stop fix (pydevd's TCP_NODELAY) on or off for this
+// session. The request itself is
 // forwarded untouched; adapters ignore keys they do not know.
 
 package session
@@ -9,6 +10,8 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // LaunchOptions are the sidecar options read from launch/attach arguments.
@@ -17,17 +20,6 @@ type LaunchOptions struct {
 	NoDelay *bool  `json:"nodelay,omitempty"`
 	// SmartValues off keeps the adapter's own values in the editor's views.
 	SmartValues *bool `json:"smartValues,omitempty"`
-}
-
-// adapterFamily names the adapter a launch configuration's `adapter` means.
-func adapterFamily(name string) (string, bool) {
-	switch name {
-	case "debugpy", "python":
-		return "debugpy", true
-	case "dlv", "go", "delve":
-		return "dlv", true
-	}
-	return "", false
 }
 
 // parseLaunchOptions reads the sidecar's keys, with an error that names the
@@ -44,10 +36,12 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 	}
 	if raw.Adapter != nil && string(raw.Adapter) != "null" {
 		if err := json.Unmarshal(raw.Adapter, &o.Adapter); err != nil {
-			return o, fmt.Errorf(`dapscope: "adapter" must be a string ("debugpy" or "dlv"), got %s`, raw.Adapter)
+			return o, fmt.Errorf(`dapscope: "adapter" must be a string (%s), got %s`, adapter.KindList("%q"), raw.Adapter)
 		}
-		if _, ok := adapterFamily(o.Adapter); !ok {
-			return o, fmt.Errorf(`dapscope: unknown "adapter" %q (want "debugpy" or "dlv")`, o.Adapter)
+		// "" is not a name here: a configuration that names no adapter
+		// leaves the key out.
+		if _, err := adapter.ParseKind(o.Adapter); err != nil || o.Adapter == "" {
+			return o, fmt.Errorf(`dapscope: unknown "adapter" %q (want %s)`, o.Adapter, adapter.KindList("%q"))
 		}
 	}
 	if raw.NoDelay != nil && string(raw.NoDelay) != "null" {
@@ -76,8 +70,7 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 		return err
 	}
 	if o.Adapter != "" {
-		want, _ := adapterFamily(o.Adapter)
-		if have, _ := adapterFamily(s.kind); want != have {
+		if want, _ := adapter.ParseKind(o.Adapter); want != s.kind {
 			return fmt.Errorf("dapscope: this %s asks for adapter %q but this proxy runs %s; start it with `dapscope dap --adapter %s`", command, o.Adapter, s.kind, want)
 		}
 	}

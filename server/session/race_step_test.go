@@ -43,6 +43,9 @@ func TestRequestsRacingSteps(t *testing.T) {
 					code = "untyped: " + err.Error()
 					if errors.As(err, &se) {
 						code = se.Code
+						if code != CodeNotPaused {
+							code += ": " + se.Message
+						}
 					}
 				}
 				mu.Lock()

@@ -45,7 +45,7 @@ func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
 	return sv
 }
 
-// candidateType: debugpy's `type` of a value the summary can improve.
+// candidateType: the adapter's `type` of a value the summary can improve.
 func candidateType(t string) bool {
 	switch t {
 	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table":
@@ -56,7 +56,7 @@ func candidateType(t string) bool {
 
 // Wants implements mux.Rewriter.
 func (sv *smartValues) Wants(command string, args json.RawMessage) bool {
-	if !sv.on.Load() || sv.t.Adapter() != "debugpy" {
+	if !sv.on.Load() || !inspect.SupportsSummaries(sv.t.Adapter()) {
 		return false
 	}
 	switch command {

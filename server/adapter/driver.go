@@ -1,0 +1,95 @@
+// driver.go: the Driver interface — everything that differs from one debug
+// adapter to another (how it starts, what its initialize, launch and attach
+// requests say, its exception filters, its first-stop quirk) — and the
+// neutral configurations the session API hands a driver. Each adapter
+// implements it in its own file (debugpy.go, dlv.go).
+
+package adapter
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Driver is one kind of debug adapter. Drivers are stateless values.
+type Driver interface {
+	// Kind is the adapter's kind.
+	Kind() Kind
+	// Start starts the adapter process; its connection speaks DAP.
+	Start(ctx context.Context, cfg StartConfig) (*Adapter, error)
+	// AdapterID is the adapterID of the initialize request.
+	AdapterID() string
+	// Targets says what a launch may name besides a program file.
+	Targets() Targets
+	// Dir is the adapter's working directory for launching program (an
+	// absolute path; "" when the adapter does not care: the workspace).
+	Dir(program string) string
+	// LaunchArgs are the arguments of the launch request.
+	LaunchArgs(cfg LaunchConfig) map[string]any
+	// AttachArgs are the arguments of an attach request to an adapter
+	// reached with Dial; an error when the adapter cannot attach so.
+	AttachArgs() (map[string]any, error)
+	// ExceptionFilters are set with setExceptionBreakpoints before
+	// configurationDone (never nil: an empty list clears them).
+	ExceptionFilters() []string
+	// FirstStop runs once per session, at the first stop that has a top
+	// frame (frameID), when the session's first-stop fixes are on (the
+	// launch option "nodelay"). Its error is only logged.
+	FirstStop(ctx context.Context, c Caller, frameID int) error
+	// ExitSignal decodes an exited event's exit code into the signal that
+	// killed the debuggee (0 when the code means a normal exit).
+	ExitSignal(code int) (signal int, name string)
+}
+
+// Targets says what a launch may name besides a program file.
+type Targets struct {
+	Dirs    bool // the program may be a directory (a package)
+	Modules bool // a module may be launched instead of a program
+}
+
+// Caller sends a DAP request on the session's connection (the mux).
+type Caller interface {
+	Call(ctx context.Context, command string, args, out any) error
+}
+
+// StartConfig configures the start of an adapter process.
+type StartConfig struct {
+	// Exe is the executable the driver runs (debugpy: the Python
+	// interpreter; dlv: the dlv binary); "" for the driver's default.
+	Exe    string
+	Dir    string // working directory
+	Logger *slog.Logger
+}
+
+// LaunchConfig is a headless launch, validated and resolved by the session
+// API; each driver turns it into its adapter's launch arguments.
+type LaunchConfig struct {
+	Program     string // absolute path ("" when Module is set)
+	Module      string
+	Args        []string
+	Env         map[string]string
+	Cwd         string // absolute
+	StopOnEntry bool
+	// Exe is the executable of StartConfig (debugpy runs the debuggee
+	// with the same interpreter).
+	Exe string
+	// Scratch is a unique path prefix in the temporary directory for the
+	// adapter's own files (dlv: the debug binary it builds).
+	Scratch string
+	// InterruptTimeout bounds an evaluation stuck in the debuggee, for
+	// adapters that can interrupt one (0 or negative: none).
+	InterruptTimeout time.Duration
+}
+
+// baseLaunch holds the launch arguments every adapter takes.
+func baseLaunch(cfg LaunchConfig, env map[string]string) map[string]any {
+	args := map[string]any{"request": "launch", "cwd": cfg.Cwd, "stopOnEntry": cfg.StopOnEntry}
+	if len(cfg.Args) > 0 {
+		args["args"] = cfg.Args
+	}
+	if len(env) > 0 {
+		args["env"] = env
+	}
+	return args
+}

@@ -1,0 +1,111 @@
+// kind.go: the adapter kinds the sidecar knows, the one parser of adapter
+// names (with their aliases), the kind a program file implies, and the
+// table of drivers. Adding an adapter is one new file with its Driver and
+// one entry in drivers below.
+
+package adapter
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Kind names a debug adapter; its value is what the session API reports
+// ("debugpy", "dlv").
+type Kind string
+
+// The known kinds.
+const (
+	Debugpy Kind = "debugpy"
+	Dlv     Kind = "dlv"
+)
+
+// Default is the kind an empty adapter name means.
+const Default = Debugpy
+
+// drivers is every adapter, in the order names are listed in help texts.
+var drivers = []Driver{
+	debugpyDriver{},
+	dlvDriver{},
+}
+
+// aliases are other accepted names of a kind.
+var aliases = map[string]Kind{
+	"python": Debugpy,
+	"go":     Dlv,
+	"delve":  Dlv,
+}
+
+// exts maps a program file's extension to the kind that debugs it.
+var exts = map[string]Kind{
+	".py": Debugpy,
+	".go": Dlv,
+}
+
+// Kinds lists the known kinds.
+func Kinds() []Kind {
+	out := make([]Kind, len(drivers))
+	for i, d := range drivers {
+		out[i] = d.Kind()
+	}
+	return out
+}
+
+// KindList names the known kinds for a message or a help text, each
+// formatted with verb: KindList("%s") is `debugpy or dlv`, KindList("%q")
+// is `"debugpy" or "dlv"` (three would be `a, b or c`).
+func KindList(verb string) string {
+	kinds := Kinds()
+	var b strings.Builder
+	for i, k := range kinds {
+		switch {
+		case i == 0:
+		case i == len(kinds)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, verb, string(k))
+	}
+	return b.String()
+}
+
+// ParseKind reads an adapter name: a kind or one of its aliases ("python",
+// "go", "delve"). The empty name means Default.
+func ParseKind(name string) (Kind, error) {
+	if name == "" {
+		return Default, nil
+	}
+	if k, ok := aliases[name]; ok {
+		return k, nil
+	}
+	for _, k := range Kinds() {
+		if string(k) == name {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown adapter %q (%s)", name, KindList("%s"))
+}
+
+// KindForPath is the kind that debugs a program file, from its extension
+// (.py: debugpy, .go: dlv); ok is false for other files, for a directory
+// path ending in "/", and for a name that is only an extension (".go").
+func KindForPath(path string) (k Kind, ok bool) {
+	ext := filepath.Ext(path)
+	if ext == "" || ext == filepath.Base(path) {
+		return "", false
+	}
+	k, ok = exts[ext]
+	return k, ok
+}
+
+// DriverFor returns the driver of kind k.
+func DriverFor(k Kind) (Driver, error) {
+	for _, d := range drivers {
+		if d.Kind() == k {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown adapter %q (%s)", k, KindList("%s"))
+}

@@ -1,0 +1,107 @@
+// kind_test.go: adapter names and their aliases, kinds from file names, the
+// help text, and each driver's launch and attach arguments as the adapters
+// receive them.
+
+package adapter
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestParseKind(t *testing.T) {
+	for name, want := range map[string]Kind{
+		"": Debugpy, "debugpy": Debugpy, "python": Debugpy,
+		"dlv": Dlv, "go": Dlv, "delve": Dlv,
+	} {
+		if got, err := ParseKind(name); err != nil || got != want {
+			t.Errorf("ParseKind(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for _, name := range []string{"gdb", "Debugpy", " dlv"} {
+		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy or dlv)` {
+			t.Errorf("ParseKind(%q) error = %v", name, err)
+		}
+	}
+	if got := KindList("%q"); got != `"debugpy" or "dlv"` {
+		t.Errorf("KindList = %s", got)
+	}
+}
+
+func TestKindForPath(t *testing.T) {
+	for path, want := range map[string]Kind{
+		"a.py": Debugpy, "/w/pkg/main.go": Dlv, "x.tar.py": Debugpy,
+		"a.js": "", "pkg": "", "pkg.go/": "", ".go": "", "": "",
+	} {
+		got, ok := KindForPath(path)
+		if got != want || ok != (want != "") {
+			t.Errorf("KindForPath(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+	}
+}
+
+// Each driver's launch arguments, as JSON (what the adapter receives).
+func TestLaunchArgs(t *testing.T) {
+	cfg := LaunchConfig{Program: "/w/p.py", Args: []string{"a"}, Env: map[string]string{"K": "v"}, Cwd: "/w",
+		Exe: "/py", Scratch: "/tmp/dapscope-1234abcd", InterruptTimeout: 15 * time.Second}
+	for _, tc := range []struct {
+		kind Kind
+		cfg  func(LaunchConfig) LaunchConfig
+		want string
+	}{
+		{Debugpy, func(c LaunchConfig) LaunchConfig { return c },
+			`{"args":["a"],"console":"internalConsole","cwd":"/w","env":{"K":"v","PYDEVD_INTERRUPT_THREAD_TIMEOUT":"15"},"justMyCode":true,"program":"/w/p.py","python":["/py"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
+		{Debugpy, func(c LaunchConfig) LaunchConfig {
+			c.Program, c.Module, c.Args, c.Env, c.Exe, c.InterruptTimeout, c.StopOnEntry = "", "pkg.mod", nil, map[string]string{"PYDEVD_INTERRUPT_THREAD_TIMEOUT": "3"}, "", 0, true
+			return c
+		}, `{"console":"internalConsole","cwd":"/w","env":{"PYDEVD_INTERRUPT_THREAD_TIMEOUT":"3"},"justMyCode":true,"module":"pkg.mod","python":["/usr/bin/python3"],"redirectOutput":true,"request":"launch","stopOnEntry":true,"type":"python"}`},
+		{Debugpy, func(c LaunchConfig) LaunchConfig { c.Env, c.InterruptTimeout = nil, -1; return c },
+			`{"args":["a"],"console":"internalConsole","cwd":"/w","justMyCode":true,"program":"/w/p.py","python":["/py"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
+		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
+			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"mode":"debug","output":"/tmp/dapscope-1234abcd-debug","outputMode":"remote","program":"/w/pkg","request":"launch","stopOnEntry":false}`},
+	} {
+		d, err := DriverFor(tc.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tc.cfg(cfg)
+		b, _ := json.Marshal(d.LaunchArgs(c))
+		if string(b) != tc.want {
+			t.Errorf("%s launch:\n got %s\nwant %s", tc.kind, b, tc.want)
+		}
+	}
+	if len(cfg.Env) != 1 { // the driver adds to a copy
+		t.Errorf("LaunchArgs changed the caller's env: %v", cfg.Env)
+	}
+}
+
+func TestDriverDetails(t *testing.T) {
+	py, _ := DriverFor(Debugpy)
+	dlv, _ := DriverFor(Dlv)
+	if b, _ := json.Marshal(py.ExceptionFilters()); string(b) != `["uncaught"]` {
+		t.Errorf("debugpy filters %s", b)
+	}
+	if b, _ := json.Marshal(dlv.ExceptionFilters()); string(b) != `[]` {
+		t.Errorf("dlv filters %s", b)
+	}
+	if a, err := py.AttachArgs(); err != nil || a["type"] != "python" || a["request"] != "attach" {
+		t.Errorf("debugpy attach %v %v", a, err)
+	}
+	if _, err := dlv.AttachArgs(); err == nil {
+		t.Error("dlv attach: want an error")
+	}
+	if py.Targets() != (Targets{Modules: true}) || dlv.Targets() != (Targets{Dirs: true}) {
+		t.Errorf("targets %+v %+v", py.Targets(), dlv.Targets())
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(file, []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if py.Dir(file) != "" || dlv.Dir(file) != dir || dlv.Dir(dir) != dir || dlv.Dir("") != "" {
+		t.Errorf("dirs: %q %q %q", py.Dir(file), dlv.Dir(file), dlv.Dir(dir))
+	}
+}

@@ -1,0 +1,267 @@
+// events.go: how a session follows its adapter's events for its whole
+// life — stops (top frame, hit counts, exception details, timings, the
+// driver's first-stop fix), running again, output, the debuggee process,
+// exit and termination, the adapter going away — and Wait, which returns
+// the current stop or waits for the next one.
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/mux"
+)
+
+const maxTraceback = 8 << 10
+
+// watch follows the adapter's events for the life of the session.
+func (s *Session) watch(sub *mux.Subscription) {
+	defer s.bg.Done()
+	for ev := range sub.C {
+		switch ev.Event {
+		case "stopped":
+			st := s.mux.State()
+			s.bg.Add(1)
+			go s.processStop(st.StopCount, st.StoppedThread, st.StopReason, st.StopDescription)
+		case "continued":
+			s.markRunning(s.mux.State().StopCount)
+		case "output":
+			s.onOutput(ev.Body)
+		case "process":
+			var b struct {
+				SystemProcessID int    `json:"systemProcessId"`
+				StartMethod     string `json:"startMethod"`
+			}
+			_ = json.Unmarshal(ev.Body, &b)
+			if !s.attached && b.StartMethod != "attach" {
+				s.ad.TrackProcess(b.SystemProcessID) // ended with the adapter, even after a crash
+			}
+			s.mu.Lock()
+			s.values = &sync.Map{} // a new debuggee: inspector state starts over
+			s.mu.Unlock()
+		case "exited":
+			var b struct {
+				ExitCode int `json:"exitCode"`
+			}
+			_ = json.Unmarshal(ev.Body, &b)
+			s.mu.Lock()
+			o := s.outcomeLocked()
+			code := b.ExitCode
+			o.ExitCode = &code
+			o.Completed = true
+			if sig, name := s.driver.ExitSignal(code); sig != 0 && !s.userEnded {
+				o.Signal, o.SignalName = sig, name
+			}
+			s.notifyLocked()
+			s.mu.Unlock()
+		case "terminated":
+			s.mu.Lock()
+			o := s.outcomeLocked()
+			o.Completed = true
+			s.notifyLocked()
+			s.mu.Unlock()
+			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
+			if s.origin == OriginHeadless {
+				// The program is over: end the adapter now (its outcome and
+				// output are captured) instead of keeping the process until
+				// debug_terminate; the session's record stays. end waits for
+				// this loop, so it runs on its own goroutine.
+				go s.end(context.Background())
+			}
+		}
+		if ev.Event == "continued" {
+			s.cfg.observe(Event{SessionID: s.id, Kind: "continued"})
+		}
+	}
+	// The adapter connection is gone.
+	s.mu.Lock()
+	if s.outcome == nil || !s.outcome.Completed {
+		s.failed = true
+		o := s.outcomeLocked()
+		if o.ErrorType == "" {
+			o.ErrorType = "AdapterExited"
+			o.ErrorMessage = "the debug adapter exited before the program completed"
+			if err := s.mux.Err(); err != nil {
+				o.ErrorMessage += ": " + err.Error()
+			}
+		}
+	}
+	s.notifyLocked()
+	s.mu.Unlock()
+}
+
+func (s *Session) outcomeLocked() *Outcome {
+	if s.outcome == nil {
+		s.outcome = &Outcome{Reached: s.lastBP != nil}
+	}
+	return s.outcome
+}
+
+func (s *Session) onOutput(body json.RawMessage) {
+	var b struct {
+		Category string `json:"category"`
+		Output   string `json:"output"`
+	}
+	if json.Unmarshal(body, &b) != nil || b.Category == "telemetry" {
+		return
+	}
+	s.output.write(b.Output)
+}
+
+// markRunning clears the stop, unless a newer stop than gen arrived already.
+func (s *Session) markRunning(gen int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopGen > gen {
+		return
+	}
+	if s.runStart.IsZero() {
+		s.runStart = time.Now()
+	}
+	s.stop = nil
+	s.notifyLocked()
+}
+
+// processStop records the location of stop number gen: top frame, hit
+// counts, exception details, timings; runs the driver's first-stop fix once.
+func (s *Session) processStop(gen, threadID int, reason, desc string) {
+	defer s.bg.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	loc := &StopLocation{Reason: reason, Description: desc, ThreadID: threadID}
+	var top *godap.StackFrame
+	var st struct {
+		StackFrames []godap.StackFrame `json:"stackFrames"`
+	}
+	if err := s.mux.Call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, Levels: 1}, &st); err == nil && len(st.StackFrames) > 0 {
+		top = &st.StackFrames[0]
+		loc.FrameID, loc.Function, loc.Line, loc.Column = top.Id, top.Name, top.Line, top.Column
+		if top.Source != nil {
+			loc.Path = top.Source.Path
+			loc.File = s.rel(top.Source.Path)
+		}
+	} else if err != nil {
+		s.log.Debug("stop location", "err", err)
+	}
+	s.firstStop(ctx, loc.FrameID)
+	if s.smart != nil {
+		s.smart.preload(ctx, loc.FrameID) // the probe, before the editor's first hover
+	}
+	var exc *Outcome
+	if reason == "exception" {
+		exc = s.exceptionInfo(ctx, threadID)
+	}
+	now := time.Now()
+	s.mu.Lock()
+	if gen < s.stopGen {
+		s.mu.Unlock()
+		return
+	}
+	if !s.runStart.IsZero() {
+		run := now.Sub(s.runStart).Milliseconds()
+		s.timings.LastRunMs = run
+		s.timings.TotalRunMs += run
+		s.runStart = time.Time{}
+	}
+	if reason == "breakpoint" && loc.Path != "" {
+		hitIDs := s.mux.State().HitBreakpointIDs
+		for i, bp := range s.bps[loc.Path] {
+			if bp.Line == loc.Line || (bp.ID != 0 && slices.Contains(hitIDs, bp.ID)) {
+				s.bps[loc.Path][i].HitCount++
+				hit := s.bps[loc.Path][i]
+				hit.File = s.rel(hit.File)
+				s.lastBP = &hit
+				if s.outcome != nil {
+					s.outcome.Reached = true
+				}
+				break
+			}
+		}
+	}
+	if exc != nil {
+		o := s.outcomeLocked()
+		o.ErrorType, o.ErrorMessage, o.Traceback, o.Truncated = exc.ErrorType, exc.ErrorMessage, exc.Traceback, exc.Truncated
+	}
+	s.stop = &Stop{Location: loc, Frame: top}
+	s.stopGen = gen
+	s.notifyLocked()
+	s.mu.Unlock()
+	s.cfg.observe(Event{SessionID: s.id, Kind: "stopped", Stop: loc})
+}
+
+// firstStop runs the driver's first-stop fix (for Python: TCP_NODELAY in
+// pydevd) once, at the first stop with a frame, unless turned off.
+func (s *Session) firstStop(ctx context.Context, frameID int) {
+	s.mu.Lock()
+	if !s.noDelay || s.noDelayDone || frameID == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.noDelayDone = true
+	s.mu.Unlock()
+	if err := s.driver.FirstStop(ctx, s.mux, frameID); err != nil {
+		s.log.Debug("first-stop fix not applied", "adapter", s.kind, "err", err) // guarded: never shown to the user
+	}
+}
+
+func (s *Session) exceptionInfo(ctx context.Context, threadID int) *Outcome {
+	var b godap.ExceptionInfoResponseBody
+	if err := s.mux.Call(ctx, "exceptionInfo", godap.ExceptionInfoArguments{ThreadId: threadID}, &b); err != nil {
+		return &Outcome{ErrorType: "Exception", ErrorMessage: "exception details unavailable: " + err.Error()}
+	}
+	o := &Outcome{ErrorType: b.ExceptionId, ErrorMessage: b.Description}
+	if b.Details != nil {
+		o.Traceback = b.Details.StackTrace
+		if o.ErrorType == "" {
+			o.ErrorType = b.Details.TypeName
+		}
+		if b.Details.Message != "" && o.ErrorMessage == "" {
+			o.ErrorMessage = b.Details.Message
+		}
+	}
+	if len(o.Traceback) > maxTraceback {
+		o.Traceback = "…" + o.Traceback[len(o.Traceback)-maxTraceback:]
+		o.Truncated = true
+	}
+	return o
+}
+
+// Wait returns the current stop, or waits up to timeout for the next one.
+// It never blocks forever: on timeout it returns Stop{Running: true}.
+func (s *Session) Wait(ctx context.Context, timeout time.Duration) (Stop, error) {
+	if timeout <= 0 {
+		timeout = s.cfg.opTimeout
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		ended := s.ended || s.mux.State().AdapterDead || (s.outcome != nil && s.outcome.Completed)
+		if ended {
+			st := Stop{Exited: true, Outcome: s.outcome}
+			s.mu.Unlock()
+			return st, nil
+		}
+		if s.stop != nil && s.mux.State().Paused() && s.stopGen == s.mux.State().StopCount {
+			st := *s.stop
+			s.mu.Unlock()
+			return st, nil
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-s.mux.Changed():
+		case <-timer.C:
+			return Stop{Running: true}, nil
+		case <-ctx.Done():
+			return Stop{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,273 @@
+// launch.go: how a session starts — the adapter's driver chosen by name,
+// the adapter process (or connection) wrapped in a mux and a registered
+// session, and the headless ways in: Launch (validated, then the driver's
+// launch arguments) and Attach.
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dapscope/dapscope/server/adapter"
+	"github.com/dapscope/dapscope/server/mux"
+)
+
+// LaunchSpec describes a headless launch.
+type LaunchSpec struct {
+	Adapter     string            `json:"adapter,omitempty"` // an adapter.Kind or alias ("": adapter.Default)
+	Program     string            `json:"program,omitempty"` // workspace-relative
+	Module      string            `json:"module,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Cwd         string            `json:"cwd,omitempty"`
+	Breakpoints []Breakpoint      `json:"breakpoints,omitempty"`
+	StopOnEntry bool              `json:"stop_on_entry,omitempty"`
+}
+
+// AttachSpec attaches to a Python adapter listening on host:port (one that
+// the debuggee's listen() started).
+type AttachSpec struct {
+	Host        string       `json:"host,omitempty"` // loopback unless in ManagerOptions.AttachHosts
+	Port        int          `json:"port"`
+	Breakpoints []Breakpoint `json:"breakpoints,omitempty"` // set before configurationDone
+	// ConnectTimeout bounds connecting and the adapter's first answer
+	// (default DefaultConnectTimeout).
+	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+}
+
+// DefaultConnectTimeout bounds an attach's connect and first answer.
+const DefaultConnectTimeout = 10 * time.Second
+
+// attachHostAllowed: loopback hosts always; others only when listed.
+func (m *Manager) attachHostAllowed(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, h := range m.opts.AttachHosts {
+		if strings.EqualFold(strings.TrimSpace(h), host) {
+			return true
+		}
+	}
+	return false
+}
+
+// driverOf is the driver an adapter name of the API means ("": the default).
+func driverOf(name string) (adapter.Driver, error) {
+	k, err := adapter.ParseKind(name)
+	if err == nil {
+		var d adapter.Driver
+		if d, err = adapter.DriverFor(k); err == nil {
+			return d, nil
+		}
+	}
+	return nil, invalid("adapter", "%s", err.Error())
+}
+
+// kindsThat names the kinds whose targets pass ok, for a message.
+func kindsThat(ok func(adapter.Targets) bool) string {
+	var names []string
+	for _, k := range adapter.Kinds() {
+		if d, err := adapter.DriverFor(k); err == nil && ok(d.Targets()) {
+			names = append(names, string(k))
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// newLive starts the adapter + mux + watcher and registers the session. dir
+// is the adapter's working directory ("" for the workspace).
+func (m *Manager) newLive(ctx context.Context, origin string, d adapter.Driver, dir string) (*Session, error) {
+	if dir == "" {
+		dir = m.opts.Workspace
+	}
+	ad, err := d.Start(ctx, adapter.StartConfig{Exe: m.exes[d.Kind()], Dir: dir, Logger: m.log})
+	if err != nil {
+		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+	}
+	return m.newLiveOn(ctx, origin, d, ad)
+}
+
+// newLiveOn wraps an adapter (started or dialed) in a mux and a session.
+func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver, ad *adapter.Adapter) (*Session, error) {
+	var s *Session
+	smart := newSmartValues(nil, m.log, !m.opts.DisableSmartValues)
+	mx := mux.New(ad.Conn(), mux.Options{
+		Logger:   m.log,
+		Rewriter: smart, RewriteBudget: m.opts.SmartValuesBudget,
+		Handler: func(ctx context.Context, cmd string, args json.RawMessage) (any, error) {
+			return m.custom(ctx, s, cmd, args)
+		},
+		Reverse: func(cmd string, _ json.RawMessage) (any, error) {
+			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
+		},
+		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
+	})
+	s, err := m.register(origin, d, ad, mx)
+	if err != nil {
+		_ = ad.Close()
+		return nil, err
+	}
+	smart.t, smart.log, s.smart = s, s.log, smart // before any editor traffic
+	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
+	sub := mx.Subscribe(4096)
+	s.bg.Add(1)
+	go s.watch(sub)
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		_ = mx.Run()
+		// Adapter gone (crash or end): reap the process so nothing is orphaned.
+		_ = ad.Close()
+	}()
+	return s, nil
+}
+
+// Launch starts a program headless: adapter, initialize, launch,
+// breakpoints, configurationDone. It returns once the launch is confirmed.
+func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error) {
+	d, err := driverOf(spec.Adapter)
+	if err != nil {
+		return nil, err
+	}
+	targets := d.Targets()
+	var program, cwd string
+	switch {
+	case spec.Program != "" && spec.Module != "":
+		return nil, invalid("program", "give program or module, not both")
+	case spec.Program != "":
+		if program, err = existingFile(m.opts.Workspace, "program", spec.Program, targets.Dirs); err != nil {
+			return nil, err
+		}
+	case spec.Module != "":
+		if !targets.Modules {
+			return nil, invalid("module", "modules are for %s", kindsThat(func(t adapter.Targets) bool { return t.Modules }))
+		}
+	default:
+		return nil, invalid("program", "required (or module)")
+	}
+	if err := validateArgsEnv(spec.Args, spec.Env); err != nil {
+		return nil, err
+	}
+	cwd = m.opts.Workspace
+	if spec.Cwd != "" {
+		if cwd, err = existingFile(m.opts.Workspace, "cwd", spec.Cwd, true); err != nil {
+			return nil, err
+		}
+	}
+	byFile, err := validateBreakpoints(m.opts.Workspace, spec.Breakpoints, "breakpoints")
+	if err != nil {
+		return nil, err
+	}
+	s, err := m.newLive(ctx, OriginHeadless, d, d.Dir(program))
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.program, s.module, s.args = program, spec.Module, spec.Args
+	for k := range spec.Env {
+		s.envKeys = append(s.envKeys, k)
+	}
+	sort.Strings(s.envKeys)
+	s.mu.Unlock()
+
+	args := d.LaunchArgs(adapter.LaunchConfig{
+		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
+		Exe: m.exes[d.Kind()], Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
+		InterruptTimeout: m.opts.InterruptTimeout,
+	})
+	if err := s.start(ctx, "launch", args, byFile); err != nil {
+		s.end(context.Background())
+		return nil, withOutputTail(err, s)
+	}
+	return s, nil
+}
+
+// withOutputTail adds the last lines the program or adapter printed (a
+// build error, an import error) to a launch failure.
+func withOutputTail(err error, s *Session) error {
+	var se *Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	p := s.Output(0, 1<<20)
+	out := strings.TrimSpace(p.Data)
+	if out == "" {
+		return err
+	}
+	if len(out) > 2048 {
+		out = "…" + out[len(out)-2048:]
+	}
+	return &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\noutput:\n" + out}
+}
+
+// Attach connects to the Python adapter that a debuggee's listen() runs on
+// host:port, directly as a DAP client.
+func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error) {
+	if spec.Host == "" {
+		spec.Host = "127.0.0.1"
+	}
+	if spec.Port <= 0 || spec.Port > 65535 {
+		return nil, invalid("port", "must be 1..65535")
+	}
+	if !m.attachHostAllowed(spec.Host) {
+		return nil, invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", truncateStr(spec.Host, 200), truncateStr(spec.Host, 200))
+	}
+	if spec.ConnectTimeout <= 0 {
+		spec.ConnectTimeout = DefaultConnectTimeout
+	}
+	byFile, err := validateBreakpoints(m.opts.Workspace, spec.Breakpoints, "breakpoints")
+	if err != nil {
+		return nil, err
+	}
+	d, err := adapter.DriverFor(adapter.Debugpy)
+	if err != nil {
+		return nil, err
+	}
+	args, err := d.AttachArgs()
+	if err != nil {
+		return nil, invalid("adapter", "%s", err.Error())
+	}
+	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
+	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)
+	defer cancel()
+	ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
+	if err != nil {
+		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error() + " (is a debug adapter listening there? e.g. python -m debugpy --listen PORT)"}
+	}
+	s, err := m.newLiveOn(ctx, OriginHeadless, d, ad)
+	if err != nil {
+		_ = ad.Close()
+		return nil, err
+	}
+	s.attached = true
+	// Something that accepts the connection but never speaks DAP must not
+	// hold the attach for the whole start-up bound.
+	if err := s.mux.Call(dctx, "initialize", initializeArgs(d.AdapterID()), nil); err != nil {
+		s.end(context.Background())
+		m.Remove(s.id) // a failed attach is reported, not listed
+		if dctx.Err() != nil {
+			return nil, &Error{Code: CodeLaunchFailed, Message: fmt.Sprintf("%s accepted the connection but no debug adapter answered within %s", hostPort, spec.ConnectTimeout)}
+		}
+		return nil, &Error{Code: CodeLaunchFailed, Message: "initialize: " + wrap(err).Error()}
+	}
+	s.initialized = true
+	if err := s.start(ctx, "attach", args, byFile); err != nil {
+		s.end(context.Background())
+		m.Remove(s.id)
+		return nil, err
+	}
+	return s, nil
+}

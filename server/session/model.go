@@ -1,0 +1,124 @@
+// model.go: the session model the API reports — status and origin values,
+// breakpoints with what the adapter said of them, stop locations, stops,
+// outcomes, timings, the Summary and Info snapshots of a session, and the
+// lifecycle Event.
+
+package session
+
+import (
+	"time"
+
+	godap "github.com/google/go-dap"
+)
+
+// Status values of the session model.
+const (
+	StatusIdle      = "idle"
+	StatusRunning   = "running"
+	StatusPaused    = "paused"
+	StatusCompleted = "completed"
+	StatusError     = "error"
+	// StatusTerminated: ended by the user (Terminate), not by the program.
+	StatusTerminated = "terminated"
+)
+
+// Origins.
+const (
+	OriginHeadless = "headless"
+	OriginEditor   = "editor"
+)
+
+// Breakpoint is a requested breakpoint.
+type Breakpoint struct {
+	File         string `json:"file"`
+	Line         int    `json:"line"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hit_condition,omitempty"`
+	LogMessage   string `json:"log_message,omitempty"`
+}
+
+// BreakpointState is a breakpoint with what the adapter said of it.
+type BreakpointState struct {
+	Breakpoint
+	ID       int    `json:"id,omitempty"`
+	Verified bool   `json:"verified"`
+	Message  string `json:"message,omitempty"`
+	HitCount int    `json:"hit_count"`
+}
+
+// StopLocation is where the debuggee stopped.
+type StopLocation struct {
+	Reason      string `json:"reason"`
+	Description string `json:"description,omitempty"`
+	ThreadID    int    `json:"thread_id"`
+	FrameID     int    `json:"frame_id,omitempty"`
+	Function    string `json:"function,omitempty"`
+	File        string `json:"file,omitempty"` // workspace-relative when inside it
+	Path        string `json:"path,omitempty"` // absolute
+	Line        int    `json:"line,omitempty"`
+	Column      int    `json:"column,omitempty"`
+}
+
+// Stop is what Wait returns.
+type Stop struct {
+	Running  bool              `json:"running,omitempty"` // timed out, still running
+	Exited   bool              `json:"exited,omitempty"`  // the session ended
+	Location *StopLocation     `json:"location,omitempty"`
+	Frame    *godap.StackFrame `json:"-"`
+	Outcome  *Outcome          `json:"outcome,omitempty"`
+}
+
+// Outcome is how the program ended (or the exception it raised).
+type Outcome struct {
+	Reached   bool `json:"reached"` // some breakpoint was hit
+	Completed bool `json:"completed"`
+	// Terminated: ended by the user (debug_terminate), not by itself.
+	Terminated bool `json:"terminated,omitempty"`
+	ExitCode   *int `json:"exit_code,omitempty"`
+	// Signal is set when the process was killed by a signal (decoded from
+	// the exit code by the adapter's driver); SignalName is e.g. "SIGKILL".
+	Signal       int    `json:"signal,omitempty"`
+	SignalName   string `json:"signal_name,omitempty"`
+	ErrorType    string `json:"error_type,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty"`
+	Traceback    string `json:"traceback,omitempty"`
+	Truncated    bool   `json:"truncated,omitempty"`
+}
+
+// Timings of the debuggee's running time.
+type Timings struct {
+	LastRunMs  int64 `json:"last_run_ms"`
+	TotalRunMs int64 `json:"total_run_ms"`
+}
+
+// Summary is what a listing shows of a session.
+type Summary struct {
+	ID      string        `json:"id"`
+	Origin  string        `json:"origin"`
+	Adapter string        `json:"adapter"` // an adapter.Kind
+	Status  string        `json:"status"`
+	Program string        `json:"program,omitempty"`
+	Module  string        `json:"module,omitempty"`
+	Stop    *StopLocation `json:"stop,omitempty"`
+	Active  bool          `json:"active,omitempty"`
+}
+
+// Info is a full snapshot of a session: its Summary and the rest.
+type Info struct {
+	Summary
+	Args           []string          `json:"args,omitempty"`
+	EnvKeys        []string          `json:"env_keys,omitempty"` // values are not reported (may be secrets)
+	CreatedAt      time.Time         `json:"created_at"`
+	UpdatedAt      time.Time         `json:"updated_at"`
+	LastBreakpoint *BreakpointState  `json:"last_breakpoint,omitempty"`
+	Timings        Timings           `json:"timings"`
+	Breakpoints    []BreakpointState `json:"breakpoints,omitempty"`
+	Outcome        *Outcome          `json:"outcome,omitempty"`
+}
+
+// Event is a session lifecycle event for subscribers (editor channel).
+type Event struct {
+	SessionID string        `json:"sessionId"`
+	Kind      string        `json:"kind"` // stopped | continued | terminated
+	Stop      *StopLocation `json:"stop,omitempty"`
+}

@@ -1,0 +1,124 @@
+// proxy.go: an editor connecting through the proxy — ServeEditor runs one
+// editor connection as the primary client of a new session, ListenEditor
+// waits for it on a private unix socket (or loopback port) — and the "dapscope/…" requests an
+// editor sends, answered by the sidecar.
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ProxySpec configures an editor-facing proxy session.
+type ProxySpec struct {
+	Adapter string `json:"adapter,omitempty"` // an adapter.Kind or alias ("": adapter.Default)
+	// Dir is the adapter's working directory (default: the workspace).
+	Dir string `json:"dir,omitempty"`
+}
+
+// ServeEditor runs one editor connection as the primary client of a new
+// session and blocks until the editor disconnects; then the adapter session
+// is ended (disconnect, then staged shutdown).
+func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec ProxySpec) error {
+	d, err := driverOf(spec.Adapter)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	s, err := m.newLive(ctx, OriginEditor, d, spec.Dir)
+	if err != nil {
+		_ = conn.Close()
+		return err
+	}
+	err = s.mux.ServeEditor(ctx, conn)
+	s.end(context.Background())
+	return err
+}
+
+// ListenEditor listens for ONE editor connection and serves it in the
+// background; it returns the address to connect to: "unix:/path" for a
+// socket in a private 0700 directory (preferred: only this user can
+// connect), or a loopback "host:port" where sockets are unavailable. The
+// listener closes as soon as that one connection arrives (or after two
+// minutes without one), so nothing else can connect to the session.
+func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, error) {
+	ln, addr, cleanup, err := listenPrivate()
+	if err != nil {
+		return "", err
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer cleanup()
+		c, err := acceptOne(ctx, ln, 2*time.Minute)
+		if err != nil {
+			m.log.Warn("editor did not connect", "err", err)
+			return
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetNoDelay(true)
+		}
+		if err := m.ServeEditor(ctx, c, spec); err != nil {
+			m.log.Warn("editor session ended", "err", err)
+		}
+	}()
+	return addr, nil
+}
+
+// DialProxy connects to an address ListenEditor returned (tests, tools).
+func DialProxy(addr string) (net.Conn, error) {
+	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
+		return net.DialTimeout("unix", path, 10*time.Second)
+	}
+	return net.DialTimeout("tcp", addr, 10*time.Second)
+}
+
+// listenPrivate listens on a unix socket in a new 0700 directory, or on
+// loopback TCP when that fails.
+func listenPrivate() (net.Listener, string, func(), error) {
+	if dir, err := os.MkdirTemp("", "dapscope-"); err == nil {
+		if err := os.Chmod(dir, 0o700); err == nil {
+			path := filepath.Join(dir, "dap.sock")
+			if ln, err := net.Listen("unix", path); err == nil {
+				return ln, "unix:" + path, func() { _ = ln.Close(); _ = os.RemoveAll(dir) }, nil
+			}
+		}
+		_ = os.RemoveAll(dir)
+	}
+	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return ln, ln.Addr().String(), func() { _ = ln.Close() }, nil
+}
+
+// acceptOne accepts one connection, then closes the listener.
+func acceptOne(ctx context.Context, ln net.Listener, wait time.Duration) (net.Conn, error) {
+	defer ln.Close()
+	if d, ok := ln.(interface{ SetDeadline(time.Time) error }); ok {
+		_ = d.SetDeadline(time.Now().Add(wait))
+	}
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	return ln.Accept()
+}
+
+// custom answers a "dapscope/…" request of an editor on session s.
+func (m *Manager) custom(ctx context.Context, s *Session, cmd string, args json.RawMessage) (any, error) {
+	if cmd == "dapscope/session" {
+		return s.Info(), nil
+	}
+	h, ok := m.opts.Custom[cmd]
+	if !ok {
+		return nil, fmt.Errorf("unknown command %s", cmd)
+	}
+	return h(ctx, s, args)
+}

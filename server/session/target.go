@@ -1,0 +1,32 @@
+// target.go: the Session as an inspect.Target — raw requests on the shared
+// connection, the adapter kind, the stopped thread, and the inspector's
+// per-debuggee scratch state.
+
+package session
+
+import (
+	"context"
+	"sync"
+)
+
+// Request sends a DAP request on the shared connection (inspect.Target).
+func (s *Session) Request(ctx context.Context, command string, args any, out any) error {
+	gen := s.StopCount()
+	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
+}
+
+// Adapter is the adapter kind (an adapter.Kind).
+func (s *Session) Adapter() string { return string(s.kind) }
+
+// Paused reports the stopped thread.
+func (s *Session) Paused() (int, bool) {
+	st := s.mux.State()
+	return st.StoppedThread, st.Paused()
+}
+
+// Values is the inspector's per-debuggee scratch state.
+func (s *Session) Values() *sync.Map {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.values
+}
