@@ -26,7 +26,8 @@ export interface InspectError {
   message?: string;
   hint?: string;
   available_variables?: string[];
-  [k: string]: unknown;
+  /** The session status for INVALID_STATE ("running", ...). */
+  state?: string;
 }
 
 export interface Structure {
@@ -50,6 +51,7 @@ export interface Structure {
   columns?: Column[];
   column_count?: number;
   column_levels?: number;
+  column_level_names?: unknown[];
   index?: IndexInfo;
   series_name?: unknown;
   duplicate_columns?: boolean;
@@ -96,6 +98,7 @@ export interface IndexInfo {
   step?: number;
   is_unique?: boolean;
   levels?: number;
+  names?: unknown[];
   first?: unknown;
   last?: unknown;
 }
