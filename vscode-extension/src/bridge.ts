@@ -4,6 +4,9 @@
 // and run through `session.customRequest`. Written against small interfaces so
 // the logic is unit-tested without VS Code.
 
+import { parseAdapterKind } from './adapter';
+import type { BridgeEvent, DapRequestParams } from './protocol';
+
 export interface BridgeSession {
   id: string;
   type: string;
@@ -12,34 +15,9 @@ export interface BridgeSession {
   customRequest(command: string, args?: unknown): Thenable<unknown>;
 }
 
-export interface BridgeEvent {
-  vscodeSessionId: string;
-  debugType: string;
-  name: string;
-  adapter: string;
-  kind: 'started' | 'stopped' | 'continued' | 'terminated';
-  threadId?: number;
-  reason?: string;
-  allThreadsStopped?: boolean;
-}
-
-export interface DapRequestParams {
-  vscodeSessionId: string;
-  command: string;
-  arguments?: unknown;
-}
-
-/** Maps a VS Code debug type to the sidecar's adapter kind. */
+/** Maps a VS Code debug type (or a configuration's `adapter`) to the sidecar's adapter kind; unknown types pass through. */
 export function adapterKind(debugType: string): string {
-  switch (debugType) {
-    case 'python':
-    case 'debugpy':
-      return 'debugpy';
-    case 'go':
-      return 'dlv';
-    default:
-      return debugType;
-  }
+  return parseAdapterKind(debugType) ?? debugType;
 }
 
 /** Commands the sidecar may send through the bridge: read-only inspection traffic. */
@@ -70,7 +48,7 @@ export class Bridge {
   tracker(session: BridgeSession): { onDidSendMessage(m: unknown): void; onExit(): void; onWillStopSession(): void } | undefined {
     if (!Bridge.bridged(session.type, session.configuration)) return undefined;
     this.sessions.set(session.id, session);
-    const adapter = session.type === 'dapscope' ? String(session.configuration?.adapter ?? 'debugpy') : adapterKind(session.type);
+    const adapter = adapterKind(session.type === 'dapscope' ? String(session.configuration?.adapter ?? 'debugpy') : session.type);
     const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter };
     this.notify({ ...base, kind: 'started' });
     let ended = false;

@@ -1,6 +1,8 @@
 // Pure helpers for the `dapscope` debug type: which adapter a configuration
 // uses, launch defaults (`${file}`), and proxy address parsing.
 
+import { parseAdapterKind, type AdapterKind } from './adapter';
+
 export interface DebugConfig {
   type: string;
   request: string;
@@ -9,10 +11,9 @@ export interface DebugConfig {
 }
 
 /** Which adapter a dapscope configuration uses: explicit `adapter`, else by program extension or language. */
-export function adapterFor(config: Record<string, unknown>, languageId?: string): 'debugpy' | 'dlv' {
-  const a = String(config.adapter ?? '').toLowerCase();
-  if (a === 'dlv' || a === 'go' || a === 'delve') return 'dlv';
-  if (a === 'debugpy' || a === 'python') return 'debugpy';
+export function adapterFor(config: Record<string, unknown>, languageId?: string): AdapterKind {
+  const explicit = parseAdapterKind(config.adapter);
+  if (explicit) return explicit;
   const program = String(config.program ?? '');
   if (program.endsWith('.go')) return 'dlv';
   if (program.endsWith('.py') || config.module) return 'debugpy';

@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 import { parseAddress, withDefaults } from './config';
+import type { StartProxyResult } from './protocol';
 
 export class ConfigurationProvider implements vscode.DebugConfigurationProvider {
   resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
@@ -24,7 +25,7 @@ export class ConfigurationProvider implements vscode.DebugConfigurationProvider 
 }
 
 export interface ProxyStarter {
-  startProxy(configuration: vscode.DebugConfiguration, vscodeSessionId: string): Promise<{ address: string; sessionId?: string }>;
+  startProxy(configuration: vscode.DebugConfiguration, vscodeSessionId: string): Promise<StartProxyResult>;
 }
 
 export class DescriptorFactory implements vscode.DebugAdapterDescriptorFactory {
@@ -42,7 +43,7 @@ export class DescriptorFactory implements vscode.DebugAdapterDescriptorFactory {
     const t0 = Date.now();
     const res = await this.starter.startProxy(cfg, session.id);
     const addr = parseAddress(res.address);
-    this.log.info(`startProxy for "${session.name}" → ${res.address} in ${Date.now() - t0} ms`);
+    this.log.info(`startProxy for "${session.name}" (${res.adapter}) → ${res.address} in ${Date.now() - t0} ms`);
     // A unix socket in a private directory when the sidecar can make one.
     return 'pipe' in addr ? new vscode.DebugAdapterNamedPipeServer(addr.pipe) : new vscode.DebugAdapterServer(addr.port, addr.host);
   }

@@ -26,7 +26,8 @@ export interface InspectError {
   message?: string;
   hint?: string;
   available_variables?: string[];
-  [k: string]: unknown;
+  /** The session status for INVALID_STATE ("running", ...). */
+  state?: string;
 }
 
 export interface Structure {
@@ -44,12 +45,19 @@ export interface Structure {
   masked_count?: number;
   device?: string;
   requires_grad?: boolean;
+  /** xarray: the DataArray's name, its dims with sizes, coords, data variables (Dataset) and attrs. */
+  array_name?: string;
+  dims?: Dim[];
+  coords?: XVariable[];
+  data_vars?: XVariable[];
+  attrs?: Attribute[];
   memory_bytes?: number;
   memory_deep?: boolean;
   memory_estimated?: boolean;
   columns?: Column[];
   column_count?: number;
   column_levels?: number;
+  column_level_names?: unknown[];
   index?: IndexInfo;
   series_name?: unknown;
   duplicate_columns?: boolean;
@@ -96,6 +104,7 @@ export interface IndexInfo {
   step?: number;
   is_unique?: boolean;
   levels?: number;
+  names?: unknown[];
   first?: unknown;
   last?: unknown;
 }
@@ -179,4 +188,22 @@ export interface ViewState {
   /** Milliseconds the inspect request took, seen from the extension. */
   elapsedMs?: number;
   updatedAt: string;
+}
+
+/** One xarray dimension. */
+export interface Dim {
+  name: string;
+  size: number;
+}
+
+/** One xarray coordinate or data variable. */
+export interface XVariable {
+  name: string;
+  dims?: string[];
+  dtype?: string;
+  size?: number;
+  index?: boolean;
+  null_count?: number;
+  lazy?: boolean;
+  values?: unknown;
 }

@@ -2,7 +2,8 @@
 // types and runs the sidecar's DAP requests through session.customRequest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bridge, adapterKind, childConfiguration, type BridgeEvent } from '../src/bridge';
+import { Bridge, adapterKind, childConfiguration } from '../src/bridge';
+import type { BridgeEvent } from '../src/protocol';
 
 function fakeSession(type = 'debugpy') {
   const calls: { command: string; args: unknown }[] = [];

@@ -1,5 +1,5 @@
 // The webview rendered in headless Chromium (Debian chromium, playwright-core)
-// from fixture results, under the same strict CSP as in VS Code: DOM
+// from the Go golden results (test/goldens.ts), under the same strict CSP as in VS Code: DOM
 // assertions, keyboard navigation, the refresh message, and a screenshot in
 // artifacts/webview/.
 import { test, before, after } from 'node:test';
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webviewHtml } from '../src/webview/html';
 import type { ViewState } from '../src/types';
+import { golden, goldenError, partial } from './goldens';
 
 const ext = resolve('.');
 const artifacts = resolve(ext, '..', 'artifacts', 'webview');
@@ -24,8 +25,6 @@ before(async () => {
   });
 });
 after(async () => browser?.close());
-
-const fixture = (n: string) => JSON.parse(readFileSync(join(ext, 'test', 'fixtures', `${n}.json`), 'utf8'));
 
 /** Opens the webview shell with a stubbed acquireVsCodeApi; returns the page and the messages it posted. */
 async function open(): Promise<{ page: Page; posted: () => Promise<unknown[]>; cspErrors: string[] }> {
@@ -59,16 +58,16 @@ async function post(page: Page, state: ViewState) {
 test('DataFrame view: columns, histograms, sticky preview header, badges', async () => {
   const { page, posted, cspErrors } = await open();
   await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
-  await post(page, { expression: 'df', generation: 1, updatedAt: '12:00:00', elapsedMs: 14, sessionName: 'fixture', result: fixture('dataframe') });
+  await post(page, { expression: 'df', generation: 1, updatedAt: '12:00:00', elapsedMs: 14, sessionName: 'golden', result: golden('dataframe_1m_rows') });
   const cols = await page.$$eval('.coltable tbody th.colname', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(cols, ['price', 'qty', 'city', 'when']);
-  assert.equal(await page.locator('.coltable svg.hist').count(), 2);
-  const bars = await page.locator('.coltable tr[data-column="price"] rect.bar').count();
-  assert.equal(bars, 5);
-  assert.match((await page.textContent('.summary .line')) ?? '', /1,000 rows × 4 columns/);
+  assert.deepEqual(cols, ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9']);
+  assert.equal(await page.locator('.coltable svg.hist').count(), 10);
+  const bars = await page.locator('.coltable tr[data-column="c0"] rect.bar').count();
+  assert.equal(bars, 10);
+  assert.match((await page.textContent('.summary .line')) ?? '', /1,000,000 rows × 10 columns/);
   assert.equal(await page.locator('.badge-sampled').count(), 1);
-  assert.equal(await page.locator('.previewtable tbody tr').count(), 7);
-  assert.match((await page.textContent('.previewtable tr.omitted')) ?? '', /994 rows/);
+  assert.equal(await page.locator('.previewtable tbody tr').count(), 8);
+  assert.match((await page.textContent('.previewtable tr.omitted')) ?? '', /999,993 rows/);
   assert.equal(await page.$eval('.previewtable thead th', (e) => getComputedStyle(e).position), 'sticky');
   // Theme variables drive colours: the fallback applies outside VS Code.
   assert.equal(await page.$eval('.hist .bar', (e) => getComputedStyle(e).fill), 'rgb(26, 133, 255)');
@@ -83,9 +82,9 @@ test('DataFrame view: columns, histograms, sticky preview header, badges', async
   // Keyboard: focus the first column row, arrow down moves to the next; R refreshes.
   await page.focus('.coltable tbody tr[tabindex="0"]');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.column), 'qty');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.column), 'c1');
   await page.keyboard.press('End');
-  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.column), 'when');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.column), 'c9');
   await page.keyboard.press('r');
   await page.click('#refresh');
   const msgs = (await posted()) as { type: string }[];
@@ -96,17 +95,18 @@ test('DataFrame view: columns, histograms, sticky preview header, badges', async
 
 test('array, dict, object and error layouts; refresh replaces the content', async () => {
   const { page } = await open();
-  await post(page, { expression: 'arr', generation: 1, updatedAt: '12:00:01', result: fixture('ndarray') });
-  assert.equal(await page.locator('.dist svg.hist rect.bar').count(), 5);
+  await post(page, { expression: 'arr1m', generation: 1, updatedAt: '12:00:01', result: partial('ndarray_1m', ['histogram']) });
+  assert.equal(await page.locator('.dist svg.hist rect.bar').count(), 10);
   assert.equal(await page.locator('.badge-partial').count(), 1);
   await page.screenshot({ path: join(artifacts, 'ndarray.png'), fullPage: true });
-  await post(page, { expression: 'config', generation: 2, updatedAt: '12:00:02', result: fixture('dict') });
+  await post(page, { expression: 'data', generation: 2, updatedAt: '12:00:02', result: golden('dict') });
   assert.equal(await page.locator('.itemtable tbody tr').count(), 3);
+  assert.match((await page.textContent('.itemtable')) ?? '', /\{"deep":"<dict len=1>"\}/);
   assert.equal(await page.locator('.dist').count(), 0, 'the previous content is gone');
-  await post(page, { expression: 'model', generation: 3, updatedAt: '12:00:03', result: fixture('object') });
-  assert.match((await page.textContent('.attrtable')) ?? '', /baseline <v1>/);
+  await post(page, { expression: 'plain', generation: 3, updatedAt: '12:00:03', result: golden('object_plain') });
+  assert.match((await page.textContent('.attrtable')) ?? '', /\{'train': \[1, 2\], 'test': \[3\]\}/);
   await page.screenshot({ path: join(artifacts, 'object.png'), fullPage: true });
-  await post(page, { expression: 'missing', generation: 4, updatedAt: '12:00:04', result: fixture('error') });
+  await post(page, { expression: 'nope', generation: 4, updatedAt: '12:00:04', result: goldenError('error_not_found', 'nope') });
   assert.match((await page.textContent('[role=alert]')) ?? '', /VARIABLE_NOT_FOUND/);
   assert.equal(await page.getAttribute('body', 'data-state'), 'result');
   await post(page, { expression: 'df', generation: 5, updatedAt: '12:00:05', failure: 'The debug session has ended.' });

@@ -256,7 +256,7 @@ export function renderFacts(r: InspectResult): string {
 function renderText(r: InspectResult): string {
   const p = r.preview;
   if (!p) return '';
-  const t = p.text ?? (r.detected_type === 'ndarray' || r.detected_type === 'tensor' ? (p.values !== undefined ? JSON.stringify(p.values) : undefined) : undefined) ?? p.repr;
+  const t = p.text ?? (r.detected_type === 'ndarray' || r.detected_type === 'tensor' || r.detected_type === 'dataarray' ? (p.values !== undefined ? JSON.stringify(p.values) : undefined) : undefined) ?? p.repr;
   if (t === undefined) return '';
   const label = p.text !== undefined ? 'Text' : p.values !== undefined ? 'Values' : 'Repr';
   return `<section class="text" aria-label="${label}"><h2>${label}</h2><pre tabindex="0">${escapeHtml(t)}</pre></section>`;
@@ -280,7 +280,7 @@ export function renderResult(r: InspectResult): string {
   else if (kind === 'series') {
     if (r.statistics?.histogram) parts.push(`<section class="dist" aria-label="Distribution"><h2>Distribution</h2>${renderHistogram(r.statistics.histogram, 320, 64)}</section>`);
     parts.push(renderPreviewTable(r));
-  } else if (kind === 'ndarray' || kind === 'tensor') {
+  } else if (kind === 'ndarray' || kind === 'tensor' || kind === 'dataarray') {
     if (r.statistics?.histogram) parts.push(`<section class="dist" aria-label="Distribution"><h2>Distribution</h2>${renderHistogram(r.statistics.histogram, 320, 64)}</section>`);
     parts.push(renderText(r));
   } else {

@@ -1,0 +1,501 @@
+// The editor channel's contract, Go side: TestContract drives the real
+// Server through every method of its table (a proxied debugpy session
+// paused at a breakpoint, a bridged session answered through
+// dapscope/dapRequest) and records the JSON shape of each method's params
+// and result in testdata/contract/<method>.json. Run with -update to rewrite
+// them; otherwise they are compared. The extension's tests
+// (vscode-extension/test/contract.test.ts) check the same files against its
+// TypeScript types, so a change on either side fails a test.
+
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
+
+	"github.com/dapscope/dapscope/server/dap"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+var updateContract = flag.Bool("update", false, "rewrite the contract fixtures in testdata/contract")
+
+const contractDir = "testdata/contract"
+
+// contractEntry is one fixture file: a method with the distinct shapes of its
+// params and results seen in the run.
+type contractEntry struct {
+	Method string `json:"method"`
+	From   string `json:"from"` // extension | sidecar
+	Kind   string `json:"kind"` // request | notification
+	Params []any  `json:"params"`
+	Result []any  `json:"result,omitempty"`
+}
+
+// contractRecorder collects the shapes of every message on the channel.
+type contractRecorder struct {
+	mu      sync.Mutex
+	entries map[string]*contractEntry
+	frozen  map[string]bool // methods no longer recorded (their later traffic is timing-dependent)
+}
+
+// opaque lists payload members that belong to another protocol (a VS Code
+// launch configuration, DAP arguments and bodies): recorded as {}.
+var opaque = map[string][]string{
+	"dapscope/startProxy": {"configuration"},
+	"dapscope/dapRequest": {"arguments"},
+}
+
+func (r *contractRecorder) record(method, from, kind string, params, result json.RawMessage, isResult bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frozen[method] {
+		return
+	}
+	e := r.entries[method]
+	if e == nil {
+		e = &contractEntry{Method: method, From: from, Kind: kind, Params: []any{}}
+		r.entries[method] = e
+	}
+	if isResult {
+		if method == "dapscope/dapRequest" {
+			result = json.RawMessage(`{}`) // a DAP response body
+		}
+		e.Result = addDistinct(e.Result, shapeOfRaw(result, nil))
+		return
+	}
+	e.Params = addDistinct(e.Params, shapeOfRaw(params, opaque[method]))
+}
+
+// shapeOfRaw decodes raw JSON and reduces it to its shape.
+func shapeOfRaw(raw json.RawMessage, opaqueKeys []string) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "<invalid JSON>"
+	}
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range opaqueKeys {
+			if _, has := m[k]; has {
+				m[k] = map[string]any{}
+			}
+		}
+	}
+	return shapeOf(v)
+}
+
+// shapeOf keeps a value's structure and replaces each leaf by the zero value
+// of its JSON type ("", 0, false, null); an array becomes its elements'
+// distinct shapes, objects among them merged into one.
+func shapeOf(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = shapeOf(x)
+		}
+		return out
+	case []any:
+		out := []any{}
+		for _, x := range v {
+			out = addShape(out, shapeOf(x))
+		}
+		return out
+	case string:
+		return ""
+	case float64:
+		return 0
+	case bool:
+		return false
+	}
+	return nil
+}
+
+// addShape adds s to the shapes of an array's elements: objects merge into
+// the first object of the list, other shapes are kept once each.
+func addShape(list []any, s any) []any {
+	if m, ok := s.(map[string]any); ok {
+		for i, x := range list {
+			if xm, ok := x.(map[string]any); ok {
+				list[i] = mergeShapes(xm, m)
+				return list
+			}
+		}
+	}
+	return addDistinct(list, s)
+}
+
+// addDistinct adds s to a list of distinct shapes (a method's params or
+// results: each variant kept whole, so a field that is sometimes absent
+// shows), in a stable order.
+func addDistinct(list []any, s any) []any {
+	enc, _ := json.Marshal(s)
+	for _, x := range list {
+		if xe, _ := json.Marshal(x); string(xe) == string(enc) {
+			return list
+		}
+	}
+	list = append(list, s)
+	slices.SortStableFunc(list, func(a, b any) int {
+		ea, _ := json.Marshal(a)
+		eb, _ := json.Marshal(b)
+		return strings.Compare(string(ea), string(eb))
+	})
+	return list
+}
+
+func mergeShapes(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		old, ok := out[k]
+		if !ok {
+			out[k] = v
+			continue
+		}
+		om, ok1 := old.(map[string]any)
+		vm, ok2 := v.(map[string]any)
+		ol, ok3 := old.([]any)
+		vl, ok4 := v.([]any)
+		switch {
+		case ok1 && ok2:
+			out[k] = mergeShapes(om, vm)
+		case ok3 && ok4:
+			for _, x := range vl {
+				ol = addShape(ol, x)
+			}
+			out[k] = ol
+		case old == nil:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// contractClient is the extension's side, recording what it sends and gets.
+type contractClient struct {
+	t    *testing.T
+	conn jsonrpc2.Conn
+	rec  *contractRecorder
+	evCh chan SessionEvent
+}
+
+func (c *contractClient) call(method string, params, out any) {
+	c.t.Helper()
+	raw, _ := json.Marshal(params)
+	c.rec.record(method, "extension", "request", raw, nil, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var res json.RawMessage
+	if _, err := c.conn.Call(ctx, method, params, &res); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+	c.rec.record(method, "extension", "request", nil, res, true)
+	if out != nil && len(res) > 0 {
+		if err := json.Unmarshal(res, out); err != nil {
+			c.t.Fatalf("%s result: %v", method, err)
+		}
+	}
+}
+
+func (c *contractClient) notify(method string, params any) {
+	c.t.Helper()
+	raw, _ := json.Marshal(params)
+	c.rec.record(method, "extension", "notification", raw, nil, false)
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *contractClient) waitEvent(kind string) SessionEvent {
+	c.t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case ev := <-c.evCh:
+			if ev.Kind == kind {
+				return ev
+			}
+		case <-deadline:
+			c.t.Fatalf("no %s notification", kind)
+		}
+	}
+}
+
+// contractDAP is the scripted VS Code on the proxy: just enough DAP to stop
+// at a breakpoint and continue.
+type contractDAP struct {
+	t    *testing.T
+	conn net.Conn
+	r    *dap.Reader
+	w    *dap.Writer
+	seq  int
+}
+
+func (d *contractDAP) send(command string, args any) int {
+	d.t.Helper()
+	d.seq++
+	b, _ := json.Marshal(map[string]any{"seq": d.seq, "type": "request", "command": command, "arguments": args})
+	if err := d.w.WriteFrame(b); err != nil {
+		d.t.Fatal(err)
+	}
+	return d.seq
+}
+
+// await reads messages until one is the response to seq (seq > 0) or the
+// event named event.
+func (d *contractDAP) await(seq int, event string) map[string]any {
+	d.t.Helper()
+	_ = d.conn.SetReadDeadline(time.Now().Add(90 * time.Second))
+	for {
+		b, err := d.r.ReadFrame()
+		if err != nil {
+			d.t.Fatalf("DAP: waiting for %d/%q: %v", seq, event, err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		if seq > 0 && m["type"] == "response" && m["request_seq"] == float64(seq) {
+			return m
+		}
+		if event != "" && m["type"] == "event" && m["event"] == event {
+			return m
+		}
+	}
+}
+
+func TestContract(t *testing.T) {
+	fixture, _ := filepath.Abs("testdata/hover.py")
+	src, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	bpLine := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "total = ") })
+	docURI := string(uri.File(fixture))
+	hoverDF := map[string]any{"textDocument": map[string]any{"uri": docURI}, "position": map[string]any{"line": bpLine, "character": strings.Index(lines[bpLine], "df") + 1}}
+
+	mgr := session.NewManager(session.ManagerOptions{Workspace: filepath.Dir(fixture), Logger: testLogger(t)})
+	srv := New(Options{Manager: mgr, Logger: testLogger(t), Version: "test",
+		MCPEndpoint: func(context.Context) (Endpoint, error) {
+			return Endpoint{URL: "http://127.0.0.1:1/mcp", Token: "token"}, nil
+		}})
+	rec := &contractRecorder{entries: map[string]*contractEntry{}, frozen: map[string]bool{}}
+	a, b := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), a) }()
+	c := &contractClient{t: t, conn: jsonrpc2.NewConn(jsonrpc2.NewStream(b)), rec: rec, evCh: make(chan SessionEvent, 64)}
+	var bridgeTo sync.Map // VS Code session id → *session.Session answering its dapRequests
+	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		switch req.Method() {
+		case "dapscope/sessionEvent":
+			rec.record(req.Method(), "sidecar", "notification", req.Params(), nil, false)
+			var ev SessionEvent
+			_ = json.Unmarshal(req.Params(), &ev)
+			select {
+			case c.evCh <- ev:
+			default:
+			}
+			return nil
+		case "dapscope/dapRequest":
+			rec.record(req.Method(), "sidecar", "request", req.Params(), nil, false)
+			var p struct {
+				VSCodeSessionID string          `json:"vscodeSessionId"`
+				Command         string          `json:"command"`
+				Arguments       json.RawMessage `json:"arguments"`
+			}
+			_ = json.Unmarshal(req.Params(), &p)
+			ss, ok := bridgeTo.Load(p.VSCodeSessionID)
+			if !ok {
+				return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no session %s", p.VSCodeSessionID))
+			}
+			go func() { // like session.customRequest: answered asynchronously
+				var body json.RawMessage
+				err := ss.(*session.Session).Request(ctx, p.Command, p.Arguments, &body)
+				rec.record(req.Method(), "sidecar", "request", nil, body, true)
+				_ = reply(ctx, body, err)
+			}()
+			return nil
+		}
+		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	})
+	defer func() { _ = c.conn.Close(); <-c.conn.Done() }()
+
+	// Lifecycle and documents; hover with nothing paused answers null.
+	c.call("initialize", map[string]any{"processId": os.Getpid(), "clientInfo": map[string]any{"name": "contract", "version": "1"}, "rootUri": nil, "capabilities": map[string]any{}}, nil)
+	c.notify("initialized", map[string]any{})
+	doc := map[string]any{"uri": docURI, "languageId": "python", "version": 1, "text": string(src)}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": doc})
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": docURI, "version": 2}, "contentChanges": []any{map[string]any{"text": string(src)}}})
+	c.call("textDocument/hover", hoverDF, nil)
+
+	// A dapscope session: startProxy, then VS Code's DAP through the proxy.
+	var proxy StartProxyResult
+	c.call("dapscope/startProxy", StartProxyParams{VSCodeSessionID: "vs-1", Configuration: map[string]any{
+		"type": "dapscope", "request": "launch", "name": "contract", "adapter": "debugpy", "program": fixture}}, &proxy)
+	conn, err := session.DialProxy(proxy.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ed := &contractDAP{t: t, conn: conn, r: dap.NewReader(conn), w: dap.NewWriter(conn)}
+	ed.await(ed.send("initialize", map[string]any{"clientID": "vscode", "adapterID": "dapscope", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}), "")
+	ed.send("launch", map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true})
+	ed.await(0, "initialized")
+	ed.await(ed.send("setBreakpoints", map[string]any{"source": map[string]any{"path": fixture}, "breakpoints": []any{map[string]any{"line": bpLine + 1}}}), "")
+	ed.send("configurationDone", map[string]any{})
+	ed.await(0, "stopped")
+	stopped := c.waitEvent("stopped")
+
+	// Paused: hover, inspect (a result and a typed error), sessions.
+	opts := map[string]any{"max_preview_rows": 5, "timeout": 10} // the full budget: shapes must not depend on machine speed
+	c.call("textDocument/hover", hoverDF, nil)
+	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "options": opts}, nil)
+	c.call("dapscope/inspect", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "missing_name", "options": opts}, nil)
+	c.call("dapscope/sessions", nil, nil)
+
+	// A bridged session (another debug type): its DAP requests come back to
+	// the extension, answered here by the paused sidecar session.
+	ss, err := mgr.Get(stopped.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bridgeTo.Store("py-1", ss)
+	ev := BridgeEvent{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "started"}
+	c.notify("dapscope/bridgeEvent", ev)
+	ev.Kind, ev.ThreadID, ev.Reason, ev.AllThreadsStopped = "stopped", stopped.Stop.ThreadID, "breakpoint", true
+	c.notify("dapscope/bridgeEvent", ev)
+	var bridgedRes map[string]any
+	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "options": opts}, &bridgedRes)
+	if bridgedRes["detected_type"] != "dataframe" {
+		t.Fatalf("bridged inspect = %v", bridgedRes)
+	}
+	c.call("dapscope/sessions", nil, nil)
+	rec.mu.Lock()
+	rec.frozen["dapscope/dapRequest"] = true
+	rec.mu.Unlock()
+	ev.Kind, ev.ThreadID, ev.Reason, ev.AllThreadsStopped = "continued", stopped.Stop.ThreadID, "", false
+	c.notify("dapscope/bridgeEvent", ev)
+	ev.Kind, ev.ThreadID = "terminated", 0
+	c.notify("dapscope/bridgeEvent", ev)
+
+	// Continue: the continued notification; then the MCP endpoint and the end.
+	ed.await(ed.send("continue", map[string]any{"threadId": stopped.Stop.ThreadID}), "")
+	c.waitEvent("continued")
+	rec.mu.Lock()
+	rec.frozen["dapscope/sessionEvent"] = true // terminated comes while the channel closes
+	rec.mu.Unlock()
+	c.call("dapscope/mcpEndpoint", nil, nil)
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": docURI}})
+	c.call("shutdown", nil, nil)
+	c.notify("exit", nil)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after exit")
+	}
+
+	// Every method of the table (and the two the sidecar sends) has a fixture.
+	want := []string{"dapscope/sessionEvent", "dapscope/dapRequest"}
+	for m := range srv.r.calls {
+		want = append(want, m)
+	}
+	for m := range srv.r.notes {
+		want = append(want, m)
+	}
+	slices.Sort(want)
+	var got []string
+	for m := range rec.entries {
+		got = append(got, m)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("recorded methods %v, want the channel's %v", got, want)
+	}
+	checkContract(t, rec.entries)
+}
+
+// contractFile names a method's fixture: dapscope/startProxy → dapscope_startProxy.json.
+func contractFile(method string) string {
+	return filepath.Join(contractDir, strings.ReplaceAll(method, "/", "_")+".json")
+}
+
+// checkContract compares (or with -update rewrites) the fixtures; a fixture
+// of a method the channel no longer has fails too.
+func checkContract(t *testing.T, entries map[string]*contractEntry) {
+	t.Helper()
+	files := map[string]bool{}
+	for m, e := range entries {
+		path := contractFile(m)
+		files[path] = true
+		got, err := json.MarshalIndent(e, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		if *updateContract {
+			if err := os.MkdirAll(contractDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("missing contract fixture %s (run go test ./editor -run Contract -update): %v", path, err)
+			continue
+		}
+		if string(want) != string(got) {
+			t.Errorf("%s: the channel's shapes changed (rerun with -update if intended, then fix vscode-extension/src/protocol.ts):\n%s", path, firstDiff(string(want), string(got)))
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(contractDir, "*.json"))
+	for _, f := range old {
+		if files[f] {
+			continue
+		}
+		if *updateContract {
+			_ = os.Remove(f)
+			continue
+		}
+		t.Errorf("stale contract fixture %s: the channel has no such method", f)
+	}
+}
+
+// firstDiff shows the first differing line of two fixtures.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, wl, gl)
+		}
+	}
+	return ""
+}

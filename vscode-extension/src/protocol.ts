@@ -1,0 +1,215 @@
+// The editor channel's contract on the extension's side: every JSON-RPC
+// method `dapscope serve` speaks (editor/server.go), who sends it, and the
+// types of its params and result. The Go test editor/contract_test.go records
+// the real shapes in editor/testdata/contract/*.json and
+// test/contract.test.ts checks them against these types, so both sides move
+// together.
+
+import type {
+  DidChangeTextDocumentParams,
+  DidCloseTextDocumentParams,
+  DidOpenTextDocumentParams,
+  Hover,
+  HoverParams,
+  InitializedParams,
+  InitializeParams,
+  InitializeResult,
+} from 'vscode-languageclient/node';
+import type { AdapterKind } from './adapter';
+import type { InspectResult } from './types';
+
+/** dapscope/inspect options (inspect.Options). */
+export interface InspectOptions {
+  max_preview_rows?: number;
+  max_preview_items?: number;
+  include_statistics?: boolean;
+  deep_memory?: boolean;
+  timeout?: number;
+  format?: string;
+  request_timeout?: number;
+  variables_reference?: boolean;
+}
+
+/** dapscope/inspect params (editor.InspectParams). */
+export interface InspectParams {
+  sessionId?: string;
+  vscodeSessionId?: string;
+  frameId?: number;
+  expression: string;
+  options: InspectOptions;
+}
+
+/** dapscope/startProxy params (editor.StartProxyParams). */
+export interface StartProxyParams {
+  configuration: Record<string, unknown>;
+  vscodeSessionId?: string;
+}
+
+/**
+ * dapscope/startProxy result (editor.StartProxyResult): the loopback address
+ * VS Code connects to, and the adapter kind the sidecar resolved. The
+ * sidecar's session id is not known yet (the session starts when VS Code
+ * connects); it comes from the `dapscope/session` DAP request and with
+ * dapscope/sessionEvent.
+ */
+export interface StartProxyResult {
+  address: string;
+  adapter: AdapterKind;
+}
+
+/** dapscope/mcpEndpoint result (editor.Endpoint). */
+export interface McpEndpoint {
+  url: string;
+  token: string;
+}
+
+/** Where a session stopped (session.StopLocation). */
+export interface StopLocation {
+  reason: string;
+  description?: string;
+  thread_id: number;
+  frame_id?: number;
+  function?: string;
+  file?: string;
+  path?: string;
+  line?: number;
+  column?: number;
+}
+
+/** A breakpoint and what the adapter said of it (session.BreakpointState). */
+export interface BreakpointState {
+  file: string;
+  line: number;
+  condition?: string;
+  hit_condition?: string;
+  log_message?: string;
+  id?: number;
+  verified: boolean;
+  message?: string;
+  hit_count: number;
+}
+
+/** How a session's program ended (session.Outcome). */
+export interface Outcome {
+  reached: boolean;
+  completed: boolean;
+  exit_code?: number;
+  error_type?: string;
+  error_message?: string;
+  traceback?: string;
+  truncated?: boolean;
+}
+
+/** A sidecar session (session.Info). */
+export interface SessionInfo {
+  id: string;
+  origin: string;
+  adapter: string;
+  status: string;
+  program?: string;
+  module?: string;
+  args?: string[];
+  env_keys?: string[];
+  created_at: string;
+  updated_at: string;
+  stop?: StopLocation;
+  last_breakpoint?: BreakpointState;
+  timings: { last_run_ms: number; total_run_ms: number };
+  breakpoints?: BreakpointState[];
+  outcome?: Outcome;
+  active?: boolean;
+}
+
+/** A session of another debug type reached through the bridge (editor.BridgedInfo). */
+export interface BridgedInfo {
+  vscodeSessionId: string;
+  name: string;
+  debugType: string;
+  adapter: string;
+  status: string;
+  threadId?: number;
+  updatedAt: string;
+}
+
+/** dapscope/sessions result (editor.SessionsResult). */
+export interface SessionsResult {
+  sessions: SessionInfo[];
+  bridged?: BridgedInfo[];
+  active?: string;
+}
+
+/** dapscope/sessionEvent params (editor.SessionEvent). */
+export interface SessionEvent {
+  sessionId: string;
+  vscodeSessionId?: string;
+  kind: 'stopped' | 'continued' | 'terminated';
+  stop?: StopLocation;
+}
+
+/** dapscope/bridgeEvent params (editor.BridgeEvent): a tracked session's lifecycle. */
+export interface BridgeEvent {
+  vscodeSessionId: string;
+  debugType: string;
+  name: string;
+  adapter: string;
+  kind: 'started' | 'stopped' | 'continued' | 'terminated';
+  threadId?: number;
+  reason?: string;
+  allThreadsStopped?: boolean;
+}
+
+/** dapscope/dapRequest params: a DAP request the sidecar runs on a bridged session. */
+export interface DapRequestParams {
+  vscodeSessionId: string;
+  command: string;
+  arguments?: unknown;
+}
+
+interface Method<From extends 'extension' | 'sidecar', Kind extends 'request' | 'notification', P, R = never> {
+  from: From;
+  kind: Kind;
+  params: P;
+  result: R;
+}
+
+/** Every method of the channel: who sends it, its params and (requests) result. */
+export interface Methods {
+  initialize: Method<'extension', 'request', InitializeParams, InitializeResult>;
+  initialized: Method<'extension', 'notification', InitializedParams>;
+  shutdown: Method<'extension', 'request', null, null>;
+  exit: Method<'extension', 'notification', null>;
+  'textDocument/didOpen': Method<'extension', 'notification', DidOpenTextDocumentParams>;
+  'textDocument/didChange': Method<'extension', 'notification', DidChangeTextDocumentParams>;
+  'textDocument/didClose': Method<'extension', 'notification', DidCloseTextDocumentParams>;
+  'textDocument/hover': Method<'extension', 'request', HoverParams, Hover | null>;
+  'dapscope/inspect': Method<'extension', 'request', InspectParams, InspectResult>;
+  'dapscope/sessions': Method<'extension', 'request', null, SessionsResult>;
+  'dapscope/startProxy': Method<'extension', 'request', StartProxyParams, StartProxyResult>;
+  'dapscope/mcpEndpoint': Method<'extension', 'request', null, McpEndpoint>;
+  'dapscope/bridgeEvent': Method<'extension', 'notification', BridgeEvent>;
+  'dapscope/dapRequest': Method<'sidecar', 'request', DapRequestParams, unknown>;
+  'dapscope/sessionEvent': Method<'sidecar', 'notification', SessionEvent>;
+}
+
+export type MethodName = keyof Methods;
+export type ParamsOf<M extends MethodName> = Methods[M]['params'];
+export type ResultOf<M extends MethodName> = Methods[M]['result'];
+
+/** The method table at run time (the same keys as Methods, checked by the compiler). */
+export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } = {
+  initialize: { from: 'extension', kind: 'request' },
+  initialized: { from: 'extension', kind: 'notification' },
+  shutdown: { from: 'extension', kind: 'request' },
+  exit: { from: 'extension', kind: 'notification' },
+  'textDocument/didOpen': { from: 'extension', kind: 'notification' },
+  'textDocument/didChange': { from: 'extension', kind: 'notification' },
+  'textDocument/didClose': { from: 'extension', kind: 'notification' },
+  'textDocument/hover': { from: 'extension', kind: 'request' },
+  'dapscope/inspect': { from: 'extension', kind: 'request' },
+  'dapscope/sessions': { from: 'extension', kind: 'request' },
+  'dapscope/startProxy': { from: 'extension', kind: 'request' },
+  'dapscope/mcpEndpoint': { from: 'extension', kind: 'request' },
+  'dapscope/bridgeEvent': { from: 'extension', kind: 'notification' },
+  'dapscope/dapRequest': { from: 'sidecar', kind: 'request' },
+  'dapscope/sessionEvent': { from: 'sidecar', kind: 'notification' },
+};

@@ -1,0 +1,133 @@
+// The sidecar's lifecycle: `dapscope serve` run as a language client,
+// started lazily (once, however many callers ask at the same time), logging
+// to the dapscope output channel, restarted or stopped on demand; and the
+// typed calls of the editor channel (protocol.ts) the extension makes.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, SessionEvent, StartProxyResult } from './protocol';
+import type { InspectResult } from './types';
+
+/** The sidecar binary: the `dapscope.path` setting, else the bundled one, else `dapscope` on PATH. */
+export function sidecarPath(extPath: string): string {
+  const configured = vscode.workspace.getConfiguration('dapscope').get<string>('path');
+  if (configured) return configured;
+  const bundled = path.join(extPath, 'bin', process.platform === 'win32' ? 'dapscope.exe' : 'dapscope');
+  if (!fs.existsSync(bundled)) return 'dapscope';
+  try {
+    fs.accessSync(bundled, fs.constants.X_OK);
+  } catch {
+    fs.chmodSync(bundled, 0o755); // some unpackers drop the executable bit
+  }
+  return bundled;
+}
+
+export function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** What the sidecar asks of the extension. */
+export interface SidecarHandlers {
+  onSessionEvent(ev: SessionEvent): void;
+  onDapRequest(p: DapRequestParams): Promise<unknown>;
+}
+
+export class Sidecar {
+  private client?: LanguageClient;
+  private starting?: Promise<LanguageClient>;
+
+  constructor(
+    private readonly extensionPath: string,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly handlers: SidecarHandlers,
+  ) {}
+
+  /** The running client, starting the sidecar on first use. */
+  async start(): Promise<LanguageClient> {
+    if (this.client) return this.client;
+    if (this.starting) return this.starting;
+    this.starting = this.launch();
+    try {
+      return await this.starting;
+    } finally {
+      this.starting = undefined;
+    }
+  }
+
+  /** Starts the sidecar in the background; failures go to the log. */
+  startInBackground(what = 'could not start the sidecar'): void {
+    void this.start().catch((e) => this.log.error(`${what}: ${e}`));
+  }
+
+  async restart(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    await c?.stop().catch(() => undefined);
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    await c?.stop();
+  }
+
+  private async launch(): Promise<LanguageClient> {
+    const bin = sidecarPath(this.extensionPath);
+    const cfg = vscode.workspace.getConfiguration('dapscope');
+    const args = ['serve', '--log-level', cfg.get<string>('sidecarLogLevel', 'info')];
+    if (cfg.get<boolean>('trace.dap')) args.push('--trace-dap');
+    const root = workspaceRoot();
+    if (root) args.push('--workspace', root);
+    this.log.info(`starting sidecar: ${bin} ${args.join(' ')}`);
+    const serverOptions: ServerOptions = { command: bin, args, options: { cwd: root } };
+    const log = this.log;
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'python' },
+        { scheme: 'file', language: 'go' },
+      ],
+      outputChannel: log,
+      middleware: {
+        provideHover: async (document, position, token, next) => {
+          const t0 = performance.now();
+          const h = await next(document, position, token);
+          const ms = performance.now() - t0;
+          log.info(`hover ${path.basename(document.uri.fsPath)}:${position.line + 1}:${position.character + 1} ${h ? 'answered' : 'null'} in ${ms.toFixed(1)} ms`);
+          return h;
+        },
+      },
+    };
+    const c = new LanguageClient('dapscope', 'dapscope sidecar', serverOptions, clientOptions);
+    c.onNotification('dapscope/sessionEvent', (ev: SessionEvent) => this.handlers.onSessionEvent(ev));
+    c.onRequest('dapscope/dapRequest', (p: DapRequestParams) => this.handlers.onDapRequest(p));
+    await c.start();
+    this.client = c;
+    log.info('sidecar started');
+    return c;
+  }
+
+  // ------------------------------------------------------------ channel calls
+
+  async startProxy(configuration: vscode.DebugConfiguration, vscodeSessionId: string): Promise<StartProxyResult> {
+    const c = await this.start();
+    return c.sendRequest<StartProxyResult>('dapscope/startProxy', { configuration, vscodeSessionId });
+  }
+
+  async inspect(params: InspectParams): Promise<InspectResult> {
+    const c = await this.start();
+    return c.sendRequest<InspectResult>('dapscope/inspect', params);
+  }
+
+  async mcpEndpoint(): Promise<McpEndpoint> {
+    const c = await this.start();
+    return c.sendRequest<McpEndpoint>('dapscope/mcpEndpoint');
+  }
+
+  /** Tells a running sidecar about a tracked session (never starts it). */
+  bridgeEvent(ev: BridgeEvent): void {
+    void this.client?.sendNotification('dapscope/bridgeEvent', ev).catch((e) => this.log.warn(`bridge event: ${e}`));
+  }
+}

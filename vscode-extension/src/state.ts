@@ -1,0 +1,65 @@
+// The extension's one piece of state, passed explicitly to the tracker and
+// the commands: the output channel, the sidecar, the bridge for other debug
+// types, the live debug sessions and the sidecar session id of each
+// `dapscope` session.
+
+import * as vscode from 'vscode';
+import { Bridge } from './bridge';
+import { InspectPanel } from './panel';
+import type { BridgeEvent } from './protocol';
+import { Sidecar } from './sidecar';
+
+export class ExtensionState {
+  readonly sidecar: Sidecar;
+  readonly bridge: Bridge;
+  /** VS Code session id → the sidecar's session id (asked with the custom DAP request dapscope/session). */
+  readonly sidecarIds = new Map<string, string>();
+  /** Live debug sessions by id (the Variables view's context names its session by id). */
+  readonly liveSessions = new Map<string, vscode.DebugSession>();
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.bridge = new Bridge(
+      (ev: BridgeEvent) => {
+        if (ev.kind === 'stopped' || ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
+        this.sidecar.bridgeEvent(ev);
+      },
+      (m) => log.debug(m),
+    );
+    this.sidecar = new Sidecar(context.extensionPath, log, {
+      onSessionEvent: (ev) => {
+        log.debug(`session event ${ev.kind} ${ev.sessionId} (vscode ${ev.vscodeSessionId ?? '-'})`);
+        // Panels of dapscope sessions refresh from the tracker (the editor's own
+        // view of stops); here only the end of a sidecar session matters.
+        if (ev.vscodeSessionId && ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
+      },
+      onDapRequest: (p) => this.bridge.request(p),
+    });
+  }
+
+  /** Learns (once) which sidecar session a `dapscope` debug session is. */
+  async learnSidecarId(session: vscode.DebugSession): Promise<void> {
+    if (this.sidecarIds.has(session.id)) return;
+    try {
+      const info = (await session.customRequest('dapscope/session')) as { id?: string };
+      if (info?.id) {
+        this.sidecarIds.set(session.id, info.id);
+        this.log.info(`debug session "${session.name}" is sidecar session ${info.id}`);
+      }
+    } catch (e) {
+      this.log.debug(`dapscope/session: ${(e as Error).message}`);
+    }
+  }
+
+  sessionStarted(s: vscode.DebugSession): void {
+    this.liveSessions.set(s.id, s);
+  }
+
+  sessionEnded(s: vscode.DebugSession): void {
+    this.liveSessions.delete(s.id);
+    this.sidecarIds.delete(s.id);
+    InspectPanel.onSessionEvent(s.id, 'terminated');
+  }
+}

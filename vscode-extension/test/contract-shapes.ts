@@ -1,0 +1,124 @@
+// The run-time shapes of the editor channel's types (src/protocol.ts,
+// src/types.ts) for the contract test; the compiler holds each one to its
+// type's exact keys (see shape.ts).
+import type { Hover, HoverParams, InitializeResult } from 'vscode-languageclient/node';
+import type {
+  BreakpointState,
+  BridgedInfo,
+  BridgeEvent,
+  DapRequestParams,
+  InspectOptions,
+  InspectParams,
+  McpEndpoint,
+  MethodName,
+  Outcome,
+  SessionEvent,
+  SessionInfo,
+  SessionsResult,
+  StartProxyParams,
+  StartProxyResult,
+  StopLocation,
+} from '../src/protocol';
+import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
+import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
+
+const histogram = object<Histogram>({ edges: req(), counts: req() });
+const column = object<Column>({ name: req(), key: opt(), dtype: opt(), non_null: opt(), null_count: opt(), duplicate: opt() });
+const indexInfo = object<IndexInfo>({
+  type: opt(), name: opt(), dtype: opt(), length: opt(), start: opt(), stop: opt(), step: opt(), is_unique: opt(), levels: opt(), names: opt(), first: opt(), last: opt(),
+});
+const attribute = object<Attribute>({ name: req(), type: opt(), repr: opt(), is_truncated: opt() });
+const dim = object<Dim>({ name: req(), size: req() });
+const xvariable = object<XVariable>({ name: req(), dims: opt(), dtype: opt(), size: opt(), index: opt(), null_count: opt(), lazy: opt(), values: opt() });
+
+export const structureShape = object<Structure>({
+  shape: opt(), ndim: opt(), length: opt(), cap: opt(), size: opt(), dtype: opt(),
+  fields: opt(array(object<{ name: string; dtype?: string }>({ name: req(), dtype: opt() }))),
+  nbytes: opt(), itemsize: opt(), c_contiguous: opt(), f_contiguous: opt(), masked_count: opt(), device: opt(), requires_grad: opt(),
+  array_name: opt(), dims: opt(array(dim)), coords: opt(array(xvariable)), data_vars: opt(array(xvariable)), attrs: opt(array(attribute)),
+  memory_bytes: opt(), memory_deep: opt(), memory_estimated: opt(),
+  columns: opt(array(column)), column_count: opt(), column_levels: opt(), column_level_names: opt(), index: opt(indexInfo), series_name: opt(), duplicate_columns: opt(),
+  key_types: opt(record(leaf)), value_types: opt(record(leaf)), element_types: opt(record(leaf)), element_type: opt(), key_type: opt(),
+  depth: opt(), self_referencing: opt(), line_count: opt(), value: opt(),
+  class: opt(), module: opt(), kind: opt(), attributes: opt(array(attribute)), attribute_count: opt(), properties: opt(),
+  signature: opt(), doc: opt(), bases: opt(), file: opt(), address: opt(), nil: opt(), target_type: opt(),
+});
+
+export const statisticsShape: Shape = object<Statistics>({
+  name: opt(), count: opt(), min: opt(), max: opt(), mean: opt(), std: opt(),
+  quantiles: opt(object<NonNullable<Statistics['quantiles']>>({ p5: req(), p25: req(), p50: req(), p75: req(), p95: req() })),
+  zeros: opt(), nan_count: opt(), inf_count: opt(), histogram: opt(histogram), distinct: opt(), distinct_estimated: opt(),
+  top_values: opt(array(object<{ value: unknown; count: number }>({ value: req(), count: req() }))),
+  first: opt(), last: opt(), str_len: opt(object<NonNullable<Statistics['str_len']>>({ min: req(), max: req(), mean: req() })),
+  true_count: opt(), true_rate: opt(), categories: opt(), ordered: opt(), element_types: opt(record(leaf)),
+  sampled: opt(), sample_size: opt(), skipped: opt(), duplicate_rows: opt(), columns: opt(array(lazy(() => statisticsShape))),
+});
+
+const row = object<Row>({ index: req(), values: req() });
+const item = object<Item>({ key: opt(), index: opt(), value: req(), type: opt() });
+export const previewShape = object<Preview>({
+  columns: opt(), head: opt(array(row)), tail: opt(array(row)), omitted_rows: opt(), items: opt(array(item)), tail_items: opt(array(item)),
+  values: opt(), text: opt(), repr: opt(), is_truncated: opt(),
+});
+
+export const inspectErrorShape = object<InspectError>({ code: opt(), message: opt(), hint: opt(), available_variables: opt(), state: opt() });
+
+export const inspectResultShape = object<InspectResult>({
+  name: opt(), type: opt(), detected_type: opt(), structure: opt(structureShape), preview: opt(previewShape), statistics: opt(statisticsShape),
+  summary: opt(), warnings: opt(), error: opt(inspectErrorShape), partial: opt(), timed_out: opt(), variables_reference: opt(),
+  hint: opt(), source: opt(), elapsed_ms: opt(), probe_ms: opt(),
+});
+
+const stopLocation = object<StopLocation>({
+  reason: req(), description: opt(), thread_id: req(), frame_id: opt(), function: opt(), file: opt(), path: opt(), line: opt(), column: opt(),
+});
+const breakpointState = object<BreakpointState>({
+  file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(),
+});
+const sessionInfo = object<SessionInfo>({
+  id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), args: opt(), env_keys: opt(),
+  created_at: req(), updated_at: req(), stop: opt(stopLocation), last_breakpoint: opt(breakpointState),
+  timings: req(object<SessionInfo['timings']>({ last_run_ms: req(), total_run_ms: req() })),
+  breakpoints: opt(array(breakpointState)),
+  outcome: opt(object<Outcome>({ reached: req(), completed: req(), exit_code: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt() })),
+  active: opt(),
+});
+const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
+
+const position = leaf; // LSP's own types: checked by the compiler
+const hover = object<Hover>({ contents: req(), range: opt() });
+
+/** Shapes of the params and result of the methods whose types are dapscope's. */
+export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape }>> = {
+  'textDocument/hover': {
+    params: object<HoverParams>({ textDocument: req(), position: req(position), workDoneToken: opt() }),
+    result: nullable(hover),
+  },
+  initialize: {
+    // InitializeResult allows any extra member; dapscope answers these two.
+    result: object<Pick<InitializeResult, 'capabilities' | 'serverInfo'>>({ capabilities: req(), serverInfo: opt(object<NonNullable<InitializeResult['serverInfo']>>({ name: req(), version: opt() })) }),
+  },
+  'dapscope/inspect': {
+    params: object<InspectParams>({
+      sessionId: opt(), vscodeSessionId: opt(), frameId: opt(), expression: req(),
+      options: req(object<InspectOptions>({
+        max_preview_rows: opt(), max_preview_items: opt(), include_statistics: opt(), deep_memory: opt(), timeout: opt(), format: opt(), request_timeout: opt(), variables_reference: opt(),
+      })),
+    }),
+    result: inspectResultShape,
+  },
+  'dapscope/sessions': {
+    params: nullable(object<Record<string, never>>({})),
+    result: object<SessionsResult>({ sessions: req(array(sessionInfo)), bridged: opt(array(bridgedInfo)), active: opt() }),
+  },
+  'dapscope/startProxy': {
+    params: object<StartProxyParams>({ configuration: req(record(leaf)), vscodeSessionId: opt() }),
+    result: object<StartProxyResult>({ address: req(), adapter: req() }),
+  },
+  'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
+  'dapscope/bridgeEvent': {
+    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), reason: opt(), allThreadsStopped: opt() }),
+  },
+  'dapscope/dapRequest': { params: object<DapRequestParams>({ vscodeSessionId: req(), command: req(), arguments: opt() }) },
+  'dapscope/sessionEvent': { params: object<SessionEvent>({ sessionId: req(), vscodeSessionId: opt(), kind: req(), stop: opt(stopLocation) }) },
+};
