@@ -333,10 +333,15 @@ async function main() {
       await listServers();
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'dapscope' }).first();
       if (/Running/.test((await row.textContent()) ?? '') && /mcp\.method=tools\/list/.test(extensionLog())) return true;
-      await row.click();
+      // Keyboard, not clicks: a tooltip of the "Add Server" row can cover the
+      // dapscope row and swallow a click (seen under load).
+      await page.keyboard.type('dapscope');
+      await page.keyboard.press('Enter');
       const start = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first();
-      if (await start.isVisible().catch(() => false)) await start.click();
-      else await page.keyboard.press('Escape');
+      if (await start.isVisible().catch(() => false)) {
+        await page.keyboard.type('Start Server');
+        await page.keyboard.press('Enter');
+      } else await page.keyboard.press('Escape');
       return false;
     }, 90_000, 2_000);
     await screenshot('mcp-running');
