@@ -27,11 +27,14 @@ type inspectArgs struct {
 	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
 	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text content: markdown (default), tui box, or the JSON model; structuredContent is always the JSON model"`
 	Width             int     `json:"width,omitempty" desc:"tui width in columns (40..300, default 100)"`
+	browseArgs
 }
 
 // InspectResult is debug_inspect_variable's answer: the inspector's model.
 type InspectResult struct {
 	*inspect.Result
+	// Page is the selected rows when columns, rows, sort or filter was given.
+	Page  *inspect.Page `json:"page,omitempty"`
 	text_ string
 }
 
@@ -73,6 +76,17 @@ func (s *Server) registerInspectTools() {
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
 				return nil, err
+			}
+			page, err := s.browse(ctx, sess, p.FrameID, p.Expression, &p.browseArgs, o)
+			if err != nil {
+				return nil, err
+			}
+			if page != nil {
+				// The page is what was asked for: the summary keeps its
+				// structure and drops its own preview rows.
+				res.Preview = nil
+				text := capText(res.Summary+"\n"+pageText(page), maxTextBytes)
+				return &InspectResult{Result: res, Page: page, text_: text}, nil
 			}
 			text := capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
 			// Fit the whole response under the cap with the inspector's own

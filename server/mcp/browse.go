@@ -1,0 +1,101 @@
+// browse.go: the row-browsing arguments of debug_inspect_variable —
+// columns, rows, sort, filter — computed in the debuggee (inspect.Browse)
+// and returned as a page beside the summary, with a compact table as text.
+
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// browseArgs select part of a table (DataFrame, Series, 1-D/2-D array,
+// list of records); any of them returns `page` beside the summary.
+type browseArgs struct {
+	Columns []any     `json:"columns,omitempty" desc:"names, globs (feature_*) or positions"`
+	Rows    *rowsArg  `json:"rows,omitempty" desc:"window on the sorted/filtered rows"`
+	Sort    []sortArg `json:"sort,omitempty" desc:"stable, nulls last"`
+	Filter  string    `json:"filter,omitempty" desc:"DataFrame.query syntax over column names, e.g. price > 10 and city == 'Nice'"`
+}
+
+type rowsArg struct {
+	Offset int64 `json:"offset,omitempty"`
+	Limit  int   `json:"limit,omitempty" desc:"1..1000, default 100"`
+}
+
+type sortArg struct {
+	Column     any  `json:"column" mcp:"required" desc:"name or position"`
+	Descending bool `json:"descending,omitempty"`
+}
+
+func (b *browseArgs) wanted() bool {
+	return len(b.Columns) > 0 || b.Rows != nil || len(b.Sort) > 0 || b.Filter != ""
+}
+
+func (b *browseArgs) selection() inspect.Selection {
+	sel := inspect.Selection{Columns: b.Columns, Filter: b.Filter}
+	if b.Rows != nil {
+		limit := b.Rows.Limit
+		if limit == 0 {
+			limit = 100
+		}
+		sel.Rows = &inspect.RowWindow{Offset: b.Rows.Offset, Limit: limit}
+	}
+	for _, k := range b.Sort {
+		sel.Sort = append(sel.Sort, inspect.SortKey{Column: k.Column, Descending: k.Descending})
+	}
+	return sel
+}
+
+// browse runs the selection when one was asked for.
+func (s *Server) browse(ctx context.Context, sess *session.Session, frameID int, expr string, b *browseArgs, o inspect.Options) (*inspect.Page, error) {
+	if !b.wanted() {
+		return nil, nil
+	}
+	r, err := inspect.Browse(ctx, sess, frameID, expr, b.selection(), o)
+	if err != nil {
+		return nil, err
+	}
+	return r.Page, nil
+}
+
+// pageText renders a page as a compact table (cells cut to 40 characters).
+func pageText(p *inspect.Page) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
+	if p.TotalRows != p.AllRows {
+		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
+	}
+	if len(p.Columns) != p.ColumnCount {
+		fmt.Fprintf(&b, "; %d of %d columns", len(p.Columns), p.ColumnCount)
+	}
+	b.WriteString("\n| pos |")
+	for _, c := range p.Columns {
+		fmt.Fprintf(&b, " %s |", cell(c.Name))
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(p.Columns)))
+	for i, row := range p.Rows {
+		fmt.Fprintf(&b, "\n| %d |", p.Positions[i])
+		for _, v := range row {
+			fmt.Fprintf(&b, " %s |", cell(v))
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func cell(v any) string {
+	s := "—"
+	if v != nil {
+		s = strings.ReplaceAll(fmt.Sprint(v), "|", "\\|")
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return s
+}
