@@ -240,7 +240,24 @@ async function main() {
       return false;
     }, 60_000, 1_000);
     log('df in the Variables view');
+    // Smart values: VS Code's own Variables view shows dapscope's one-line
+    // summary for df (the proxy rewrote the adapter's variables response).
+    await until('the smart value of df in the Variables view', async () => /DataFrame 500 × 3 · 10 nulls in price/.test((await dfRow.textContent()) ?? ''), 30_000, 500);
+    log(`Variables view: ${((await dfRow.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)}`);
     await screenshot('stopped');
+
+    // VS Code's own debug hover (no modifier key) shows the summary too.
+    const debugHover = page.locator('.debug-hover-widget', { hasText: /DataFrame 500 × 3/ }).first();
+    await until("VS Code's debug hover on df with the smart value", async () => {
+      const box = await wordBox(editor, '# BREAKPOINT', 'df');
+      await page.mouse.move(5, 600);
+      await page.waitForTimeout(300);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+      return await debugHover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+    }, 60_000, 500);
+    log(`debug hover shows: ${((await debugHover.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)}`);
+    await screenshot('debug-hover-df');
+    await page.mouse.move(5, 600);
 
     // Hover df on the stopped line: the markdown smart summary.
     const dfBox = () => wordBox(editor, '# BREAKPOINT', 'df');
