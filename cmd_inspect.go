@@ -47,7 +47,11 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	c.register(fs)
 	_ = fs.Set("log-level", "warn") // keep the output clean; --log-level overrides
 	format := fs.String("format", "tui", "output format: tui, json or markdown")
-	rows := fs.Int("rows", 0, "preview rows (1..100, default 5)")
+	var rows rowsFlag
+	fs.Var(&rows, "rows", "N: preview rows (1..100, default 5); OFFSET:LIMIT: that window of the table's rows (limit ≤ 1000)")
+	columns := fs.String("columns", "", "table columns to show: names, globs or positions, comma-separated (e.g. price,feature_*,3)")
+	sortBy := fs.String("sort", "", "sort the table's rows: columns, comma-separated, - for descending (e.g. -price,city)")
+	filter := fs.String("filter", "", "keep the table's rows where this DataFrame.query expression holds (e.g. 'qty > 2')")
 	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
 	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")
@@ -89,7 +93,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	exprs := pos[1:]
-	opts := inspect.Options{MaxPreviewRows: *rows, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep}
+	opts := inspect.Options{MaxPreviewRows: rows.preview, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep}
 	if *noStats {
 		opts.IncludeStatistics = inspect.Bool(false)
 	}
@@ -109,7 +113,47 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	defer done()
-	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, *width, *wait)
+	var sel *inspect.Selection
+	if rows.window != nil || *columns != "" || *sortBy != "" || *filter != "" {
+		sel = &inspect.Selection{Rows: rows.window, Columns: inspect.ParseColumns(*columns), Sort: inspect.ParseSortKeys(*sortBy), Filter: *filter}
+		if err := sel.Validate(); err != nil {
+			fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
+			return 2
+		}
+	}
+	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, *width, *wait)
+}
+
+// rowsFlag is --rows: N preview rows, or OFFSET:LIMIT, a window of a
+// table's rows.
+type rowsFlag struct {
+	preview int
+	window  *inspect.RowWindow
+}
+
+func (r *rowsFlag) String() string {
+	if r.window != nil {
+		return fmt.Sprintf("%d:%d", r.window.Offset, r.window.Limit)
+	}
+	return strconv.Itoa(r.preview)
+}
+
+func (r *rowsFlag) Set(s string) error {
+	if off, lim, ok := strings.Cut(s, ":"); ok {
+		o, err1 := strconv.ParseInt(off, 10, 64)
+		l, err2 := strconv.Atoi(lim)
+		if err1 != nil || err2 != nil || o < 0 || l < 1 || l > inspect.MaxPageRows {
+			return fmt.Errorf("want OFFSET:LIMIT with LIMIT 1..%d, got %q", inspect.MaxPageRows, s)
+		}
+		r.window = &inspect.RowWindow{Offset: o, Limit: l}
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want N or OFFSET:LIMIT, got %q", s)
+	}
+	r.preview = n
+	return nil
 }
 
 // cutLast splits s around the last sep.
@@ -138,7 +182,7 @@ func launchSpecFor(workspace, file string, line int, args []string) session.Laun
 
 // inspectProgram is the testable body of `dapscope inspect`.
 func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
-	depth int, opts inspect.Options, width int, wait time.Duration) int {
+	depth int, opts inspect.Options, sel *inspect.Selection, width int, wait time.Duration) int {
 	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
 	s, err := mgr.Launch(ctx, spec)
 	if err != nil {
@@ -188,9 +232,35 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 			texts = append(texts, inspect.FormatError(expr, ie, opts.Format, width))
 			continue
 		}
-		results = append(results, res)
+		var page *inspect.Page
+		if sel != nil {
+			pr, err := inspect.Browse(ctx, s, frameID, expr, *sel, opts)
+			if err != nil {
+				code = 1
+				var ie *inspect.Error
+				if !errors.As(err, &ie) {
+					ie = &inspect.Error{Code: inspect.CodeInternal, Message: err.Error()}
+				}
+				results = append(results, &inspect.Result{Name: expr, Error: ie})
+				texts = append(texts, inspect.FormatError(expr, ie, opts.Format, width))
+				continue
+			}
+			page = pr.Page
+			res.Preview = nil // the page is the rows asked for
+		}
+		if page != nil {
+			results = append(results, struct {
+				*inspect.Result
+				Page *inspect.Page `json:"page"`
+			}{res, page})
+		} else {
+			results = append(results, res)
+		}
 		if opts.Format != "json" {
 			t, _ := inspect.Format(res, opts.Format, width)
+			if page != nil {
+				t += "\n" + inspect.FormatPage(page)
+			}
 			texts = append(texts, t)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -164,4 +165,80 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 		return nil, out.Error
 	}
 	return &out, nil
+}
+
+// FormatPage renders a page as a compact markdown table: the original
+// position of each row, then the chosen columns (cells cut to 40
+// characters).
+func FormatPage(p *Page) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
+	if p.TotalRows != p.AllRows {
+		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
+	}
+	if len(p.Columns) != p.ColumnCount {
+		fmt.Fprintf(&b, "; %d of %d columns", len(p.Columns), p.ColumnCount)
+	}
+	b.WriteString("\n| pos |")
+	for _, c := range p.Columns {
+		fmt.Fprintf(&b, " %s |", pageCell(c.Name))
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(p.Columns)))
+	for i, row := range p.Rows {
+		fmt.Fprintf(&b, "\n| %d |", p.Positions[i])
+		for _, v := range row {
+			fmt.Fprintf(&b, " %s |", pageCell(v))
+		}
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func pageCell(v any) string {
+	s := "—"
+	if v != nil {
+		s = strings.ReplaceAll(fmt.Sprint(v), "|", "\\|")
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return s
+}
+
+// ParseSortKeys reads "col,-col2,3" (a leading - sorts descending;
+// digits are positions) into sort keys.
+func ParseSortKeys(s string) []SortKey {
+	var out []SortKey
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k := SortKey{}
+		if strings.HasPrefix(part, "-") {
+			k.Descending, part = true, part[1:]
+		}
+		k.Column = columnRef(part)
+		out = append(out, k)
+	}
+	return out
+}
+
+// ParseColumns reads "a,b,feature_*,3" into column references.
+func ParseColumns(s string) []any {
+	var out []any
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, columnRef(part))
+		}
+	}
+	return out
+}
+
+func columnRef(s string) any {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return s
 }

@@ -150,7 +150,7 @@ func columnTable(r *Result) ([]string, [][]string) {
 					row[6] = "~" + row[6]
 				}
 			}
-			if st.TopValues != nil && row[3] == "" {
+			if len(st.TopValues) > 0 && row[3] == "" {
 				row[3] = "top: " + cellText(st.TopValues[0].Value)
 			}
 		}

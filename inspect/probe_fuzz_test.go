@@ -50,3 +50,17 @@ func FuzzDecodeProbeResult(f *testing.F) {
 		}
 	})
 }
+
+// TestFormatEmptyTopValues: an all-null column has top_values [] — the
+// tui and markdown tables indexed its first element (panic).
+func TestFormatEmptyTopValues(t *testing.T) {
+	r, err := DecodeProbeResult(`{"name":"df","detected_type":"dataframe","structure":{"shape":[2,1],"columns":[{"name":"empty","dtype":"object","null_count":2}]},"statistics":{"columns":[{"name":"empty","top_values":[]}]}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"tui", "markdown"} {
+		if _, err := Format(r, f, 80); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,13 +1,12 @@
 // browse.go: the row-browsing arguments of debug_inspect_variable —
 // columns, rows, sort, filter — computed in the debuggee (inspect.Browse)
-// and returned as a page beside the summary, with a compact table as text.
+// and returned as a page beside the summary, with inspect.FormatPage's
+// table as text.
 
 package mcp
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
@@ -61,41 +60,4 @@ func (s *Server) browse(ctx context.Context, sess *session.Session, frameID int,
 		return nil, err
 	}
 	return r.Page, nil
-}
-
-// pageText renders a page as a compact table (cells cut to 40 characters).
-func pageText(p *inspect.Page) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
-	if p.TotalRows != p.AllRows {
-		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
-	}
-	if len(p.Columns) != p.ColumnCount {
-		fmt.Fprintf(&b, "; %d of %d columns", len(p.Columns), p.ColumnCount)
-	}
-	b.WriteString("\n| pos |")
-	for _, c := range p.Columns {
-		fmt.Fprintf(&b, " %s |", cell(c.Name))
-	}
-	b.WriteString("\n|---|")
-	b.WriteString(strings.Repeat("---|", len(p.Columns)))
-	for i, row := range p.Rows {
-		fmt.Fprintf(&b, "\n| %d |", p.Positions[i])
-		for _, v := range row {
-			fmt.Fprintf(&b, " %s |", cell(v))
-		}
-	}
-	b.WriteByte('\n')
-	return b.String()
-}
-
-func cell(v any) string {
-	s := "—"
-	if v != nil {
-		s = strings.ReplaceAll(fmt.Sprint(v), "|", "\\|")
-	}
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
-	}
-	return s
 }

@@ -85,7 +85,7 @@ func (s *Server) registerInspectTools() {
 				// The page is what was asked for: the summary keeps its
 				// structure and drops its own preview rows.
 				res.Preview = nil
-				text := capText(res.Summary+"\n"+pageText(page), maxTextBytes)
+				text := capText(res.Summary+"\n"+inspect.FormatPage(page), maxTextBytes)
 				return &InspectResult{Result: res, Page: page, text_: text}, nil
 			}
 			text := capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
