@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // Format renders r; width applies to tui (default 100, minimum 40).
@@ -110,7 +112,7 @@ func facts(r *Result) [][2]string {
 		add("Signature", s.Signature)
 	}
 	if s.Value != nil || r.DetectedType == TypeNone {
-		add("Value", clip(cellText(s.Value), 200))
+		add("Value", clip.Bytes.Head(cellText(s.Value), 200))
 	}
 	if s.Device != "" {
 		add("Device", s.Device)
@@ -163,7 +165,7 @@ func statText(v any) string {
 	if v == nil {
 		return ""
 	}
-	return clip(cellText(v), 24)
+	return clip.Bytes.Head(cellText(v), 24)
 }
 
 func dropEmptyColumns(head []string, rows [][]string) ([]string, [][]string) {
@@ -207,7 +209,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 			for _, row := range rs {
 				cells := []string{cellText(row.Index)}
 				for _, v := range row.Values {
-					cells = append(cells, clip(cellText(v), 40))
+					cells = append(cells, clip.Bytes.Head(cellText(v), 40))
 				}
 				rows = append(rows, cells)
 			}
@@ -239,7 +241,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 				if keyed {
 					k = cellText(it.Key)
 				}
-				rows = append(rows, []string{clip(k, 40), clip(cellText(it.Value), 60), it.Type})
+				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Bytes.Head(cellText(it.Value), 60), it.Type})
 			}
 		}
 		add(p.Items)
@@ -252,7 +254,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 	if s := r.Structure; s != nil && len(s.Attributes) > 0 {
 		var rows [][]string
 		for _, a := range s.Attributes {
-			rows = append(rows, []string{a.Name, a.Type, clip(a.Repr, 60)})
+			rows = append(rows, []string{a.Name, a.Type, clip.Bytes.Head(a.Repr, 60)})
 		}
 		return []string{"Attribute", "Type", "Value"}, rows
 	}
@@ -307,7 +309,7 @@ func renderTable(head []string, rows [][]string, width int) []string {
 			if j < len(cells) {
 				c = cells[j]
 			}
-			b.WriteString(pad(cutRunes(c, w[j]), w[j]) + "  ")
+			b.WriteString(pad(fitLine(c, w[j]), w[j]) + "  ")
 		}
 		if fit < n {
 			b.WriteString("…")
@@ -363,7 +365,7 @@ func formatTUI(r *Result, width int) string {
 	} else if t := previewText(r); t != "" {
 		lines = append(lines, "", "PREVIEW")
 		var text []string
-		for _, l := range strings.Split(clip(t, 2000), "\n") {
+		for _, l := range strings.Split(clip.Bytes.Head(t, 2000), "\n") {
 			text = append(text, wrap(l, inner)...)
 		}
 		if len(text) > 24 {
@@ -433,10 +435,10 @@ func statLine(st *Statistics) string {
 func box(title string, lines []string, width int) string {
 	inner := boxInner(width)
 	var b strings.Builder
-	t := "+- " + cutRunes(title, inner-4) + " "
+	t := "+- " + fitLine(title, inner-4) + " "
 	b.WriteString(t + strings.Repeat("-", max(0, inner+3-runeLen(t))) + "+\n")
 	for _, l := range lines {
-		b.WriteString("| " + pad(cutRunes(l, inner), inner) + " |\n")
+		b.WriteString("| " + pad(fitLine(l, inner), inner) + " |\n")
 	}
 	b.WriteString("+" + strings.Repeat("-", inner+2) + "+")
 	return b.String()
@@ -477,16 +479,12 @@ func pad(s string, n int) string {
 	return s
 }
 
-func cutRunes(s string, n int) string {
-	s = strings.NewReplacer("\n", "⏎", "\t", " ", "\r", "").Replace(s)
-	if runeLen(s) <= n {
-		return s
-	}
-	if n <= 1 {
-		return "…"
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
+// oneLine shows line breaks as ⏎ and tabs as spaces, for table cells and
+// box lines.
+var oneLine = strings.NewReplacer("\n", "⏎", "\t", " ", "\r", "")
+
+// fitLine fits s on one line of n runes.
+func fitLine(s string, n int) string { return clip.Runes.Fit(oneLine.Replace(s), n) }
 
 // ---------------------------------------------------------------- markdown
 
@@ -520,7 +518,7 @@ func formatMarkdown(r *Result) string {
 		}
 		b.WriteString("\n\n" + mdTable(h, rows))
 	} else if t := previewText(r); t != "" {
-		b.WriteString("\n\n```\n" + strings.ReplaceAll(clip(t, 500), "```", "` ` `") + "\n```")
+		b.WriteString("\n\n```\n" + strings.ReplaceAll(clip.Bytes.Head(t, 500), "```", "` ` `") + "\n```")
 	}
 	if st := r.Statistics; st != nil && len(st.Columns) == 0 {
 		if l := statLine(st); l != "" {
@@ -546,7 +544,7 @@ func repeat(s string, n int) []string {
 
 func mdTable(head []string, rows [][]string) string {
 	var b strings.Builder
-	cell := func(s string) string { return strings.ReplaceAll(mdEscape(cutRunes(s, 40)), "|", `\|`) }
+	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, 40)), "|", `\|`) }
 	b.WriteString("|")
 	for _, h := range head {
 		b.WriteString(" " + cell(h) + " |")

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // statsFetchLimit: numeric slices up to this length are fetched whole for
@@ -192,7 +194,7 @@ func (b *treeBuilder) build(ev dapEvalBody) {
 		b.structure(ev.VariablesReference, typ)
 	default:
 		b.r.DetectedType = TypeUnknown
-		b.r.Preview = &Preview{Repr: clip(ev.Result, 256)}
+		b.r.Preview = &Preview{Repr: clip.Bytes.Head(ev.Result, 256)}
 		b.r.Hint = "no specialised view for " + typ + "; drill down with variables_reference"
 	}
 }
@@ -226,10 +228,10 @@ func cellOf(v dapVariable) any {
 		return numberCell(v.Value)
 	case v.Type == "string" || strings.HasSuffix(v.Type, ": string"):
 		if s, _, ok := unquoteShown(v.Value); ok {
-			return cutString(s, 256)
+			return clip.Runes.Head(s, 256)
 		}
 	}
-	return cutString(v.Value, 256)
+	return clip.Runes.Head(v.Value, 256)
 }
 
 // unquoteShown decodes a Go string as Delve shows it ("…"...+N more) and
@@ -253,14 +255,14 @@ func unquoteShown(v string) (string, int64, bool) {
 func (b *treeBuilder) str(v string) {
 	s, more, ok := unquoteShown(v)
 	if !ok {
-		b.r.Preview = &Preview{Text: clip(v, 512)}
+		b.r.Preview = &Preview{Text: clip.Bytes.Head(v, 512)}
 		return
 	}
 	n := int64(len(s)) + more
 	b.r.Structure.Length = &n
 	p := &Preview{Text: s}
 	if more > 0 || len(s) > 250 {
-		p.Text = cutString(s, 250)
+		p.Text = clip.Runes.Head(s, 250)
 		p.IsTruncated = true
 	}
 	b.r.Preview = p
@@ -471,7 +473,7 @@ func (b *treeBuilder) structure(ref int, typ string) {
 	for i, v := range vars {
 		s.Fields = append(s.Fields, Field{Name: v.Name, Dtype: v.Type})
 		if i < b.opts.MaxPreviewItems {
-			a := Attribute{Name: v.Name, Type: v.Type, Repr: cutString(v.Value, 256)}
+			a := Attribute{Name: v.Name, Type: v.Type, Repr: clip.Runes.Head(v.Value, 256)}
 			a.IsTruncated = a.Repr != v.Value
 			s.Attributes = append(s.Attributes, a)
 		}
@@ -495,5 +497,5 @@ func (b *treeBuilder) pointer(ev dapEvalBody) {
 		s.Class = ev.Type
 		return
 	}
-	b.r.Preview = &Preview{Repr: cutString(ev.Result, 256)}
+	b.r.Preview = &Preview{Repr: clip.Runes.Head(ev.Result, 256)}
 }
