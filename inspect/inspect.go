@@ -25,7 +25,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	threadID, ok := t.Paused()
 	if !ok {
 		st := t.Status()
-		return nil, &Error{Code: CodeInvalidState, State: st,
+		return nil, &Error{Code: CodeNotPaused, State: st,
 			Message: "the session is not paused (status: " + st + ")",
 			Hint:    "inspection needs a stopped thread: wait for a breakpoint or pause the program"}
 	}
@@ -98,7 +98,7 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 		return 0, err
 	}
 	if len(body.StackFrames) == 0 {
-		return 0, &Error{Code: CodeInvalidState, Message: "the stopped thread has no frames", State: t.Status()}
+		return 0, &Error{Code: CodeNotPaused, Message: "the stopped thread has no frames", State: t.Status()}
 	}
 	return body.StackFrames[0].ID, nil
 }
@@ -108,14 +108,14 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 func FrameAt(ctx context.Context, t Target, n int) (int, error) {
 	threadID, ok := t.Paused()
 	if !ok {
-		return 0, &Error{Code: CodeInvalidState, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return 0, &Error{Code: CodeNotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
 	}
 	var body stackTraceBody
 	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: n + 1}, &body); err != nil {
 		return 0, requestError(ctx, ctx, err, "stackTrace")
 	}
 	if n < 0 || n >= len(body.StackFrames) {
-		return 0, &Error{Code: CodeInvalidState, Message: "no frame at depth " + itoa(int64(n)),
+		return 0, &Error{Code: CodeInvalidArgument, Message: "no frame at depth " + itoa(int64(n)),
 			Hint: "the stopped thread has " + itoa(int64(len(body.StackFrames))) + " frames"}
 	}
 	return body.StackFrames[n].ID, nil

@@ -130,7 +130,7 @@ async function inspect(context: vscode.ExtensionContext, t: InspectTarget): Prom
     let result = await c.sendRequest<InspectResult>('dapscope/inspect', params);
     // The editor may see a stop a moment before the sidecar's session has
     // processed it: retry briefly while it still reports "not paused".
-    for (let i = 0; i < 20 && result?.error?.code === 'INVALID_STATE'; i++) {
+    for (let i = 0; i < 20 && result?.error?.code === 'NOT_PAUSED'; i++) {
       await new Promise((r) => setTimeout(r, 50));
       result = await c.sendRequest<InspectResult>('dapscope/inspect', params);
     }
