@@ -140,7 +140,7 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 		res, err := inspect.Inspect(ctx, t.target, frameID, expr, hoverOptions)
 		if err != nil {
 			var ie *inspect.Error
-			if errors.As(err, &ie) && (ie.Code == inspect.CodeVariableNotFound || ie.Code == inspect.CodeInvalidExpression || ie.Code == inspect.CodeInvalidState) {
+			if errors.As(err, &ie) && (ie.Code == inspect.CodeVariableNotFound || ie.Code == inspect.CodeInvalidExpression || ie.Code == inspect.CodeNotPaused) {
 				s.log.Debug("hover: not inspectable", "expr", expr, "code", ie.Code)
 				return nil, nil
 			}

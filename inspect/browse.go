@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dapscope/dapscope/inspect/clip"
 	"strconv"
 	"strings"
 )
@@ -159,7 +160,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(body.Result)))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip(body.Result, 300)}
+		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip.Bytes.Head(body.Result, 300)}
 	}
 	if out.Error != nil {
 		return nil, out.Error
@@ -200,10 +201,7 @@ func pageCell(v any) string {
 	if v != nil {
 		s = strings.ReplaceAll(fmt.Sprint(v), "|", "\\|")
 	}
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
-	}
-	return s
+	return clip.Runes.Fit(s, 40)
 }
 
 // ParseSortKeys reads "col,-col2,3" (a leading - sorts descending;

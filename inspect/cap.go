@@ -8,7 +8,8 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // Size returns the length of r's JSON encoding.
@@ -91,8 +92,8 @@ func Cap(r *Result, limit int) bool {
 	}
 	if !fits() {
 		r.Warnings = r.Warnings[:0]
-		r.Hint = clip(r.Hint, 200)
-		r.Summary = clip(r.Summary, 200)
+		r.Hint = clip.Bytes.Head(r.Hint, 200)
+		r.Summary = clip.Bytes.Head(r.Summary, 200)
 	}
 	return true
 }
@@ -152,13 +153,13 @@ func shrinkCells(r *Result, n int) {
 			}
 		}
 		p.Values = shrinkValue(p.Values, n)
-		p.Text = cutString(p.Text, n*4)
-		p.Repr = cutString(p.Repr, n*4)
+		p.Text = clip.Runes.Head(p.Text, n*4)
+		p.Repr = clip.Runes.Head(p.Repr, n*4)
 		p.IsTruncated = true
 	}
 	if s := r.Structure; s != nil {
 		for i := range s.Attributes {
-			if c := cutString(s.Attributes[i].Repr, n); c != s.Attributes[i].Repr {
+			if c := clip.Runes.Head(s.Attributes[i].Repr, n); c != s.Attributes[i].Repr {
 				s.Attributes[i].Repr, s.Attributes[i].IsTruncated = c, true
 			}
 		}
@@ -179,7 +180,7 @@ func shrinkCells(r *Result, n int) {
 func shrinkValue(v any, n int) any {
 	switch v := v.(type) {
 	case string:
-		return cutString(v, n)
+		return clip.Runes.Head(v, n)
 	case []any:
 		if n >= 64 {
 			out := make([]any, len(v))
@@ -193,12 +194,4 @@ func shrinkValue(v any, n int) any {
 		return fmt.Sprintf("<dict len=%d>", len(v))
 	}
 	return v
-}
-
-func cutString(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
 }

@@ -65,13 +65,13 @@ func TestDelveFallback(t *testing.T) {
 			inspect.CheckGolden(t, c.name, inspect.Normalize(t, res))
 		})
 	}
-	// Once the program runs on, inspection fails fast with INVALID_STATE.
+	// Once the program runs on, inspection fails fast with NOT_PAUSED.
 	if err := s.Continue(ctx); err != nil {
 		t.Fatal(err)
 	}
 	_, err = inspect.Inspect(ctx, s, 0, "nums", inspect.Options{})
 	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeInvalidState || ie.State == "paused" {
-		t.Fatalf("after continue: want INVALID_STATE, got %v", err)
+	if !errors.As(err, &ie) || ie.Code != inspect.CodeNotPaused || ie.State == "paused" {
+		t.Fatalf("after continue: want NOT_PAUSED, got %v", err)
 	}
 }

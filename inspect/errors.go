@@ -11,8 +11,10 @@ const (
 	// CodeVariableNotFound: the first name of the path, an attribute, a key or
 	// an index does not exist. AvailableVariables lists what does.
 	CodeVariableNotFound = "VARIABLE_NOT_FOUND"
-	// CodeInvalidState: the session is not paused (State says what it is).
-	CodeInvalidState = "INVALID_STATE"
+	// CodeNotPaused: the session is not paused, or its stopped thread has no
+	// frame (State says what it is). The same code as server/session's
+	// NOT_PAUSED, so every layer reports "not paused" alike.
+	CodeNotPaused = "NOT_PAUSED"
 	// CodeInvalidExpression: the expression is not a plain path
 	// (names, attributes, subscripts with int or string literals).
 	CodeInvalidExpression = "INVALID_EXPRESSION"
@@ -31,7 +33,7 @@ type Error struct {
 	Message            string   `json:"message"`
 	Hint               string   `json:"hint,omitempty"`
 	AvailableVariables []string `json:"available_variables,omitempty"`
-	// State is the session status for INVALID_STATE ("running", ...).
+	// State is the session status for NOT_PAUSED ("running", ...).
 	State string `json:"state,omitempty"`
 }
 

@@ -4,7 +4,11 @@
 
 package inspect
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
+)
 
 // xarrayFacts: Name, Dims and Attrs lines under the title.
 func xarrayFacts(s *Structure) [][2]string {
@@ -18,9 +22,9 @@ func xarrayFacts(s *Structure) [][2]string {
 	if len(s.Attrs) > 0 {
 		a := make([]string, len(s.Attrs))
 		for i, x := range s.Attrs {
-			a[i] = x.Name + "=" + clip(x.Repr, 40)
+			a[i] = x.Name + "=" + clip.Bytes.Head(x.Repr, 40)
 		}
-		out = append(out, [2]string{"Attrs", clip(strings.Join(a, ", "), 200)})
+		out = append(out, [2]string{"Attrs", clip.Bytes.Head(strings.Join(a, ", "), 200)})
 	}
 	return out
 }
@@ -60,7 +64,7 @@ func xarrayTables(s *Structure) []titledTable {
 			}
 			vals := ""
 			if v.Values != nil {
-				vals = clip(strings.Trim(flatArray(v.Values), "[]"), 60)
+				vals = clip.Bytes.Head(strings.Trim(flatArray(v.Values), "[]"), 60)
 			} else if v.Lazy {
 				vals = "lazy"
 			}

@@ -25,7 +25,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	threadID, ok := t.Paused()
 	if !ok {
 		st := t.Status()
-		return nil, &Error{Code: CodeInvalidState, State: st,
+		return nil, &Error{Code: CodeNotPaused, State: st,
 			Message: "the session is not paused (status: " + st + ")",
 			Hint:    "inspection needs a stopped thread: wait for a breakpoint or pause the program"}
 	}
@@ -70,7 +70,7 @@ func resumedError(t Target) *Error {
 		return nil
 	}
 	st := t.Status()
-	return &Error{Code: CodeInvalidState, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
+	return &Error{Code: CodeNotPaused, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
 		Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
 }
 
@@ -93,7 +93,7 @@ func requestError(parent, rctx context.Context, err error, what string) *Error {
 	if errors.As(err, &coded) {
 		switch c := coded.ErrorCode(); c {
 		case "NOT_PAUSED":
-			return &Error{Code: CodeInvalidState, Message: err.Error(), Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
+			return &Error{Code: CodeNotPaused, Message: err.Error(), Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
 		case "DEBUGGEE_EXITED":
 			return &Error{Code: c, Message: err.Error(), Hint: "the program has ended: see its outcome and output"}
 		}
@@ -124,7 +124,7 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 		return 0, err
 	}
 	if len(body.StackFrames) == 0 {
-		return 0, &Error{Code: CodeInvalidState, Message: "the stopped thread has no frames", State: t.Status()}
+		return 0, &Error{Code: CodeNotPaused, Message: "the stopped thread has no frames", State: t.Status()}
 	}
 	return body.StackFrames[0].ID, nil
 }
@@ -134,14 +134,14 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 func FrameAt(ctx context.Context, t Target, n int) (int, error) {
 	threadID, ok := t.Paused()
 	if !ok {
-		return 0, &Error{Code: CodeInvalidState, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return 0, &Error{Code: CodeNotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
 	}
 	var body stackTraceBody
 	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: n + 1}, &body); err != nil {
 		return 0, requestError(ctx, ctx, err, "stackTrace")
 	}
 	if n < 0 || n >= len(body.StackFrames) {
-		return 0, &Error{Code: CodeInvalidState, Message: "no frame at depth " + itoa(int64(n)),
+		return 0, &Error{Code: CodeInvalidArgument, Message: "no frame at depth " + itoa(int64(n)),
 			Hint: "the stopped thread has " + itoa(int64(len(body.StackFrames))) + " frames"}
 	}
 	return body.StackFrames[n].ID, nil

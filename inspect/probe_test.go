@@ -151,8 +151,8 @@ func TestInspectNotPaused(t *testing.T) {
 	h.paused = false
 	_, err := Inspect(context.Background(), h, 0, "df", Options{})
 	var ie *Error
-	if !errors.As(err, &ie) || ie.Code != CodeInvalidState || ie.State != "running" {
-		t.Fatalf("want INVALID_STATE with state running, got %v", err)
+	if !errors.As(err, &ie) || ie.Code != CodeNotPaused || ie.State != "running" {
+		t.Fatalf("want NOT_PAUSED with state running, got %v", err)
 	}
 	if h.evals != 0 {
 		t.Fatalf("no evaluate may be sent when not paused")

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 //go:embed probe.py
@@ -144,7 +146,7 @@ func evalProbeFn(ctx context.Context, t Target, frameID int, fn, argsJSON string
 func DecodeProbeResult(s string) (*Result, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "{") {
-		return nil, &Error{Code: CodeInternal, Message: "the probe did not answer with JSON: " + clip(s, 300)}
+		return nil, &Error{Code: CodeInternal, Message: "the probe did not answer with JSON: " + clip.Bytes.Head(s, 300)}
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 	dec.UseNumber()
@@ -153,13 +155,6 @@ func DecodeProbeResult(s string) (*Result, error) {
 		return nil, &Error{Code: CodeInternal, Message: "undecodable probe answer: " + err.Error()}
 	}
 	return &r, nil
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

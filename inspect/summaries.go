@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dapscope/dapscope/inspect/clip"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +69,7 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	}
 	threadID, ok := t.Paused()
 	if !ok {
-		return nil, &Error{Code: CodeInvalidState, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return nil, &Error{Code: CodeNotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
 	}
 	if frameID == 0 {
 		var err error
@@ -102,7 +103,7 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 		Error *Error         `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(body.Result)), &out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip(body.Result, 300))}
+		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip.Bytes.Head(body.Result, 300))}
 	}
 	if out.Error != nil {
 		return nil, out.Error

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // Summarize returns a one-line description of r, e.g.
@@ -134,7 +136,7 @@ func Summarize(r *Result) string {
 			parts = append(parts, plural(*s.LineCount, "line"))
 		}
 	case TypeInt, TypeFloat, TypeComplex, TypeBool:
-		parts = append(parts, fmt.Sprintf("%s %s", short, clip(cellText(s.Value), 80)))
+		parts = append(parts, fmt.Sprintf("%s %s", short, clip.Bytes.Head(cellText(s.Value), 80)))
 	case TypeNone:
 		parts = append(parts, "None")
 	case TypeObject, TypeStruct:

@@ -4,7 +4,11 @@
 
 package inspect
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
+)
 
 // tupleText renders a shape as Python does: (2, 3), (5,) or ().
 func tupleText(shape []int64) string {
@@ -28,7 +32,7 @@ func dimsText(dims []Dim) string {
 }
 
 // quoteName quotes an xarray name (bounded).
-func quoteName(n string) string { return "'" + clip(n, 40) + "'" }
+func quoteName(n string) string { return "'" + clip.Bytes.Head(n, 40) + "'" }
 
 // datasetParts: "3 data variables (temperature, rain, station)",
 // "3 coordinates", memory, "2 nulls in 2 variables".

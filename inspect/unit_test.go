@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParsePath(t *testing.T) {
@@ -176,6 +177,29 @@ func TestCap(t *testing.T) {
 	Cap(r, MaxResultBytes)
 	if len(r.Structure.Columns) >= 5000 || r.Structure.ColumnCount == nil || *r.Structure.ColumnCount != 5000 {
 		t.Errorf("columns: kept %d, column_count %v", len(r.Structure.Columns), r.Structure.ColumnCount)
+	}
+}
+
+// Cuts of values and messages never split a character: the byte-slicing
+// helper these call sites used before (s[:n] + "…") did.
+func TestCutsKeepCharactersWhole(t *testing.T) {
+	across := func(n int) string { return strings.Repeat("x", n-1) + "名前" } // a 3-byte character across byte n
+	_, err := DecodeProbeResult(across(300))
+	var ie *Error
+	if !errors.As(err, &ie) || !utf8.ValidString(ie.Message) || !strings.HasSuffix(ie.Message, "x…") {
+		t.Errorf("a probe answer that is not JSON: %v", err)
+	}
+	md, err := Format(&Result{Name: "s", Type: "str", DetectedType: TypeStr, Preview: &Preview{Text: across(500)}}, "markdown", 0)
+	if err != nil || !utf8.ValidString(md) || !strings.Contains(md, "x…\n```") {
+		t.Errorf("markdown preview text: %q, %v", md, err)
+	}
+	tui, err := Format(&Result{Name: "s", Type: "str", DetectedType: TypeStr, Structure: &Structure{Value: across(200)}}, "tui", 0)
+	if err != nil || strings.ContainsRune(tui, utf8.RuneError) || !strings.Contains(tui, "x…") {
+		t.Errorf("tui value: %q, %v", tui, err)
+	}
+	r := &Result{Summary: across(200), Hint: across(200) + strings.Repeat("y", 2*MaxResultBytes)}
+	if !Cap(r, MaxResultBytes) || r.Summary != across(200)[:199]+"…" || r.Hint != r.Summary {
+		t.Errorf("capped summary and hint: %q, %q", r.Summary, r.Hint)
 	}
 }
 

@@ -9,6 +9,8 @@ package code
 import (
 	"regexp"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 const (
@@ -63,7 +65,7 @@ func firstSentence(doc string) string {
 			break
 		}
 	}
-	return clip(s, summaryMaxLen)
+	return clip.Runes.Fit(s, summaryMaxLen)
 }
 
 func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
@@ -367,7 +369,7 @@ func appendItem(xs []string, s string) []string {
 	if len(xs) >= enrichListMax {
 		return xs
 	}
-	s = clip(strings.Join(strings.Fields(s), " "), enrichItemMax)
+	s = clip.Runes.Fit(strings.Join(strings.Fields(s), " "), enrichItemMax)
 	if contains(xs, s) {
 		return xs
 	}

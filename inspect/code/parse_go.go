@@ -12,6 +12,8 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // parseGo fills fr from src. A syntax error leaves fr.Err set; whatever
@@ -231,7 +233,7 @@ func scanGoBody(body *ast.BlockStmt, nd *def, types map[string]string, pkgVars, 
 				for _, r := range n.Results {
 					parts = append(parts, exprString(r))
 				}
-				s := clip(strings.Join(parts, ", "), 80)
+				s := clip.Runes.Fit(strings.Join(parts, ", "), 80)
 				if !contains(nd.RetExprs, s) {
 					nd.RetExprs = append(nd.RetExprs, s)
 				}
@@ -297,7 +299,7 @@ func dottedGo(e ast.Expr) string {
 	return ""
 }
 
-func exprString(e ast.Expr) string { return clip(types.ExprString(e), 80) }
+func exprString(e ast.Expr) string { return clip.Runes.Fit(types.ExprString(e), 80) }
 
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
@@ -311,16 +313,4 @@ func contains(xs []string, s string) bool {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-// clip shortens s to at most n runes, marking the cut with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -9,6 +9,8 @@ package code
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 const (
@@ -61,7 +63,7 @@ func symbolSnippet(lines []string, start, end int, docSpan [2]int) string {
 			n = docSpan[1] - 1
 			continue
 		}
-		out = append(out, outLine{n, clipLine(lines[n-1])})
+		out = append(out, outLine{n, clip.Runes.Fit(lines[n-1], lineMaxRunes)})
 	}
 	if len(out) > symbolBudget {
 		tail := symbolBudget - symbolHead - 1
@@ -98,14 +100,14 @@ func fileSnippet(lines []string, tops []span) (string, [2]int) {
 	if n <= fileBudget+fileBudget/5 {
 		out := make([]string, n)
 		for i, l := range lines {
-			out[i] = clipLine(l)
+			out[i] = clip.Runes.Fit(l, lineMaxRunes)
 		}
 		return strings.Join(out, "\n"), [2]int{1, n}
 	}
 	if len(tops) == 0 {
 		out := make([]string, 0, fileBudget+1)
 		for _, l := range lines[:fileBudget] {
-			out = append(out, clipLine(l))
+			out = append(out, clip.Runes.Fit(l, lineMaxRunes))
 		}
 		out = append(out, omitted(fileBudget+1, n, ""))
 		return strings.Join(out, "\n"), [2]int{1, n}
@@ -114,7 +116,7 @@ func fileSnippet(lines []string, tops []span) (string, [2]int) {
 	headEnd := min(tops[0].start-1, 30)
 	var out []string
 	for i := 0; i < headEnd; i++ {
-		out = append(out, clipLine(lines[i]))
+		out = append(out, clip.Runes.Fit(lines[i], lineMaxRunes))
 	}
 	last := headEnd // last line shown
 	for _, t := range tops {
@@ -130,7 +132,7 @@ func fileSnippet(lines []string, tops []span) (string, [2]int) {
 		// The signature: up to 3 lines, until one ends the header.
 		k := t.start
 		for ; k <= min(t.end, t.start+2, n); k++ {
-			out = append(out, clipLine(lines[k-1]))
+			out = append(out, clip.Runes.Fit(lines[k-1], lineMaxRunes))
 			tl := strings.TrimSpace(lines[k-1])
 			if strings.HasSuffix(tl, ":") || strings.HasSuffix(tl, "{") || strings.HasSuffix(tl, "}") {
 				k++
@@ -143,7 +145,7 @@ func fileSnippet(lines []string, tops []span) (string, [2]int) {
 			if t.doc > last+1 {
 				out = append(out, omitted(last+1, t.doc-1, ""))
 			}
-			out = append(out, clipLine(lines[t.doc-1]))
+			out = append(out, clip.Runes.Fit(lines[t.doc-1], lineMaxRunes))
 			last = t.doc
 		}
 	}
@@ -157,11 +159,4 @@ type span struct{ start, end, doc int }
 
 func leadingSpace(s string) string {
 	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
-}
-
-func clipLine(s string) string {
-	if len(s) <= lineMaxRunes {
-		return s
-	}
-	return clip(s, lineMaxRunes)
 }

@@ -12,6 +12,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // MaxFrame is the largest body accepted or written (16 MiB): debugpy's
@@ -66,7 +68,8 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 		sawHeader = true
 		colon := bytes.IndexByte(line, ':')
 		if colon <= 0 {
-			return nil, &FrameError{Reason: fmt.Sprintf("header line without name: %q", truncate(line, 64))}
+			shown, _ := clip.Bytes.Prefix(string(line), 64)
+			return nil, &FrameError{Reason: fmt.Sprintf("header line without name: %q", shown)}
 		}
 		name := bytes.TrimSpace(line[:colon])
 		if !bytes.EqualFold(name, []byte("Content-Length")) {
@@ -74,7 +77,8 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 		}
 		n, err := strconv.Atoi(string(bytes.TrimSpace(line[colon+1:])))
 		if err != nil || n < 0 {
-			return nil, &FrameError{Reason: fmt.Sprintf("bad Content-Length %q", truncate(line[colon+1:], 32))}
+			shown, _ := clip.Bytes.Prefix(string(line[colon+1:]), 32)
+			return nil, &FrameError{Reason: fmt.Sprintf("bad Content-Length %q", shown)}
 		}
 		length = n
 	}
@@ -117,13 +121,6 @@ func (r *Reader) readLine() ([]byte, error) {
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		return line, nil
 	}
-}
-
-func truncate(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[:n]
-	}
-	return b
 }
 
 // Writer writes framed messages; it is safe for concurrent use and never

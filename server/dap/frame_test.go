@@ -33,6 +33,9 @@ func TestReadFrame(t *testing.T) {
 		{name: "truncated body", in: "Content-Length: 10\r\n\r\n{}", wantErr: "unexpected EOF"},
 		{name: "truncated header", in: "Content-Length: 10\r\n", wantErr: "unexpected EOF"},
 		{name: "long header", in: strings.Repeat("x", 5000) + "\r\n\r\n", wantErr: "too long"},
+		// The quoted excerpt of a bad line is cut before a character, never inside it.
+		{name: "no colon, cut before a character", in: strings.Repeat("x", 63) + "名前\r\n\r\n", wantErr: `without name: "` + strings.Repeat("x", 63) + `"`},
+		{name: "bad length, cut before a character", in: "Content-Length: " + strings.Repeat("9", 30) + "名\r\n\r\n", wantErr: `Length " ` + strings.Repeat("9", 30) + `"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 const (
@@ -72,11 +74,8 @@ func boundText(s string, limit int) string {
 	}
 	out := b.String()
 	if len(out) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(out[cut]) {
-			cut--
-		}
-		out = out[:cut] + fmt.Sprintf("…(%s bytes in all)", commaInt(len(s)))
+		cut, _ := clip.Bytes.Prefix(out, limit)
+		out = cut + fmt.Sprintf("…(%s bytes in all)", commaInt(len(s)))
 	}
 	return out
 }

@@ -66,7 +66,7 @@ func TestSchemasAndErrors(t *testing.T) {
 	// (the session reports "idle" until debugpy's first stop or continued event)
 	expect(a.fail("debug_evaluate", map[string]any{"expression": "counter"}), session.CodeNotPaused, "", "the debuggee is")
 	e = a.fail("debug_inspect_variable", map[string]any{"expression": "counter"})
-	if e.Code != "INVALID_STATE" || e.State == "" || e.State == "paused" || e.Hint == "" {
+	if e.Code != session.CodeNotPaused || e.State == "" || e.State == "paused" || e.Hint == "" {
 		t.Fatalf("inspect while running = %+v", e)
 	}
 	expect(a.fail("debug_wait", map[string]any{"timeout": 601}), session.CodeInvalidArgument, "timeout", "at most 600")

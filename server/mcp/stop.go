@@ -18,6 +18,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -243,8 +244,8 @@ func stopLocals(vars []VarValue) ([]LocalSummary, int) {
 		if len(out) == maxStopLocals {
 			return out, len(vars) - maxStopLocals
 		}
-		val, cut := clip(v.Value, maxStopValueLen)
-		out = append(out, LocalSummary{Name: v.Name, Type: v.Type, Value: val, Truncated: cut || v.Truncated})
+		out = append(out, LocalSummary{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxStopValueLen),
+			Truncated: len(v.Value) > maxStopValueLen || v.Truncated})
 	}
 	return out, 0
 }
@@ -354,7 +355,7 @@ func sourceLines(path string, line, around int) []SourceLine {
 		if n > line+around {
 			break
 		}
-		t, _ := clip(strings.TrimRight(sc.Text(), "\r"), maxSourceLineLen)
+		t := clip.Bytes.Head(strings.TrimRight(sc.Text(), "\r"), maxSourceLineLen)
 		out = append(out, SourceLine{Line: n, Text: t, Current: n == line})
 	}
 	return out
@@ -366,18 +367,6 @@ func sourceLine(path string, line int) string {
 		return strings.TrimSpace(l.Text)
 	}
 	return ""
-}
-
-// clip bounds s to n runes-ish bytes, marking the cut.
-func clip(s string, n int) (string, bool) {
-	if len(s) <= n {
-		return s, false
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…", true
 }
 
 func outcomeLine(o *session.Outcome) string {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -57,8 +58,8 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 			omitted++
 			continue
 		}
-		val, cut := clip(v.Value, maxVarValueLen)
-		out = append(out, VarValue{Name: v.Name, Type: v.Type, Value: val, Truncated: cut, VariablesReference: v.VariablesReference})
+		out = append(out, VarValue{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxVarValueLen),
+			Truncated: len(v.Value) > maxVarValueLen, VariablesReference: v.VariablesReference})
 	}
 	return out, omitted, nil
 }
@@ -361,8 +362,8 @@ func (s *Server) registerFrameTools() {
 					r.Omitted++
 					continue
 				}
-				val, cut := clip(v.Value, maxVarValueLen)
-				vv := VarValue{Name: v.Name, Type: v.Type, Value: val, Truncated: cut, VariablesReference: v.VariablesReference}
+				vv := VarValue{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxVarValueLen),
+					Truncated: len(v.Value) > maxVarValueLen, VariablesReference: v.VariablesReference}
 				if depth > 1 && v.VariablesReference > 0 && expansions < maxVarExpansions {
 					expansions++
 					if kids, err := sess.Variables(ctx, v.VariablesReference); err == nil {
@@ -374,8 +375,8 @@ func (s *Server) registerFrameTools() {
 								vv.ChildrenOmitted++
 								continue
 							}
-							kv, kcut := clip(k.Value, maxVarValueLen)
-							vv.Children = append(vv.Children, VarValue{Name: k.Name, Type: k.Type, Value: kv, Truncated: kcut, VariablesReference: k.VariablesReference})
+							vv.Children = append(vv.Children, VarValue{Name: k.Name, Type: k.Type, Value: clip.Bytes.Head(k.Value, maxVarValueLen),
+								Truncated: len(k.Value) > maxVarValueLen, VariablesReference: k.VariablesReference})
 						}
 					}
 				}

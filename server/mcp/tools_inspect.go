@@ -61,7 +61,7 @@ func (s *Server) registerInspectTools() {
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
 		desc: "One round trip: typed, bounded metadata about any value in any frame — DataFrame/Series (shape, dtypes, nulls, stats, head/tail), " +
 			"ndarray, containers, strings, objects. Never runs the value's own code beyond safe reads. Errors: VARIABLE_NOT_FOUND (with available_variables), " +
-			"INVALID_EXPRESSION, INVALID_STATE, INSPECTION_TIMEOUT.",
+			"INVALID_EXPRESSION, NOT_PAUSED, INSPECTION_TIMEOUT.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)

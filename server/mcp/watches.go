@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -38,7 +39,7 @@ func (w *watch) evaluate(ctx context.Context, sess *session.Session, frameID, ge
 		return
 	}
 	w.value, w.typ, w.errMsg = b.Result, b.Type, ""
-	w.value, _ = clip(w.value, maxVarValueLen)
+	w.value = clip.Bytes.Head(w.value, maxVarValueLen)
 	w.changed = w.hasPrev && w.prev != w.value
 }
 

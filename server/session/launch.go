@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
@@ -223,7 +224,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, invalid("port", "must be 1..65535")
 	}
 	if !m.attachHostAllowed(spec.Host) {
-		return nil, invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", truncateStr(spec.Host, 200), truncateStr(spec.Host, 200))
+		return nil, invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(spec.Host, 200), clip.Bytes.Head(spec.Host, 200))
 	}
 	if spec.ConnectTimeout <= 0 {
 		spec.ConnectTimeout = DefaultConnectTimeout

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // Limits on launch specs.
@@ -137,18 +139,11 @@ func validateArgsEnv(args []string, env map[string]string) error {
 	}
 	for k, v := range env {
 		if k == "" || len(k) > MaxEnvKeyLen || strings.ContainsAny(k, "=\x00") {
-			return invalid("env", "key %q must be 1..%d characters without '=' or NUL", truncateStr(k, 80), MaxEnvKeyLen)
+			return invalid("env", "key %q must be 1..%d characters without '=' or NUL", clip.Bytes.Head(k, 80), MaxEnvKeyLen)
 		}
 		if len(v) > MaxEnvValueLen {
 			return invalid("env."+k, "value longer than %d characters", MaxEnvValueLen)
 		}
 	}
 	return nil
-}
-
-func truncateStr(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -89,7 +89,7 @@ async function inspect(state: ExtensionState, t: InspectTarget): Promise<{ resul
     let result = await sidecar.inspect(params);
     // The editor may see a stop a moment before the sidecar's session has
     // processed it: retry briefly while it still reports "not paused".
-    for (let i = 0; i < 20 && result?.error?.code === 'INVALID_STATE'; i++) {
+    for (let i = 0; i < 20 && result?.error?.code === 'NOT_PAUSED'; i++) {
       await new Promise((r) => setTimeout(r, 50));
       result = await sidecar.inspect(params);
     }

@@ -26,7 +26,7 @@ export interface InspectError {
   message?: string;
   hint?: string;
   available_variables?: string[];
-  /** The session status for INVALID_STATE ("running", ...). */
+  /** The session status for NOT_PAUSED ("running", ...). */
   state?: string;
 }
 

@@ -1,0 +1,94 @@
+// This file renders the markdown layout: short, for hovers (a title line,
+// at most 12 columns and 5 preview rows, preview text in a code block).
+
+package inspect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dapscope/dapscope/inspect/clip"
+)
+
+func formatMarkdown(r *Result) string {
+	var b strings.Builder
+	name := r.Name
+	if name == "" {
+		name = "value"
+	}
+	fmt.Fprintf(&b, "**%s** — %s", mdEscape(name), mdEscape(r.Summary))
+	b.WriteString(xarrayMarkdown(r))
+	if h, rows := columnTable(r); h != nil {
+		if len(rows) > 12 {
+			rows = append(rows[:12:12], repeat("…", len(h)))
+		}
+		b.WriteString("\n\n" + mdTable(h, rows))
+	}
+	if h, rows := previewTable(r); h != nil {
+		if len(rows) > 5 {
+			rows = rows[:5]
+		}
+		if len(h) > 9 {
+			h = append(h[:8:8], "…")
+			for i := range rows {
+				if len(rows[i]) > 8 {
+					rows[i] = append(rows[i][:8:8], "…")
+				}
+			}
+		}
+		if h[0] == "" {
+			h[0] = " "
+		}
+		b.WriteString("\n\n" + mdTable(h, rows))
+	} else if t := previewText(r); t != "" {
+		b.WriteString("\n\n```\n" + strings.ReplaceAll(clip.Bytes.Head(t, 500), "```", "` ` `") + "\n```")
+	}
+	if st := r.Statistics; st != nil && len(st.Columns) == 0 {
+		if l := statLine(st); l != "" {
+			b.WriteString("\n\n" + mdEscape(l))
+		}
+	}
+	if r.Partial {
+		b.WriteString("\n\n_partial: timed out on " + mdEscape(strings.Join(r.TimedOut, ", ")) + "_")
+	}
+	for _, w := range r.Warnings {
+		b.WriteString("\n\n_" + mdEscape(w) + "_")
+	}
+	return b.String()
+}
+
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func mdTable(head []string, rows [][]string) string {
+	var b strings.Builder
+	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, 40)), "|", `\|`) }
+	b.WriteString("|")
+	for _, h := range head {
+		b.WriteString(" " + cell(h) + " |")
+	}
+	b.WriteString("\n|")
+	for range head {
+		b.WriteString("---|")
+	}
+	for _, r := range rows {
+		b.WriteString("\n|")
+		for j := range head {
+			c := ""
+			if j < len(r) {
+				c = r[j]
+			}
+			b.WriteString(" " + cell(c) + " |")
+		}
+	}
+	return b.String()
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;").Replace(s)
+}
