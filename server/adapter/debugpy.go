@@ -12,6 +12,8 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"strings"
+	"time"
 
 	godap "github.com/google/go-dap"
 )
@@ -140,4 +142,40 @@ func (debugpyDriver) ExitSignal(code int) (int, string) {
 		return 256 - code, name
 	}
 	return 0, ""
+}
+
+// diagnoseScript imports what debugpy's launcher imports in the debuggee
+// before it connects back (pydevd reads its PYDEVD_* settings there).
+const diagnoseScript = "import debugpy, debugpy._vendored.force_pydevd, pydevd"
+
+// Diagnose: debugpy 1.6 holds a debuggee's output until the start has
+// completed and drops it when the start fails ("Timed out waiting for
+// debuggee to spawn"), so the reason (a bad PYDEVD_* value, an interpreter
+// without debugpy) never reaches the client. Re-run the debuggee's own
+// imports with its interpreter, env and cwd, and return their error.
+func (debugpyDriver) Diagnose(ctx context.Context, cfg LaunchConfig) string {
+	py := cfg.Exe
+	if py == "" {
+		py = DefaultPython
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-c", diagnoseScript)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return ""
+	}
+	text := strings.TrimSpace(string(out))
+	if len(text) > 2048 {
+		text = "…" + text[len(text)-2048:]
+	}
+	if text == "" {
+		text = err.Error()
+	}
+	return text
 }

@@ -122,6 +122,9 @@ func (dlvDriver) FirstStop(context.Context, Caller, int) error { return nil }
 // ExitSignal: Delve reports the process's own exit status.
 func (dlvDriver) ExitSignal(int) (int, string) { return 0, "" }
 
+// Diagnose: Delve reports build and start errors itself.
+func (dlvDriver) Diagnose(context.Context, LaunchConfig) string { return "" }
+
 func (dlvDriver) Start(ctx context.Context, cfg StartConfig) (*Adapter, error) {
 	return StartDlv(ctx, DlvConfig{Dlv: cfg.Exe, Dir: cfg.Dir, Logger: cfg.Logger})
 }

@@ -40,6 +40,11 @@ type Driver interface {
 	// ExitSignal decodes an exited event's exit code into the signal that
 	// killed the debuggee (0 when the code means a normal exit).
 	ExitSignal(code int) (signal int, name string)
+	// Diagnose runs after a launch failed with nothing captured: it tries
+	// what the adapter does to start the debuggee (same interpreter, env,
+	// cwd), bounded, and returns the tail of what that printed ("": no
+	// clue). Adapters that lose a dying debuggee's output need it.
+	Diagnose(ctx context.Context, cfg LaunchConfig) string
 }
 
 // Targets says what a launch may name besides a program file.

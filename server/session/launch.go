@@ -184,14 +184,24 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	sort.Strings(s.envKeys)
 	s.mu.Unlock()
 
-	args := d.LaunchArgs(adapter.LaunchConfig{
+	cfg := adapter.LaunchConfig{
 		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
 		Exe: m.exes[d.Kind()], Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
 		InterruptTimeout: m.opts.InterruptTimeout,
-	})
-	if err := s.start(ctx, "launch", args, byFile); err != nil {
+	}
+	if err := s.start(ctx, "launch", d.LaunchArgs(cfg), byFile); err != nil {
 		s.end(context.Background())
-		return nil, withOutputTail(err, s)
+		if err2 := withOutputTail(err, s); err2 != err {
+			return nil, err2
+		}
+		// Nothing captured: ask the driver why the debuggee did not start.
+		if why := d.Diagnose(ctx, cfg); why != "" {
+			var se *Error
+			if errors.As(err, &se) {
+				return nil, &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\nthe debuggee could not start:\n" + why}
+			}
+		}
+		return nil, err
 	}
 	return s, nil
 }
