@@ -40,6 +40,7 @@ type bridged struct {
 	threadID int
 	stopped  bool
 	updated  time.Time
+	stops    int // stops seen: the probe drops its cached row orders at a new one
 	values   *sync.Map
 }
 
@@ -71,6 +72,13 @@ func (b *bridged) Status() string {
 
 func (b *bridged) Values() *sync.Map { return b.values }
 
+// StopGen numbers the session's stops (inspect.Browse keys its cache by it).
+func (b *bridged) StopGen() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stops
+}
+
 func (b *bridged) apply(ev BridgeEvent) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -80,6 +88,7 @@ func (b *bridged) apply(ev BridgeEvent) {
 		b.status = "running"
 	case "stopped":
 		b.status, b.stopped = "paused", true
+		b.stops++
 		if ev.ThreadID != 0 {
 			b.threadID = ev.ThreadID
 		}

@@ -26,6 +26,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -367,6 +368,9 @@ func TestContract(t *testing.T) {
 	c.call("textDocument/hover", hoverDF, nil)
 	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "options": opts}, nil)
 	c.call("dapscope/inspect", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "missing_name", "options": opts}, nil)
+	c.call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "columns": []any{"price", "city"},
+		"rows": map[string]any{"offset": 0, "limit": 10}, "sort": []any{map[string]any{"column": "price", "descending": true}}, "filter": "price > 1", "timeout": 10}, nil)
+	c.call("dapscope/page", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "df", "filter": "price >", "timeout": 10}, nil)
 	c.call("dapscope/sessions", nil, nil)
 
 	// A bridged session (another debug type): its DAP requests come back to
@@ -384,6 +388,11 @@ func TestContract(t *testing.T) {
 	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "options": opts}, &bridgedRes)
 	if bridgedRes["detected_type"] != "dataframe" {
 		t.Fatalf("bridged inspect = %v", bridgedRes)
+	}
+	var bridgedPage inspect.PageResult
+	c.call("dapscope/page", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "sort": []any{map[string]any{"column": "city"}}, "rows": map[string]any{"offset": 1, "limit": 2}, "timeout": 10}, &bridgedPage)
+	if bridgedPage.Page == nil || fmt.Sprint(bridgedPage.Page.Positions) != "[2 0]" {
+		t.Fatalf("bridged page = %+v", bridgedPage)
 	}
 	c.call("dapscope/sessions", nil, nil)
 	rec.mu.Lock()

@@ -1,7 +1,7 @@
 // Package editor is the sidecar's JSON-RPC channel to the VS Code extension
 // (LSP-style framing over stdio, go.lsp.dev/jsonrpc2): initialize/shutdown,
 // hover with the smart summary of the value under the cursor, the custom
-// requests dapscope/inspect, dapscope/sessions, dapscope/startProxy and
+// requests dapscope/inspect, dapscope/page, dapscope/sessions, dapscope/startProxy and
 // dapscope/mcpEndpoint, and session notifications to the extension.
 //
 // This file holds the Server, its lifecycle and the method table.
@@ -90,6 +90,7 @@ func (s *Server) routes() {
 	r.calls["shutdown"] = s.shutdownCall
 	r.calls["textDocument/hover"] = s.hover
 	r.calls["dapscope/inspect"] = s.inspectCall
+	r.calls["dapscope/page"] = s.pageCall
 	r.calls["dapscope/sessions"] = s.sessions
 	r.calls["dapscope/startProxy"] = s.startProxy
 	r.calls["dapscope/mcpEndpoint"] = s.mcpEndpoint
@@ -217,7 +218,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.TextDocumentSyncKindFull},
 			HoverProvider:    true,
 			Experimental: map[string]any{"dapscope": map[string]any{
-				"inspect": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
+				"inspect": true, "page": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
 				"bridge": true, "notifications": []string{"dapscope/sessionEvent"},
 			}},
 		},

@@ -16,7 +16,7 @@ import type {
   InitializeResult,
 } from 'vscode-languageclient/node';
 import type { AdapterKind } from './adapter';
-import type { InspectResult } from './types';
+import type { InspectError, InspectResult } from './types';
 
 /** dapscope/inspect options (inspect.Options). */
 export interface InspectOptions {
@@ -37,6 +37,70 @@ export interface InspectParams {
   frameId?: number;
   expression: string;
   options: InspectOptions;
+}
+
+/** One sort key of a page (inspect.SortKey): a column name or position. */
+export interface SortKey {
+  column: string | number;
+  descending?: boolean;
+}
+
+/** A window of rows (inspect.RowWindow); limit 0..1000 (0: counts and columns only). */
+export interface RowWindow {
+  offset: number;
+  limit: number;
+}
+
+/** dapscope/page params (editor.PageParams): the value, then the selection. */
+export interface PageParams {
+  sessionId?: string;
+  vscodeSessionId?: string;
+  frameId?: number;
+  expression: string;
+  /** Names, globs (feature_*) or positions; none: all. */
+  columns?: (string | number)[];
+  rows?: RowWindow;
+  sort?: SortKey[];
+  /** DataFrame.query syntax over the column names. */
+  filter?: string;
+  /** The probe's budget in seconds (default 2). */
+  timeout?: number;
+}
+
+/** A column of a page (inspect.PageColumn). */
+export interface PageColumn {
+  name: string;
+  dtype?: string;
+}
+
+/** One window of rows of the sorted/filtered view (inspect.Page). */
+export interface Page {
+  kind: string;
+  total_rows: number;
+  all_rows: number;
+  offset: number;
+  limit: number;
+  /** Positions of the rows in the original value. */
+  positions: number[];
+  index?: unknown[];
+  columns: PageColumn[];
+  column_count: number;
+  rows: unknown[][];
+  cached?: boolean;
+  filter?: string;
+  sort?: SortKey[];
+}
+
+/** dapscope/page result (inspect.PageResult): a page, or the inspector's typed error. */
+export interface PageResult {
+  name: string;
+  type?: string;
+  page?: Page;
+  warnings?: string[];
+  partial?: boolean;
+  timed_out?: string[];
+  probe_ms?: number;
+  error?: InspectError;
 }
 
 /** dapscope/startProxy params (editor.StartProxyParams). */
@@ -183,6 +247,7 @@ export interface Methods {
   'textDocument/didClose': Method<'extension', 'notification', DidCloseTextDocumentParams>;
   'textDocument/hover': Method<'extension', 'request', HoverParams, Hover | null>;
   'dapscope/inspect': Method<'extension', 'request', InspectParams, InspectResult>;
+  'dapscope/page': Method<'extension', 'request', PageParams, PageResult>;
   'dapscope/sessions': Method<'extension', 'request', null, SessionsResult>;
   'dapscope/startProxy': Method<'extension', 'request', StartProxyParams, StartProxyResult>;
   'dapscope/mcpEndpoint': Method<'extension', 'request', null, McpEndpoint>;
@@ -206,6 +271,7 @@ export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } =
   'textDocument/didClose': { from: 'extension', kind: 'notification' },
   'textDocument/hover': { from: 'extension', kind: 'request' },
   'dapscope/inspect': { from: 'extension', kind: 'request' },
+  'dapscope/page': { from: 'extension', kind: 'request' },
   'dapscope/sessions': { from: 'extension', kind: 'request' },
   'dapscope/startProxy': { from: 'extension', kind: 'request' },
   'dapscope/mcpEndpoint': { from: 'extension', kind: 'request' },

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, SessionEvent, StartProxyResult } from './protocol';
+import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, PageParams, PageResult, SessionEvent, StartProxyResult } from './protocol';
 import type { InspectResult } from './types';
 
 /** The sidecar binary: the `dapscope.path` setting, else the bundled one, else `dapscope` on PATH. */
@@ -119,6 +119,11 @@ export class Sidecar {
   async inspect(params: InspectParams): Promise<InspectResult> {
     const c = await this.start();
     return c.sendRequest<InspectResult>('dapscope/inspect', params);
+  }
+
+  async page(params: PageParams): Promise<PageResult> {
+    const c = await this.start();
+    return c.sendRequest<PageResult>('dapscope/page', params);
   }
 
   async mcpEndpoint(): Promise<McpEndpoint> {

@@ -11,6 +11,12 @@ import type {
   InspectParams,
   McpEndpoint,
   MethodName,
+  Page,
+  PageColumn,
+  PageParams,
+  PageResult,
+  RowWindow,
+  SortKey,
   Outcome,
   SessionEvent,
   SessionInfo,
@@ -85,6 +91,9 @@ const sessionInfo = object<SessionInfo>({
 });
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 
+const sortKey = object<SortKey>({ column: req(), descending: opt() });
+const rowWindow = object<RowWindow>({ offset: req(), limit: req() });
+
 const position = leaf; // LSP's own types: checked by the compiler
 const hover = object<Hover>({ contents: req(), range: opt() });
 
@@ -106,6 +115,18 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
       })),
     }),
     result: inspectResultShape,
+  },
+  'dapscope/page': {
+    params: object<PageParams>({
+      sessionId: opt(), vscodeSessionId: opt(), frameId: opt(), expression: req(), columns: opt(), rows: opt(rowWindow), sort: opt(array(sortKey)), filter: opt(), timeout: opt(),
+    }),
+    result: object<PageResult>({
+      name: req(), type: opt(), warnings: opt(), partial: opt(), timed_out: opt(), probe_ms: opt(), error: opt(inspectErrorShape),
+      page: opt(object<Page>({
+        kind: req(), total_rows: req(), all_rows: req(), offset: req(), limit: req(), positions: req(), index: opt(),
+        columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(), cached: opt(), filter: opt(), sort: opt(array(sortKey)),
+      })),
+    }),
   },
   'dapscope/sessions': {
     params: nullable(object<Record<string, never>>({})),

@@ -16,6 +16,7 @@ import { check } from './shape';
 import bridgeEvent from '../../editor/testdata/contract/dapscope_bridgeEvent.json';
 import dapRequest from '../../editor/testdata/contract/dapscope_dapRequest.json';
 import inspect from '../../editor/testdata/contract/dapscope_inspect.json';
+import page from '../../editor/testdata/contract/dapscope_page.json';
 import mcpEndpoint from '../../editor/testdata/contract/dapscope_mcpEndpoint.json';
 import sessionEvent from '../../editor/testdata/contract/dapscope_sessionEvent.json';
 import sessions from '../../editor/testdata/contract/dapscope_sessions.json';
@@ -67,6 +68,7 @@ const FIXTURES: { [M in MethodName]: Fixture<M> } = {
   'textDocument/didClose': didClose,
   'textDocument/hover': hover,
   'dapscope/inspect': inspect,
+  'dapscope/page': page,
   'dapscope/sessions': sessions,
   'dapscope/startProxy': startProxy,
   'dapscope/mcpEndpoint': mcpEndpoint,
