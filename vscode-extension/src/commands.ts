@@ -1,13 +1,14 @@
 // The extension's commands: inspect a variable (Variables view) or an
 // expression (opening the inspection panel), copy the MCP configuration or
 // endpoint, show the output, restart the sidecar; and the panel's inspector
-// (dapscope/inspect with a short retry while the sidecar catches up).
+// and pager (dapscope/inspect, dapscope/page, with a short retry while the
+// sidecar catches up).
 
 import * as vscode from 'vscode';
 import { expressionAt, isInspectable } from './expression';
 import { stdioMcpConfig } from './mcp';
 import { InspectPanel, type InspectTarget } from './panel';
-import type { InspectParams } from './protocol';
+import type { InspectParams, PageParams, PageResult } from './protocol';
 import { sidecarPath, workspaceRoot } from './sidecar';
 import type { ExtensionState } from './state';
 import type { InspectResult } from './types';
@@ -70,7 +71,24 @@ function focusedFrame(session: vscode.DebugSession): number | undefined {
 function openPanel(state: ExtensionState, session: vscode.DebugSession, expression: string, frameId?: number): void {
   const target: InspectTarget = { vscodeSessionId: session.id, sessionName: session.name, expression, frameId: frameId ?? focusedFrame(session) };
   state.log.info(`open inspection of ${expression} in ${session.name}`);
-  InspectPanel.show(state.context.extensionUri, target, (t) => inspect(state, t), state.log);
+  InspectPanel.show(state.context.extensionUri, target, (t) => inspect(state, t), state.log, (t, sel) => page(state, t, sel));
+}
+
+/** A page of a panel's value for the data viewer (dapscope/page), with the same short NOT_PAUSED retry. */
+async function page(state: ExtensionState, t: InspectTarget, sel: Partial<PageParams>): Promise<{ result?: PageResult; failure?: string }> {
+  await state.sidecar.start();
+  const params: PageParams = { ...sel, sessionId: state.sidecarIds.get(t.vscodeSessionId), vscodeSessionId: t.vscodeSessionId, frameId: t.frameId, expression: t.expression };
+  try {
+    let result = await state.sidecar.page(params);
+    for (let i = 0; i < 20 && result?.error?.code === 'NOT_PAUSED'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      result = await state.sidecar.page(params);
+    }
+    return { result };
+  } catch (e) {
+    state.log.warn(`page of ${t.expression} failed: ${(e as Error).message}`);
+    return { failure: (e as Error).message };
+  }
 }
 
 /** Inspects a panel's target through the sidecar, timing it as the extension sees it. */

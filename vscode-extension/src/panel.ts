@@ -1,8 +1,12 @@
 // The inspection webview panel: one per (session, expression); renders the
 // result the sidecar returns, refreshes on every stop of its session, shows a
-// clear message when the session is running or gone.
+// clear message when the session is running or gone. For the data viewer it
+// answers the webview's page requests (dapscope/page), column statistics
+// (inspecting expr["column"]) and copies, and keeps the hidden columns per
+// expression for the debug session.
 
 import * as vscode from 'vscode';
+import type { PageParams, PageResult } from './protocol';
 import type { InspectResult, ViewState } from './types';
 import { makeNonce, webviewHtml } from './webview/html';
 
@@ -15,13 +19,23 @@ export interface InspectTarget {
 
 export type Inspector = (t: InspectTarget) => Promise<{ result?: InspectResult; failure?: string; elapsedMs: number }>;
 
+/** Asks the sidecar for a page of the target's value (the selection in params). */
+export type Pager = (t: InspectTarget, params: Partial<PageParams>) => Promise<{ result?: PageResult; failure?: string }>;
+
+/** A Python subscript of expression by a column name (JSON's string escapes are Python's). */
+export function columnExpression(expression: string, column: string): string {
+  return `${expression}[${JSON.stringify(column)}]`;
+}
+
 export class InspectPanel {
   private static panels = new Map<string, InspectPanel>();
+  /** Hidden columns by (VS Code session, expression), for the session's life. */
+  private static hidden = new Map<string, string[]>();
   private generation = 0;
   private pending?: Promise<void>;
   private rerun = false;
 
-  static show(extUri: vscode.Uri, target: InspectTarget, inspector: Inspector, log: vscode.LogOutputChannel): InspectPanel {
+  static show(extUri: vscode.Uri, target: InspectTarget, inspector: Inspector, log: vscode.LogOutputChannel, pager?: Pager): InspectPanel {
     const key = `${target.vscodeSessionId}\u0000${target.expression}`;
     const existing = InspectPanel.panels.get(key);
     if (existing) {
@@ -35,7 +49,7 @@ export class InspectPanel {
       retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.joinPath(extUri, 'media'), vscode.Uri.joinPath(extUri, 'dist')],
     });
-    const p = new InspectPanel(panel, extUri, target, inspector, log);
+    const p = new InspectPanel(panel, extUri, target, inspector, log, pager);
     InspectPanel.panels.set(key, p);
     panel.onDidDispose(() => InspectPanel.panels.delete(key));
     return p;
@@ -43,6 +57,7 @@ export class InspectPanel {
 
   /** Called on every session event from the sidecar or a tracker. */
   static onSessionEvent(vscodeSessionId: string, kind: string): void {
+    if (kind === 'terminated') InspectPanel.forgetSession(vscodeSessionId);
     for (const p of InspectPanel.panels.values()) {
       if (p.target.vscodeSessionId !== vscodeSessionId) continue;
       if (kind === 'stopped') {
@@ -59,6 +74,7 @@ export class InspectPanel {
     private target: InspectTarget,
     private inspector: Inspector,
     private log: vscode.LogOutputChannel,
+    private pager?: Pager,
   ) {
     const w = panel.webview;
     w.html = webviewHtml({
@@ -68,9 +84,34 @@ export class InspectPanel {
       styleUri: w.asWebviewUri(vscode.Uri.joinPath(extUri, 'media', 'webview.css')).toString(),
       title: `dapscope: ${target.expression}`,
     });
-    w.onDidReceiveMessage((m: { type?: string }) => {
+    w.onDidReceiveMessage((m: { type?: string; id?: number; params?: Partial<PageParams>; column?: string; text?: string; what?: string; hidden?: string[] }) => {
       if (m?.type === 'ready' || m?.type === 'refresh') void this.refresh();
+      else if (m?.type === 'page' && typeof m.id === 'number') void this.page(m.id, m.params ?? {});
+      else if (m?.type === 'stats' && typeof m.column === 'string') void this.stats(m.column);
+      else if (m?.type === 'hidden' && Array.isArray(m.hidden)) InspectPanel.hidden.set(this.key(), m.hidden.map(String));
+      else if (m?.type === 'copy' && typeof m.text === 'string') {
+        void vscode.env.clipboard.writeText(m.text).then(() => vscode.window.setStatusBarMessage(`dapscope: copied ${m.what ?? 'the selection'}`, 3000));
+      }
     });
+  }
+
+  private key(): string {
+    return `${this.target.vscodeSessionId}\u0000${this.target.expression}`;
+  }
+
+  /** Forgets a session's hidden columns when it ends. */
+  static forgetSession(vscodeSessionId: string): void {
+    for (const k of InspectPanel.hidden.keys()) if (k.startsWith(`${vscodeSessionId}\u0000`)) InspectPanel.hidden.delete(k);
+  }
+
+  private async page(id: number, params: Partial<PageParams>): Promise<void> {
+    const res = this.pager ? await this.pager(this.target, params).catch((e: unknown) => ({ failure: String((e as Error)?.message ?? e), result: undefined })) : { failure: 'paging is not available', result: undefined };
+    void this.panel.webview.postMessage({ type: 'page', id, result: res.result, failure: res.failure });
+  }
+
+  private async stats(column: string): Promise<void> {
+    const res = await this.inspector({ ...this.target, expression: columnExpression(this.target.expression, column) }).catch(() => ({ result: undefined }));
+    void this.panel.webview.postMessage({ type: 'stats', column, result: res.result });
   }
 
   private post(s: Partial<ViewState>): void {
@@ -79,6 +120,7 @@ export class InspectPanel {
       sessionName: this.target.sessionName,
       generation: this.generation,
       updatedAt: new Date().toISOString().slice(11, 19),
+      hidden: InspectPanel.hidden.get(this.key()),
       ...s,
     };
     void this.panel.webview.postMessage({ type: 'state', state });

@@ -188,6 +188,8 @@ export interface ViewState {
   /** Milliseconds the inspect request took, seen from the extension. */
   elapsedMs?: number;
   updatedAt: string;
+  /** Columns the data viewer hides for this expression (kept for the session). */
+  hidden?: string[];
 }
 
 /** One xarray dimension. */

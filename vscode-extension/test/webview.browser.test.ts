@@ -1,7 +1,8 @@
 // The webview rendered in headless Chromium (Debian chromium, playwright-core)
 // from the Go golden results (test/goldens.ts), under the same strict CSP as in VS Code: DOM
 // assertions, keyboard navigation, the refresh message, and a screenshot in
-// artifacts/webview/.
+// artifacts/webview/. The data viewer that replaces the preview of tables is
+// tested in viewer.browser.test.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -66,9 +67,13 @@ test('DataFrame view: columns, histograms, sticky preview header, badges', async
   assert.equal(bars, 10);
   assert.match((await page.textContent('.summary .line')) ?? '', /1,000,000 rows × 10 columns/);
   assert.equal(await page.locator('.badge-sampled').count(), 1);
-  assert.equal(await page.locator('.previewtable tbody tr').count(), 8);
-  assert.match((await page.textContent('.previewtable tr.omitted')) ?? '', /999,993 rows/);
-  assert.equal(await page.$eval('.previewtable thead th', (e) => getComputedStyle(e).position), 'sticky');
+  // The data viewer takes the preview's place and asks for its first pages
+  // (answered in viewer.browser.test.ts; here nobody answers).
+  assert.equal(await page.locator('.previewtable').count(), 0);
+  assert.equal(await page.locator('section.viewer .vscroll').count(), 1);
+  const asked = ((await posted()) as { type: string; params?: { rows?: { offset: number; limit: number } } }[]).filter((m) => m.type === 'page').map((m) => m.params?.rows);
+  assert.deepEqual(asked, [{ offset: 0, limit: 0 }, { offset: 0, limit: 200 }]);
+  assert.equal(await page.$eval('.coltable thead th', (e) => getComputedStyle(e).position), 'sticky');
   // Theme variables drive colours: the fallback applies outside VS Code.
   assert.equal(await page.$eval('.hist .bar', (e) => getComputedStyle(e).fill), 'rgb(26, 133, 255)');
   // The CSP is enforced: an inline script does not run.

@@ -1,9 +1,13 @@
 // The webview's script: renders each ViewState the extension posts, keeps the
-// last one for when the panel is restored, and makes the tables keyboard
-// navigable (arrow keys move between column rows; R refreshes).
+// last one for when the panel is restored, mounts the data viewer (viewer.ts)
+// in place of the preview for tables, routes the extension's page and
+// statistics answers to it, and makes the tables keyboard navigable (arrow
+// keys move between column rows; R refreshes).
 
 import { renderView } from './render';
-import type { ViewState } from '../types';
+import { browsable, Viewer } from './viewer';
+import type { PageResult } from '../protocol';
+import type { InspectResult, ViewState } from '../types';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;
@@ -16,8 +20,38 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
 const status = document.getElementById('status') as HTMLElement;
 
+let viewer: Viewer | undefined;
+let viewerKey = '';
+let viewerGen = -1;
+let last: ViewState | undefined;
+const unavailable = new Set<string>(); // expressions the probe cannot page (e.g. Go sessions)
+
+/** Puts the data viewer where the preview was (one viewer per expression, kept across stops). */
+function mountViewer(state: ViewState): void {
+  if (!browsable(state.result) || unavailable.has(state.expression)) return;
+  if (!viewer || viewerKey !== state.expression) {
+    viewerKey = state.expression;
+    viewerGen = state.generation;
+    const expr = state.expression;
+    viewer = new Viewer(expr, state, (m) => vscode.postMessage(m), () => {
+      unavailable.add(expr);
+      viewer = undefined;
+      if (last) show(last);
+    });
+  } else if (viewerGen !== state.generation) {
+    viewerGen = state.generation;
+    viewer.update(state);
+  }
+  const slot = root.querySelector('section.preview, section.text');
+  if (slot) slot.replaceWith(viewer.el);
+  else root.querySelector('footer.meta')?.before(viewer.el);
+  viewer.attached();
+}
+
 function show(state: ViewState): void {
+  last = state;
   root.innerHTML = renderView(state);
+  mountViewer(state);
   document.body.dataset.generation = String(state.generation);
   document.body.dataset.state = state.failure ? 'failure' : state.result ? 'result' : 'loading';
   status.textContent = state.failure ? 'failed' : state.result ? `updated ${state.updatedAt}` : 'inspecting…';
@@ -25,8 +59,10 @@ function show(state: ViewState): void {
 }
 
 window.addEventListener('message', (e: MessageEvent) => {
-  const msg = e.data as { type?: string; state?: ViewState };
+  const msg = e.data as { type?: string; state?: ViewState; id?: number; result?: unknown; failure?: string; column?: string };
   if (msg?.type === 'state' && msg.state) show(msg.state);
+  else if (msg?.type === 'page' && typeof msg.id === 'number') viewer?.onPage(msg.id, msg.result as PageResult | undefined, msg.failure);
+  else if (msg?.type === 'stats' && typeof msg.column === 'string') viewer?.onStats(msg.column, msg.result as InspectResult | undefined);
   else if (msg?.type === 'loading') status.textContent = 'inspecting…';
 });
 
