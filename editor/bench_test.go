@@ -2,7 +2,8 @@
 // alternative, in the same debugpy session: VS Code's own debug hover is one
 // DAP evaluate (context "hover") returning a repr string; dapscope's hover is
 // a JSON-RPC textDocument/hover that finds the frame, inspects the value and
-// renders markdown. Also the null answer when nothing is paused.
+// renders markdown. Also the null answer when nothing is paused, and a
+// dapscope/page of the data viewer beside one trivial evaluate.
 //
 //	go test -run '^$' -bench . -count 5 ./editor/ | benchstat -
 package editor
@@ -136,4 +137,40 @@ func BenchmarkHoverNothingPaused(b *testing.B) {
 			b.Fatalf("hover = %s", raw)
 		}
 	}
+}
+
+// BenchmarkPage/dapscope-page: one dapscope/page of the paused DataFrame,
+// sorted and filtered (the order cached in the debuggee after the first
+// call: what each later page of the data viewer costs).
+// BenchmarkPage/dap-evaluate: one trivial evaluate, for scale.
+func BenchmarkPage(b *testing.B) {
+	e := setupBench(b, true)
+	defer e.close(b)
+	ctx := context.Background()
+	params := map[string]any{"expression": "df", "frameId": e.frame, "sort": []any{map[string]any{"column": "price", "descending": true}},
+		"filter": "price > 1", "rows": map[string]any{"offset": 0, "limit": 200}}
+	page := func(b *testing.B) {
+		var res struct {
+			Page *struct {
+				Rows [][]any `json:"rows"`
+			} `json:"page"`
+		}
+		if _, err := e.conn.Call(ctx, "dapscope/page", params, &res); err != nil || res.Page == nil || len(res.Page.Rows) != 3 {
+			b.Fatalf("page = %+v, %v", res, err)
+		}
+	}
+	page(b)
+	b.Run("dapscope-page", func(b *testing.B) {
+		for b.Loop() {
+			page(b)
+		}
+	})
+	b.Run("dap-evaluate", func(b *testing.B) {
+		for b.Loop() {
+			r, err := e.s.Evaluate(ctx, "1", e.frame, "repl")
+			if err != nil || r.Result != "1" {
+				b.Fatal(r, err)
+			}
+		}
+	})
 }

@@ -2,10 +2,12 @@
 // headless Chromium: open example.py, set a breakpoint, F5 with a `dapscope`
 // launch configuration, wait for the stop, hover `df` and see its shape, open
 // the inspection webview from the Variables view and see its columns, step
-// and see the webview refresh (a new column appears), and reach the same
+// and see the webview refresh (a new column appears), sort the data viewer by
+// a column and see the program's own first row, and reach the same
 // session through the sidecar's MCP endpoint. Every wait polls with a
 // generous bound (2-core CI); screenshots go to E2E_ARTIFACTS. Latencies seen
 // by the extension are read from its log file and printed.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -301,7 +303,9 @@ async function main() {
     log(`webview shows columns city, price, qty (refresh #${gen1}): ${summary}`);
     if (!/500 rows × 3 columns/.test(summary ?? '')) throw new Error(`webview summary: ${summary}`);
     if ((await webview().locator('.coltable svg.hist').count()) < 1) throw new Error('no histogram in the webview');
-    if ((await webview().locator('.previewtable tbody tr').count()) < 2) throw new Error('no preview rows in the webview');
+    await until('the data viewer\'s first rows', async () => (await webview().locator('.vtable tbody tr.vrow:not(.vloading)').count()) >= 2);
+    const count = await webview().locator('.vcount').textContent();
+    if (!/of 500$/.test(count ?? '')) throw new Error(`data viewer count: ${count}`);
     await screenshot('webview-df');
 
     // Step over twice: every stop refreshes; after the second, df has "total".
@@ -315,6 +319,27 @@ async function main() {
     await until('the new column after the steps', async () => (await webviewColumns()).includes('total'));
     log(`webview after steps: ${(await webviewColumns()).join(', ')}`);
     await screenshot('webview-after-step');
+
+    // The data viewer: sort by price (header click); the first row is the
+    // program's own cheapest row (its index and price, computed by running
+    // example.py's main() with the same interpreter).
+    const want = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+      'import json, sys; sys.path.insert(0, sys.argv[1]); import example; df = example.main(); ' +
+      'r = df.sort_values("price", kind="stable", na_position="last"); print(json.dumps([int(r.index[0]), float(r["price"].iloc[0])]))', WS],
+      { encoding: 'utf8' }).trim().split('\n').pop());
+    await webview().locator('.vtable thead .vsort', { hasText: /^price$/ }).click();
+    const first = await until('the cheapest row first after sorting by price', async () => {
+      if ((await webview().locator('.vtable thead th[aria-sort="ascending"]').count()) !== 1) return '';
+      const cells = await webview().locator('.vtable tbody tr.vrow:not(.vloading)').first().locator('th, td').allTextContents();
+      return cells[0] === String(want[0]) ? cells : '';
+    }, 30_000);
+    const cols = await webview().locator('.vtable thead .vsort').allTextContents();
+    const price = Number(first[1 + cols.findIndex((c) => c.startsWith('price'))]);
+    if (Math.abs(price - want[1]) > 0.01) throw new Error(`sorted first row ${first}, the program says index ${want[0]} price ${want[1]}`);
+    log(`data viewer sorted by price: first row ${first.join(' | ')} (the program: index ${want[0]}, price ${want[1]})`);
+    await screenshot('webview-sorted');
+    // Give the focus back to the first editor group (files opened later go there).
+    await page.locator('.tabs-container .tab', { hasText: 'example.py' }).first().click();
 
     // The same session through the sidecar's MCP endpoint.
     await runCommand('dapscope: Copy MCP Endpoint');

@@ -174,8 +174,8 @@ export function rowsLabel(first: number, shown: number, total: number | undefine
 /** A column's width in ch from its header and the first loaded cells (bounded). */
 export function columnWidths(columns: PageColumn[], sample: unknown[][]): number[] {
   return columns.map((c, j) => {
-    let w = c.name.length + 4;
+    let w = c.name.length + 8; // the name, a sort mark and the σ button
     for (const row of sample.slice(0, 50)) w = Math.max(w, cellText(row[j]).length + 2);
-    return Math.min(Math.max(w, 6), 40);
+    return Math.min(Math.max(w, 8), 40);
   });
 }
