@@ -36,7 +36,12 @@ type Driver interface {
 	// FirstStop runs once per session, at the first stop that has a top
 	// frame (frameID), when the session's first-stop fixes are on (the
 	// launch option "nodelay"). Its error is only logged.
-	FirstStop(ctx context.Context, c Caller, frameID int) error
+	FirstStop(ctx context.Context, c Caller, frameID int, opts FirstStopOptions) (FirstStopResult, error)
+	// Detach undoes what FirstStop left in a debuggee that outlives the
+	// session (attach), before the disconnect; frameID is a stopped
+	// thread's top frame, 0 when the debuggee runs. It returns a status for
+	// the log.
+	Detach(ctx context.Context, c Caller, frameID int) (string, error)
 	// ExitSignal decodes an exited event's exit code into the signal that
 	// killed the debuggee (0 when the code means a normal exit).
 	ExitSignal(code int) (signal int, name string)
@@ -45,6 +50,18 @@ type Driver interface {
 	// cwd), bounded, and returns the tail of what that printed ("": no
 	// clue). Adapters that lose a dying debuggee's output need it.
 	Diagnose(ctx context.Context, cfg LaunchConfig) string
+}
+
+// FirstStopOptions are a session's first-stop switches beyond "nodelay".
+type FirstStopOptions struct {
+	// FastWake: debugpy's wait-loop wake patch (debugpy_wake.go).
+	FastWake bool
+}
+
+// FirstStopResult says what FirstStop did.
+type FirstStopResult struct {
+	Status string // for the log
+	Undo   bool   // Detach must undo it before leaving a live debuggee
 }
 
 // Targets says what a launch may name besides a program file.

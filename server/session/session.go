@@ -23,6 +23,7 @@ type sessionConfig struct {
 	opTimeout   time.Duration
 	outputLimit int
 	noDelay     bool // run the driver's first-stop fix (launch option "nodelay")
+	fastWake    bool // with it, debugpy's wake patch (launch option "fastWake")
 	log         *slog.Logger
 	// observe receives the session's lifecycle events, in order.
 	observe func(Event)
@@ -64,6 +65,8 @@ type Session struct {
 	userEnded   bool // Terminate was called
 	noDelay     bool // apply the driver's first-stop fix at the first stop
 	noDelayDone bool
+	fastWake    bool // the first-stop fix includes debugpy's wake patch
+	undoOnLeave bool // the first-stop fix must be undone before detaching
 	values      *sync.Map
 
 	bg      sync.WaitGroup
@@ -75,7 +78,7 @@ func newSession(id, origin string, d adapter.Driver, ad *adapter.Adapter, mx *mu
 	now := time.Now()
 	return &Session{
 		id: id, origin: origin, kind: d.Kind(), driver: d, cfg: cfg, mux: mx, ad: ad,
-		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, output: newOutputBuffer(cfg.outputLimit),
+		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, fastWake: cfg.fastWake, output: newOutputBuffer(cfg.outputLimit),
 		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{},
 		values: &sync.Map{}, done: make(chan struct{}),
 	}
