@@ -32,7 +32,11 @@ type snapshot struct {
 	Inspections   map[string]json.RawMessage `json:"inspections,omitempty"`
 	Summaries     map[string]string          `json:"summaries,omitempty"`
 	InspectErrors map[string]string          `json:"inspect_errors,omitempty"`
-	Bytes         int64                      `json:"bytes,omitempty"`
+	// Nested are container attributes of inspected objects, inspected one
+	// level down so a diff can name the key that changed (valdiff.go).
+	Nested map[string]json.RawMessage `json:"nested,omitempty"`
+	GoLang bool                       `json:"go,omitempty"` // paths are written in Go
+	Bytes  int64                      `json:"bytes,omitempty"`
 }
 
 // SnapshotInfo describes a stored snapshot.
@@ -105,7 +109,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 	if err != nil {
 		return nil, err
 	}
-	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now()}
+	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now(), GoLang: sess.Adapter() == "dlv"}
 	if frames, err := sess.StackTrace(ctx, 0, 50); err == nil {
 		for _, f := range frames {
 			if f.Id == frameID {
@@ -124,7 +128,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 			sn.InspectErrors[e] = "smart inspection is not available in this build"
 			continue
 		}
-		res, err := s.inspect(ctx, sess, frameID, e, inspectOpts{})
+		res, err := s.captureValue(ctx, sess, frameID, e, sn)
 		if err != nil {
 			sn.InspectErrors[e] = toolError(err).Message
 			continue
@@ -205,4 +209,66 @@ func (s *Server) registerSnapshotTools() {
 			r.StoredBytes, r.BudgetBytes = s.budget.stored(), s.opts.MemoryBudget
 			return r, nil
 		})
+}
+
+// captureValue inspects expr for a snapshot so that a later diff can
+// compare values: previews of up to 30 items, a table of up to
+// maxCellRows rows held whole, and the container attributes of an object
+// or struct inspected one level down (into sn.Nested).
+func (s *Server) captureValue(ctx context.Context, sess *session.Session, frameID int, expr string, sn *snapshot) (*inspected, error) {
+	opts := inspectOpts{MaxPreviewItems: 30}
+	res, err := s.inspect(ctx, sess, frameID, expr, opts)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Detected  string `json:"detected_type"`
+		Structure struct {
+			Shape      []float64 `json:"shape"`
+			Attributes []struct {
+				Name string `json:"name"`
+				Type string `json:"type"`
+			} `json:"attributes"`
+		} `json:"structure"`
+		Preview struct {
+			Omitted int `json:"omitted_rows"`
+		} `json:"preview"`
+	}
+	if json.Unmarshal(res.JSON, &v) != nil {
+		return res, nil
+	}
+	switch v.Detected {
+	case "dataframe", "series":
+		if v.Preview.Omitted > 0 && len(v.Structure.Shape) > 0 && v.Structure.Shape[0] <= maxCellRows {
+			opts.MaxPreviewRows = maxCellRows
+			if whole, err := s.inspect(ctx, sess, frameID, expr, opts); err == nil {
+				res = whole
+			}
+		}
+	default:
+		n := 0
+		for _, a := range v.Structure.Attributes {
+			if n == maxNestedInspect || !isContainerType(a.Type) {
+				continue
+			}
+			path := (&valueDiff{}).field(expr, a.Name)
+			if sub, err := s.inspect(ctx, sess, frameID, path, inspectOpts{MaxPreviewItems: 30}); err == nil {
+				if sn.Nested == nil {
+					sn.Nested = map[string]json.RawMessage{}
+				}
+				sn.Nested[path] = sub.JSON
+				n++
+			}
+		}
+	}
+	return res, nil
+}
+
+// isContainerType: Python containers and Go maps, slices and arrays.
+func isContainerType(t string) bool {
+	switch t {
+	case "dict", "list", "tuple", "set", "frozenset", "deque", "defaultdict", "OrderedDict", "Counter":
+		return true
+	}
+	return strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "[")
 }

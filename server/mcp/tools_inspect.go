@@ -47,7 +47,7 @@ func (s *Server) inspectTarget(ctx context.Context, sess *session.Session, frame
 
 func (s *Server) registerInspectTools() {
 	s.inspect = func(ctx context.Context, sess *session.Session, frameID int, expr string, o inspectOpts) (*inspected, error) {
-		res, err := s.inspectTarget(ctx, sess, frameID, expr, inspect.Options{MaxPreviewRows: o.MaxPreviewRows, IncludeStatistics: o.IncludeStatistics})
+		res, err := s.inspectTarget(ctx, sess, frameID, expr, inspect.Options{MaxPreviewRows: o.MaxPreviewRows, MaxPreviewItems: o.MaxPreviewItems, IncludeStatistics: o.IncludeStatistics})
 		if err != nil {
 			return nil, err
 		}
