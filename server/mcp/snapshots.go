@@ -105,15 +105,19 @@ func (r *SnapshotResult) text() string {
 
 // capture reads a frame into a snapshot (not stored).
 func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int, exprs []string) (*snapshot, error) {
+	top := frameID == 0
 	frameID, err := s.frameOrTop(ctx, sess, frameID)
 	if err != nil {
 		return nil, err
 	}
 	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now(), GoLang: sess.Adapter() == "dlv"}
 	if frames, err := sess.StackTrace(ctx, 0, 50); err == nil {
-		for _, f := range frames {
-			if f.Id == frameID {
+		for i, f := range frames {
+			// Delve hands out new frame ids on every stackTrace: the top
+			// frame is known by its place.
+			if f.Id == frameID || (top && i == 0) {
 				sn.Location = s.frameLocation(f)
+				break
 			}
 		}
 	}

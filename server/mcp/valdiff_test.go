@@ -181,11 +181,16 @@ func TestDiffValuesDelve(t *testing.T) {
 	}
 	var s1 SnapshotResult
 	a.call("debug_snapshot", map[string]any{"inspect": []string{"t"}}, &s1)
+	// Issue 13.8: Go snapshots and diffs name where they were taken.
+	loc := "testdata/go/valdiff/main.go:" + itoa(lineWith(t, file, "// STOP")) + " (main.(*Totals).Add)"
+	if s1.Snapshot.Location != loc {
+		t.Errorf("snapshot location = %q, want %q", s1.Snapshot.Location, loc)
+	}
 	a.call("debug_continue", nil, &stop)
 	var d DiffResult
-	a.call("debug_diff", map[string]any{"from": s1.Snapshot.ID}, &d)
-	if len(d.Inspections) != 1 {
-		t.Fatalf("diff = %+v", d)
+	r := a.call("debug_diff", map[string]any{"from": s1.Snapshot.ID}, &d)
+	if len(d.Inspections) != 1 || d.FromLocation != loc || d.ToLocation != loc || !strings.HasPrefix(textOf(r), "diff s1 ("+loc+") → now ("+loc+")") {
+		t.Fatalf("diff = %+v\n%s", d, textOf(r))
 	}
 	got := strings.Join(changeLines(d.Inspections[0].Values), "\n")
 	want := "t.ByRegion[\"north\"]: 10 → 13\nt.RowsSeen: 4 → 6"
