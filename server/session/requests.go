@@ -164,7 +164,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		evalContext = "repl"
 	}
 	err = s.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &b)
-	return b, err
+	return b, evaluationError(err)
 }
 
 // SetVariable sets name in the frame's scopes (locals first) and returns
