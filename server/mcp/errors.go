@@ -24,6 +24,8 @@ type ToolError struct {
 	Hint               string   `json:"hint,omitempty"`
 	AvailableVariables []string `json:"available_variables,omitempty"`
 	State              string   `json:"state,omitempty"`
+	// StillRunning: the operation timed out but goes on in the debuggee.
+	StillRunning bool `json:"still_running,omitempty"`
 }
 
 // Error codes beyond the session and inspect ones.

@@ -196,12 +196,17 @@ type EvaluateResult struct {
 	Result             string `json:"result"`
 	Type               string `json:"type,omitempty"`
 	VariablesReference int    `json:"variables_reference,omitempty"`
+	WaitedMs           int64  `json:"waited_ms,omitempty" desc:"time spent waiting for an earlier evaluation that had timed out"`
+	WaitedFor          string `json:"waited_for,omitempty" desc:"that earlier expression"`
 }
 
 func (r *EvaluateResult) text() string {
 	t := r.Expression + " = " + r.Result
 	if r.Type != "" {
 		t += " (" + r.Type + ")"
+	}
+	if r.WaitedFor != "" {
+		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
 	}
 	return t
 }
@@ -405,16 +410,7 @@ func (s *Server) registerFrameTools() {
 			if p.Timeout > 0 {
 				timeout = time.Duration(p.Timeout * float64(time.Second))
 			}
-			ectx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			b, err := sess.Evaluate(ectx, p.Expression, p.FrameID, p.Context)
-			if err != nil {
-				if ctx.Err() == nil && ectx.Err() != nil {
-					return nil, &session.Error{Code: session.CodeTimeout, Field: "timeout", Message: fmt.Sprintf("the evaluation did not finish within %s", timeout)}
-				}
-				return nil, err
-			}
-			return &EvaluateResult{Expression: p.Expression, Result: b.Result, Type: b.Type, VariablesReference: b.VariablesReference}, nil
+			return s.evaluate(ctx, sess, p, timeout) // evaluate.go
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",

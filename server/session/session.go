@@ -65,8 +65,9 @@ type Session struct {
 	userEnded   bool // Terminate was called
 	noDelay     bool // apply the driver's first-stop fix at the first stop
 	noDelayDone bool
-	fastWake    bool // the first-stop fix includes debugpy's wake patch
-	undoOnLeave bool // the first-stop fix must be undone before detaching
+	fastWake    bool          // the first-stop fix includes debugpy's wake patch
+	undoOnLeave bool          // the first-stop fix must be undone before detaching
+	interrupt   time.Duration // the adapter interrupts an evaluation stuck this long (0: never)
 	values      *sync.Map
 
 	bg      sync.WaitGroup
