@@ -1,9 +1,12 @@
-// link_tests.go links tests to their subjects by name: test files and
-// test functions named after a symbol or its class.
+// link_tests.go links tests to their subjects by name (test files and test
+// functions named after a symbol or its class) and ranks a symbol's related
+// tests: those named after it first, then those named after its class, then
+// the ones found by call evidence alone.
 
 package code
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -83,4 +86,61 @@ func (g *linker) testsByName(id int32) []int32 {
 		}
 	}
 	return out
+}
+
+// rankTests orders the related tests of entity id, stably: tests whose
+// function or file is named after the entity (test_head_tail.py,
+// test_head for head) first, then those named after its class
+// (TestNDFrame), then the rest, found by calls.
+func (g *graph) rankTests(id int32, tests []int32) []int32 {
+	e := &g.ents[id]
+	if e.d == nil {
+		return tests
+	}
+	name := strings.ToLower(e.d.Name[strings.LastIndexByte(e.d.Name, '.')+1:])
+	cls := ""
+	if p := e.parent; p >= 0 && g.ents[p].kind == "class" && g.ents[p].d != nil {
+		cls = strings.ToLower(g.ents[p].d.Name[strings.LastIndexByte(g.ents[p].d.Name, '.')+1:])
+	}
+	score := func(t int32) int {
+		te := &g.ents[t]
+		words := testWords(te)
+		switch {
+		case words[name]:
+			return 2
+		case cls != "" && words[cls]:
+			return 1
+		}
+		return 0
+	}
+	out := append([]int32(nil), tests...)
+	scores := make(map[int32]int, len(out))
+	for _, t := range out {
+		scores[t] = score(t)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return scores[out[i]] > scores[out[j]] })
+	return out
+}
+
+// testWords are the lower-case words naming a test: its function (and
+// class) names without the test prefixes, and its file's base name.
+func testWords(te *entity) map[string]bool {
+	words := map[string]bool{}
+	add := func(s string) {
+		for _, p := range []string{"test_", "test", "_test"} {
+			s = strings.TrimPrefix(s, p)
+		}
+		s = strings.TrimSuffix(s, "_test")
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' }) {
+			words[w] = true
+		}
+	}
+	if te.d != nil {
+		for _, part := range strings.Split(te.d.Name, ".") {
+			add(strings.ToLower(part))
+		}
+	}
+	_, base := splitPath(te.file.Path)
+	add(strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(base, ".py"), ".go")))
+	return words
 }
