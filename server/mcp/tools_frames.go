@@ -213,7 +213,7 @@ func (r *EvaluateResult) text() string {
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" mcp:"required" desc:"variable in the frame's scopes (locals first)"`
+	Name    string `json:"name" mcp:"required" desc:"a variable in the frame's scopes (locals first), or a path: self.count, cfg['limit'], items[0].qty; Go s.Name, m[\"k\"]"`
 	Value   string `json:"value" mcp:"required" desc:"new value as an expression, e.g. \"100\" or \"'text'\""`
 	FrameID int    `json:"frame_id,omitempty" desc:"default: the top frame"`
 }
@@ -414,18 +414,14 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
-		desc:  "Assign a new value (an expression) to a variable in a frame (default: top frame); returns the previous and new values.",
+		desc:  "Assign a new value (an expression) to a variable or a nested path (attribute, key, index) in a frame (default: top frame); returns the previous and new values.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
 			sess, err := s.session(p.SessionID)
 			if err != nil {
 				return nil, err
 			}
-			old, updated, err := sess.SetVariable(ctx, p.FrameID, p.Name, p.Value)
-			if err != nil {
-				return nil, err
-			}
-			return &SetVariableResult{Name: p.Name, Previous: old, Value: updated}, nil
+			return s.setVariable(ctx, sess, p) // setvar.go
 		})
 }
 
