@@ -285,13 +285,7 @@ func (s *Server) registerFrameTools() {
 			for _, sc := range scopes {
 				n := sc.NamedVariables + sc.IndexedVariables
 				if n == 0 && sc.VariablesReference > 0 {
-					if vars, err := sess.Variables(ctx, sc.VariablesReference); err == nil {
-						for _, v := range vars {
-							if !isGroup(v.Name) {
-								n++
-							}
-						}
-					}
+					n = s.countVariables(ctx, sess, sc.VariablesReference) // variables.go
 				}
 				r.Scopes = append(r.Scopes, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Count: n, Expensive: sc.Expensive})
 			}
