@@ -123,6 +123,9 @@ func (dlvDriver) FirstStop(context.Context, Caller, int, FirstStopOptions) (Firs
 
 func (dlvDriver) Detach(context.Context, Caller, int) (string, error) { return "", nil }
 
+// Traceback: Delve's stack trace is already in Go's order (innermost first).
+func (dlvDriver) Traceback(raw string) string { return raw }
+
 // ExitSignal: Delve reports the process's own exit status.
 func (dlvDriver) ExitSignal(int) (int, string) { return 0, "" }
 

@@ -42,6 +42,9 @@ type Driver interface {
 	// thread's top frame, 0 when the debuggee runs. It returns a status for
 	// the log.
 	Detach(ctx context.Context, c Caller, frameID int) (string, error)
+	// Traceback writes the stack trace of an exceptionInfo response in the
+	// language's own order (Python: most recent call last).
+	Traceback(raw string) string
 	// ExitSignal decodes an exited event's exit code into the signal that
 	// killed the debuggee (0 when the code means a normal exit).
 	ExitSignal(code int) (signal int, name string)

@@ -256,7 +256,7 @@ func (s *Session) exceptionInfo(ctx context.Context, threadID int) *Outcome {
 	}
 	o := &Outcome{ErrorType: b.ExceptionId, ErrorMessage: b.Description}
 	if b.Details != nil {
-		o.Traceback = b.Details.StackTrace
+		o.Traceback = s.driver.Traceback(b.Details.StackTrace)
 		if o.ErrorType == "" {
 			o.ErrorType = b.Details.TypeName
 		}
