@@ -123,6 +123,9 @@ func (dlvDriver) FirstStop(context.Context, Caller, int, FirstStopOptions) (Firs
 
 func (dlvDriver) Detach(context.Context, Caller, int) (string, error) { return "", nil }
 
+// OutputCategory: Delve's "console" messages are its own.
+func (dlvDriver) OutputCategory(c string) string { return dapOutputCategory(c) }
+
 // Traceback: Delve's stack trace is already in Go's order (innermost first).
 func (dlvDriver) Traceback(raw string) string { return raw }
 

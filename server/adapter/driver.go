@@ -42,6 +42,10 @@ type Driver interface {
 	// thread's top frame, 0 when the debuggee runs. It returns a status for
 	// the log.
 	Detach(ctx context.Context, c Caller, frameID int) (string, error)
+	// OutputCategory files an output event's category as the program's
+	// ("stdout", "stderr", "console") or the adapter's own ("debugger");
+	// "" drops it (telemetry).
+	OutputCategory(category string) string
 	// Traceback writes the stack trace of an exceptionInfo response in the
 	// language's own order (Python: most recent call last).
 	Traceback(raw string) string
@@ -117,4 +121,19 @@ func baseLaunch(cfg LaunchConfig, env map[string]string) map[string]any {
 		args["env"] = env
 	}
 	return args
+}
+
+// dapOutputCategory is the usual filing: the program writes stdout and
+// stderr; "console", "important" and unknown categories are the adapter's
+// own notices (debugpy's and Delve's messages); telemetry is dropped.
+func dapOutputCategory(category string) string {
+	switch category {
+	case "stdout", "":
+		return "stdout"
+	case "stderr":
+		return "stderr"
+	case "telemetry":
+		return ""
+	}
+	return "debugger"
 }

@@ -109,10 +109,22 @@ func (s *Session) onOutput(body json.RawMessage) {
 		Category string `json:"category"`
 		Output   string `json:"output"`
 	}
-	if json.Unmarshal(body, &b) != nil || b.Category == "telemetry" {
+	if json.Unmarshal(body, &b) != nil {
 		return
 	}
-	s.output.write(b.Output)
+	cat := s.driver.OutputCategory(b.Category)
+	if cat == "" {
+		return
+	}
+	if cat != "debugger" && s.mux.State().Status == mux.StatusStarting {
+		// Before launch/attach is answered the program has not run: this
+		// is the adapter talking (Delve's "Building …" on stdout).
+		cat = "debugger"
+	}
+	if cat != "debugger" {
+		s.output.write(b.Output) // the program's output, in order
+	}
+	s.outputs.write(cat, b.Output)
 }
 
 // markRunning clears the stop, unless a newer stop than gen arrived already.
