@@ -50,6 +50,9 @@ func (r *BreakpointsResult) text() string {
 			}
 		}
 		fmt.Fprintf(&b, "%s:%d %s, hits %d", bp.File, bp.Line, v, bp.HitCount)
+		if bp.RequestedLine != 0 {
+			fmt.Fprintf(&b, ", requested line %d (moved by the adapter)", bp.RequestedLine)
+		}
 		if bp.Condition != "" {
 			fmt.Fprintf(&b, ", if %s", bp.Condition)
 		}

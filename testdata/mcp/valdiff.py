@@ -22,6 +22,8 @@ class Totals:
 
 def main():
     t = Totals()
+    # NOT_CODE: debugpy moves a breakpoint set here
+
     prices = pd.DataFrame({"item": ["a", "b", "c"], "price": [1.5, 2.0, 3.25]})
     grid = np.arange(6.0).reshape(2, 3)
     t.add([("north", 15.43)] * 19)  # 19 rows: north 293.17
