@@ -65,9 +65,15 @@ func repeat(s string, n int) []string {
 	return out
 }
 
+// mdTable writes a table; cells are cut at 40 characters, or 80 in the
+// narrow name/type/value layouts (attributes, fields, items).
 func mdTable(head []string, rows [][]string) string {
 	var b strings.Builder
-	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, 40)), "|", `\|`) }
+	width := 40
+	if len(head) <= 3 {
+		width = 80
+	}
+	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, width)), "|", `\|`) }
 	b.WriteString("|")
 	for _, h := range head {
 		b.WriteString(" " + cell(h) + " |")

@@ -192,7 +192,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 				if keyed {
 					k = cellText(it.Key)
 				}
-				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Bytes.Head(cellText(it.Value), 60), it.Type})
+				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Runes.Head(untyped(cellText(it.Value), it.Type), 80), it.Type})
 			}
 		}
 		add(p.Items)
@@ -205,7 +205,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 	if s := r.Structure; s != nil && len(s.Attributes) > 0 {
 		var rows [][]string
 		for _, a := range s.Attributes {
-			rows = append(rows, []string{a.Name, a.Type, clip.Bytes.Head(a.Repr, 60)})
+			rows = append(rows, []string{a.Name, a.Type, clip.Runes.Head(untyped(a.Repr, a.Type), 80)})
 		}
 		return []string{"Attribute", "Type", "Value"}, rows
 	}
@@ -330,3 +330,15 @@ var oneLine = strings.NewReplacer("\n", "⏎", "\t", " ", "\r", "")
 
 // fitLine fits s on one line of n runes.
 func fitLine(s string, n int) string { return clip.Runes.Fit(oneLine.Replace(s), n) }
+
+// untyped drops the type Delve writes before a value ("main.Point {X: 1}",
+// "[]int len: 2, cap: 2, [1,2]"): the Type column says it already, and the
+// room goes to the fields.
+func untyped(repr, typ string) string {
+	if typ != "" {
+		if rest, ok := strings.CutPrefix(repr, typ+" "); ok && rest != "" {
+			return rest
+		}
+	}
+	return repr
+}
