@@ -21,8 +21,7 @@ import (
 // registerDiffTools adds debug_diff.
 func (s *Server) registerDiffTools() {
 	addTool(s, toolSpec{name: "debug_diff", title: "What changed",
-		desc: "Differences between two snapshots (from, to), a snapshot and the current frame (from only), or the previous and the current stop (neither): " +
-			"added/removed/changed variables; inside inspected values the changed keys, items, attributes, fields and cells by path (self.by_region['north']: 293.22 → 500.67), bounded; for DataFrames/arrays also shape, null-count and statistic changes.",
+		desc:  "What changed between two snapshots (from, to), a snapshot and now (from), or the last two stops: locals, and inside inspected values the changed keys, items, attributes, fields and cells by path; DataFrame shape/null/stat changes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "diff fewer snapshots' inspections"},
 		func(ctx context.Context, c *call, p *diffArgs) (*DiffResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -77,8 +76,8 @@ func (s *Server) registerDiffTools() {
 
 type diffArgs struct {
 	SessionRef
-	From string `json:"from,omitempty" desc:"snapshot id (default: the previous stop)"`
-	To   string `json:"to,omitempty" desc:"snapshot id (default: now, or the current stop when from is empty too)"`
+	From string `json:"from,omitempty" desc:"snapshot id; default previous stop"`
+	To   string `json:"to,omitempty" desc:"snapshot id; default now"`
 }
 
 // VarChange is one changed variable.

@@ -58,11 +58,11 @@ func (sn *snapshot) info() SnapshotInfo {
 
 type snapshotArgs struct {
 	SessionRef
-	Action  string   `json:"action,omitempty" enum:"capture,list,delete" desc:"default capture"`
-	FrameID int      `json:"frame_id,omitempty" desc:"frame to capture (default: top frame)"`
-	Inspect []string `json:"inspect,omitempty" desc:"expressions to smart-inspect into the snapshot (max 10), e.g. [\"df\"]"`
+	Action  string   `json:"action,omitempty" enum:"capture,list,delete"`
+	FrameID int      `json:"frame_id,omitempty"`
+	Inspect []string `json:"inspect,omitempty" desc:"expressions to inspect too (max 10)"`
 	Label   string   `json:"label,omitempty"`
-	ID      string   `json:"id,omitempty" desc:"snapshot to delete"`
+	ID      string   `json:"id,omitempty"`
 }
 
 // SnapshotResult is the outcome of a snapshot action.
@@ -149,8 +149,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 
 func (s *Server) registerSnapshotTools() {
 	addTool(s, toolSpec{name: "debug_snapshot", title: "Snapshot a frame",
-		desc: "Capture a frame's locals (bounded safe reprs) and, optionally, smart inspections of chosen expressions, stored under an id for debug_diff " +
-			"(action capture, default); list or delete snapshots. Stored snapshots count against the memory budget.",
+		desc:  "Capture a frame's locals and inspections of chosen expressions under an id for debug_diff; list or delete snapshots.",
 		hints: hints{}, more: "list fewer snapshots or delete old ones"},
 		func(ctx context.Context, c *call, p *snapshotArgs) (*SnapshotResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -68,8 +68,8 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 
 type stackArgs struct {
 	SessionRef
-	ThreadID int `json:"thread_id,omitempty" desc:"default: the stopped thread"`
-	Levels   int `json:"levels,omitempty" desc:"frames to return (default 20, max 200)"`
+	ThreadID int `json:"thread_id,omitempty"`
+	Levels   int `json:"levels,omitempty" desc:"default 20"`
 }
 
 // Frame is one stack frame.
@@ -106,7 +106,7 @@ func (r *StackResult) text() string {
 
 type scopesArgs struct {
 	SessionRef
-	FrameID int `json:"frame_id,omitempty" desc:"default: the top frame of the stopped thread"`
+	FrameID int `json:"frame_id,omitempty"`
 }
 
 // Scope is one scope of a frame.
@@ -136,12 +136,12 @@ func (r *ScopesResult) text() string {
 
 type variablesArgs struct {
 	SessionRef
-	FrameID            int      `json:"frame_id,omitempty" desc:"default: the top frame"`
-	Scope              string   `json:"scope,omitempty" desc:"scope name (default: the first, Locals)"`
-	VariablesReference int      `json:"variables_reference,omitempty" desc:"expand this reference instead of a scope"`
-	Names              []string `json:"names,omitempty" desc:"only these variables"`
-	Depth              int      `json:"depth,omitempty" desc:"1 (default) or 2: also expand each container one level"`
-	MaxItems           int      `json:"max_items,omitempty" desc:"items per level (default and max 50)"`
+	FrameID            int      `json:"frame_id,omitempty"`
+	Scope              string   `json:"scope,omitempty" desc:"default Locals"`
+	VariablesReference int      `json:"variables_reference,omitempty"`
+	Names              []string `json:"names,omitempty"`
+	Depth              int      `json:"depth,omitempty" desc:"1 or 2"`
+	MaxItems           int      `json:"max_items,omitempty" desc:"max 50"`
 }
 
 // VariablesResult is a bounded variable tree.
@@ -184,10 +184,10 @@ func (r *VariablesResult) text() string {
 
 type evaluateArgs struct {
 	SessionRef
-	Expression string  `json:"expression" mcp:"required" desc:"expression (or, in repl context, a statement)"`
-	FrameID    int     `json:"frame_id,omitempty" desc:"default: the top frame"`
-	Timeout    float64 `json:"timeout,omitempty" desc:"seconds (default 10, max 60)"`
-	Context    string  `json:"context,omitempty" enum:"repl,watch,hover" desc:"DAP evaluate context (default repl)"`
+	Expression string  `json:"expression" mcp:"required"`
+	FrameID    int     `json:"frame_id,omitempty"`
+	Timeout    float64 `json:"timeout,omitempty" desc:"s, default 10"`
+	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
 }
 
 // EvaluateResult is an evaluated expression.
@@ -213,9 +213,9 @@ func (r *EvaluateResult) text() string {
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" mcp:"required" desc:"a variable in the frame's scopes (locals first), or a path: self.count, cfg['limit'], items[0].qty; Go s.Name, m[\"k\"]"`
-	Value   string `json:"value" mcp:"required" desc:"new value as an expression, e.g. \"100\" or \"'text'\""`
-	FrameID int    `json:"frame_id,omitempty" desc:"default: the top frame"`
+	Name    string `json:"name" mcp:"required" desc:"name or path: self.n, d['k'], xs[0].q"`
+	Value   string `json:"value" mcp:"required" desc:"an expression"`
+	FrameID int    `json:"frame_id,omitempty"`
 }
 
 // SetVariableResult is the effect of debug_set_variable.
@@ -231,7 +231,7 @@ func (r *SetVariableResult) text() string {
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
-		desc:  "Frames of the stopped thread (id, function, file, line, and the text of that line). Frame ids are valid until the debuggee resumes.",
+		desc:  "Frames of the stopped thread with the text of each line. Frame ids last until the debuggee resumes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
 		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -266,7 +266,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_scopes", title: "Scopes of a frame",
-		desc:  "The scope chain of a frame (Locals, Globals, …) with variable counts and references for debug_variables.",
+		desc:  "A frame's scopes with variable counts.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *scopesArgs) (*ScopesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -293,8 +293,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
-		desc: "Variables of a frame's scope (default Locals) or of a variables_reference, as a bounded tree: depth ≤ 2, ≤ 50 items per level, " +
-			"values ≤ 256 chars, with truncation flags; names filters.",
+		desc:  "A scope's variables (default Locals) or a variables_reference's, as a bounded tree (depth ≤ 2, ≤ 50 items, values ≤ 256 chars).",
 		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
 		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -390,7 +389,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
-		desc:  "Evaluate an expression in a frame (default: top frame) with a timeout. In the repl context statements run too, so this may change program state.",
+		desc:  "Evaluate an expression in a frame with a timeout; in the repl context statements run and may change state. A timed-out evaluation keeps running (still_running).",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -408,7 +407,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
-		desc:  "Assign a new value (an expression) to a variable or a nested path (attribute, key, index) in a frame (default: top frame); returns the previous and new values.",
+		desc:  "Assign a variable or nested path (attribute, key, index); returns old and new values.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
 			sess, err := s.session(p.SessionID)

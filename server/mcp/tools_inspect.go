@@ -18,15 +18,15 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" mcp:"required" desc:"a name or path: df, self.cache, data['train'], arr[0]"`
-	FrameID           int     `json:"frame_id,omitempty" desc:"default: the top frame"`
-	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" desc:"1..100, default 5"`
-	MaxPreviewItems   int     `json:"max_preview_items,omitempty" desc:"1..100, default 10"`
+	Expression        string  `json:"expression" mcp:"required" desc:"name or path: df, self.x, d['k'], a[0]"`
+	FrameID           int     `json:"frame_id,omitempty"`
+	MaxPreviewRows    int     `json:"max_preview_rows,omitempty"`
+	MaxPreviewItems   int     `json:"max_preview_items,omitempty"`
 	IncludeStatistics *bool   `json:"include_statistics,omitempty" desc:"default true"`
-	DeepMemory        bool    `json:"deep_memory,omitempty" desc:"measure object memory deeply (slower)"`
-	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text content: markdown (default), tui box, or the JSON model; structuredContent is always the JSON model"`
-	Width             int     `json:"width,omitempty" desc:"tui width in columns (40..300, default 100)"`
+	DeepMemory        bool    `json:"deep_memory,omitempty"`
+	Timeout           float64 `json:"timeout,omitempty" desc:"s, default 2"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
+	Width             int     `json:"width,omitempty"`
 	browseArgs
 }
 
@@ -59,9 +59,7 @@ func (s *Server) registerInspectTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
-		desc: "One round trip: typed, bounded metadata about any value in any frame — DataFrame/Series (shape, dtypes, nulls, stats, head/tail), " +
-			"ndarray, containers, strings, objects. Never runs the value's own code beyond safe reads. Errors: VARIABLE_NOT_FOUND (with available_variables), " +
-			"INVALID_EXPRESSION, NOT_PAUSED, INSPECTION_TIMEOUT.",
+		desc:  "One round trip: typed, bounded metadata about any value — DataFrame/Series, arrays, tensors, containers, strings, objects — with stats and a preview; columns/rows/sort/filter page through tables.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -143,9 +143,9 @@ func (v WatchValue) line() string {
 type watchArgs struct {
 	SessionRef
 	Action     string `json:"action" mcp:"required" enum:"add,remove,list,clear,evaluate"`
-	Expression string `json:"expression,omitempty" desc:"for add (and remove by expression)"`
-	Function   string `json:"function,omitempty" desc:"for add: evaluate in the innermost frame of this function (default: the top frame)"`
-	ID         string `json:"id,omitempty" desc:"for remove"`
+	Expression string `json:"expression,omitempty"`
+	Function   string `json:"function,omitempty" desc:"bind to this function's frame"`
+	ID         string `json:"id,omitempty"`
 }
 
 // WatchResult lists the watches after the action.
@@ -170,8 +170,7 @@ func (r *WatchResult) text() string {
 
 func (s *Server) registerWatchTools() {
 	addTool(s, toolSpec{name: "debug_watch", title: "Watch expressions",
-		desc: "Manage watch expressions (action add | remove | list | clear | evaluate). Watches are re-evaluated at every stop in the top frame, " +
-			"or in the innermost frame of their function, and appear in stop reports with changed=true when their value differs from the previous stop; not_in_scope when a name does not resolve there.",
+		desc:  "Watch expressions (add, remove, list, clear, evaluate), re-evaluated at every stop in the top frame or their function's frame; changed and not_in_scope flagged.",
 		hints: hints{idempotent: false}},
 		func(ctx context.Context, c *call, p *watchArgs) (*WatchResult, error) {
 			sess, err := s.session(p.SessionID)
