@@ -150,8 +150,9 @@ type VariablesResult struct {
 	FrameID   int        `json:"frame_id,omitempty"`
 	Scope     string     `json:"scope,omitempty"`
 	Variables []VarValue `json:"variables"`
-	Omitted   int        `json:"omitted,omitempty" desc:"variables past max_items"`
+	Omitted   int        `json:"omitted,omitempty" desc:"variables past max_items or the byte budget"`
 	Missing   []string   `json:"missing,omitempty" desc:"requested names not found"`
+	Notes     []string   `json:"notes,omitempty" desc:"what was left out and how to get it"`
 }
 
 func (r *VariablesResult) text() string {
@@ -176,6 +177,9 @@ func (r *VariablesResult) text() string {
 	}
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(&b, "not found: %s\n", strings.Join(r.Missing, ", "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	return b.String()
 }
@@ -337,53 +341,8 @@ func (s *Server) registerFrameTools() {
 					return nil, &session.Error{Code: session.CodeNotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
 				}
 			}
-			want := map[string]bool{}
-			for _, n := range p.Names {
-				want[n] = false
-			}
-			vars, err := sess.Variables(ctx, ref)
-			if err != nil {
+			if err := s.readVariables(ctx, sess, ref, p.Names, depth, maxItems, r); err != nil { // variables.go
 				return nil, err
-			}
-			expansions := 0
-			for _, v := range vars {
-				if isGroup(v.Name) {
-					continue
-				}
-				if len(want) > 0 {
-					if _, ok := want[v.Name]; !ok {
-						continue
-					}
-					want[v.Name] = true
-				}
-				if len(r.Variables) == maxItems {
-					r.Omitted++
-					continue
-				}
-				vv := VarValue{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxVarValueLen),
-					Truncated: len(v.Value) > maxVarValueLen, VariablesReference: v.VariablesReference}
-				if depth > 1 && v.VariablesReference > 0 && expansions < maxVarExpansions {
-					expansions++
-					if kids, err := sess.Variables(ctx, v.VariablesReference); err == nil {
-						for _, k := range kids {
-							if isGroup(k.Name) {
-								continue
-							}
-							if len(vv.Children) == maxItems {
-								vv.ChildrenOmitted++
-								continue
-							}
-							vv.Children = append(vv.Children, VarValue{Name: k.Name, Type: k.Type, Value: clip.Bytes.Head(k.Value, maxVarValueLen),
-								Truncated: len(k.Value) > maxVarValueLen, VariablesReference: k.VariablesReference})
-						}
-					}
-				}
-				r.Variables = append(r.Variables, vv)
-			}
-			for _, n := range sortedKeys(want) {
-				if !want[n] {
-					r.Missing = append(r.Missing, n)
-				}
 			}
 			return r, nil
 		})
