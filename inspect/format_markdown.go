@@ -24,6 +24,9 @@ func formatMarkdown(r *Result) string {
 		}
 		b.WriteString("\n\n" + mdTable(h, rows))
 	}
+	for _, l := range problemLines(r) {
+		b.WriteString("\n\n" + mdEscape(l))
+	}
 	if h, rows := previewTable(r); h != nil {
 		if len(rows) > 5 {
 			rows = rows[:5]
