@@ -18,14 +18,14 @@ func formatMarkdown(r *Result) string {
 	}
 	fmt.Fprintf(&b, "**%s** — %s", mdEscape(name), mdEscape(r.Summary))
 	b.WriteString(xarrayMarkdown(r))
+	for _, l := range problemLines(r) {
+		b.WriteString("\n\n" + mdEscape(l))
+	}
 	if h, rows := columnTable(r); h != nil {
 		if len(rows) > 12 {
 			rows = append(rows[:12:12], repeat("…", len(h)))
 		}
 		b.WriteString("\n\n" + mdTable(h, rows))
-	}
-	for _, l := range problemLines(r) {
-		b.WriteString("\n\n" + mdEscape(l))
 	}
 	if h, rows := previewTable(r); h != nil {
 		if len(rows) > 5 {

@@ -27,8 +27,15 @@ type inspectArgs struct {
 	Timeout           float64 `json:"timeout,omitempty" desc:"s, default 2"`
 	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
 	Width             int     `json:"width,omitempty"`
+	MaxBytes          int     `json:"max_bytes,omitempty" desc:"response budget, default 8192, max 102400"`
 	browseArgs
 }
+
+// Budget of debug_inspect_variable's response (structured content + text).
+const (
+	defaultInspectBytes = 8 << 10
+	minInspectBytes     = 2 << 10
+)
 
 // InspectResult is debug_inspect_variable's answer: the inspector's model.
 type InspectResult struct {
@@ -71,6 +78,13 @@ func (s *Server) registerInspectTools() {
 			if p.Width != 0 && (p.Width < 40 || p.Width > 300) {
 				return nil, argError("width", "must be 40..300")
 			}
+			budget := p.MaxBytes
+			if budget == 0 {
+				budget = defaultInspectBytes
+			}
+			if budget < minInspectBytes || budget > s.opts.MaxResponseBytes {
+				return nil, argError("max_bytes", "must be %d..%d", minInspectBytes, s.opts.MaxResponseBytes)
+			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
 				return nil, err
@@ -86,12 +100,19 @@ func (s *Server) registerInspectTools() {
 				text := capText(res.Summary+"\n"+inspect.FormatPage(page), maxTextBytes)
 				return &InspectResult{Result: res, Page: page, text_: text}, nil
 			}
-			text := capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
-			// Fit the whole response under the cap with the inspector's own
-			// shrinking (preview rows, cells, then columns; strings kept whole).
+			// Fit the budget: facts dropped in a fixed order (inspect.Fit),
+			// the text rendered from what is kept (at most half the budget),
+			// then the hard cap with the inspector's own shrinking.
+			textBudget := min(maxTextBytes, budget/2)
+			text := capText(renderInspect(res, p.Format, p.Width), textBudget)
 			textJSON, _ := json.Marshal(text)
-			if inspect.Cap(res, s.opts.MaxResponseBytes-len(textJSON)-envelopeSlack) {
-				text = capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
+			if note := inspect.Fit(res, budget-len(textJSON)-envelopeSlack/2); note != nil {
+				note.MaxBytes = budget // what the agent asked for (Fit had what was left after the text)
+				text = capText(renderInspect(res, p.Format, p.Width)+budgetLine(note), textBudget)
+				textJSON, _ = json.Marshal(text)
+			}
+			if inspect.Cap(res, max(budget, s.opts.MaxResponseBytes)-len(textJSON)-envelopeSlack) {
+				text = capText(renderInspect(res, p.Format, p.Width), textBudget)
 			}
 			return &InspectResult{Result: res, text_: text}, nil
 		})
@@ -152,4 +173,14 @@ func formatInspect(r *inspect.Result, format string, width int) string {
 		return ""
 	}
 	return t
+}
+
+// budgetLine says in the text what the budget left out and how to get it.
+func budgetLine(n *inspect.BudgetNote) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nleft out to fit %d bytes (max_bytes):", n.MaxBytes)
+	for _, d := range n.Dropped {
+		fmt.Fprintf(&b, "\n- %s: %s", d.What, d.How)
+	}
+	return b.String()
 }

@@ -64,8 +64,14 @@ func (s *Server) readVariables(ctx context.Context, sess *session.Session, ref i
 		}
 	}
 	summaries := s.librarySummaries(ctx, sess, r.FrameID, picked)
-	budget := maxVarBytes
+	// At depth 2 the first level may take half the budget: the second
+	// level is what was asked for.
+	budget, first := maxVarBytes, maxVarBytes
+	if depth > 1 {
+		first = maxVarBytes / 2
+	}
 	var expand []int // indexes into r.Variables
+	cutFirst := false
 	var library []string
 	for _, v := range picked {
 		vv := varValue(v)
@@ -73,10 +79,12 @@ func (s *Server) readVariables(ctx context.Context, sess *session.Session, ref i
 			vv.Value, vv.Truncated = line, false
 		}
 		cost := len(vv.Name) + len(vv.Type) + len(vv.Value) + 32
-		if cost > budget {
+		if cost > first {
 			r.Omitted++
+			cutFirst = true
 			continue
 		}
+		first -= cost
 		budget -= cost
 		if depth > 1 && v.VariablesReference > 0 {
 			if inspect.LibraryType(v.Type) {
@@ -125,7 +133,7 @@ func (s *Server) readVariables(ctx context.Context, sess *session.Session, ref i
 			vv.Children = append(vv.Children, kv)
 		}
 	}
-	if cut > 0 || r.Omitted > 0 && budget < 256 {
+	if cut > 0 || cutFirst {
 		r.Notes = append(r.Notes, fmt.Sprintf("cut at %d KB: filter with names or expand one variables_reference", maxVarBytes>>10))
 	}
 	return nil
