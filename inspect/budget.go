@@ -68,9 +68,14 @@ func Fit(r *Result, limit int) *BudgetNote {
 	}
 	if !fits() {
 		if total := columnCount(r); total > 1 {
-			keepFirst := keepPriorityColumns(r, total, fits)
-			drop(fmt.Sprintf("%d of %d columns (kept: those with nulls, infinities or mixed types first, then the first ones)", total-keepFirst, total),
-				"columns [names, globs or positions] picks the columns to see")
+			what := func(dropped int) string {
+				return fmt.Sprintf("%d of %d columns (kept: those with nulls, infinities or mixed types first, then the first ones)", dropped, total)
+			}
+			// The note goes in first, so the search counts it (its final
+			// text is never longer).
+			drop(what(total), "columns [names, globs or positions] picks the columns to see")
+			kept := keepPriorityColumns(r, total, fits)
+			note.Dropped[len(note.Dropped)-1].What = what(total - kept)
 		}
 	}
 	return note
