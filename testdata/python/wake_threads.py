@@ -6,9 +6,11 @@
 import threading
 
 done = [False]
+ready = threading.Barrier(2)
 
 
 def spin(name):
+    ready.wait()  # both threads exist before either reaches BP_SPIN
     n = 0
     while not done[0]:
         n += 1  # BP_SPIN
