@@ -13,16 +13,22 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
 )
 
-func BenchmarkTools(b *testing.B) {
+// benchAgent is a server on a loopback HTTP endpoint and an agent on it.
+func benchAgent(b *testing.B) (*session.Manager, *agent) {
 	mgr, srv := newServer(b, Options{})
-	ctx := context.Background()
-	ep, err := srv.ServeHTTP(ctx, "127.0.0.1:0")
+	ep, err := srv.ServeHTTP(context.Background(), "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := httpAgent(b, ep)
+	return mgr, httpAgent(b, ep)
+}
+
+func BenchmarkTools(b *testing.B) {
+	mgr, a := benchAgent(b)
+	ctx := context.Background()
 	var stop StopReport
 	a.call("debug_launch", map[string]any{"program": agentPy, "breakpoints": []map[string]any{{"file": agentPy, "line": 33}}}, &stop)
 	sess, err := mgr.Get("")
@@ -84,13 +90,8 @@ func BenchmarkTools(b *testing.B) {
 // way to the same tree (a variables request, then one per container, one
 // after the other). Reports the response bytes.
 func BenchmarkVariablesDepth2(b *testing.B) {
-	mgr, srv := newServer(b, Options{})
+	mgr, a := benchAgent(b)
 	ctx := context.Background()
-	ep, err := srv.ServeHTTP(ctx, "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := httpAgent(b, ep)
 	const prog = "testdata/python/smart_values.py"
 	var stop StopReport
 	a.call("debug_launch", map[string]any{"program": prog, "breakpoints": []map[string]any{{"file": prog, "line": 20}}}, &stop)

@@ -16,9 +16,7 @@ func TestInspectBudget(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/wide.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	launchTo(t, a, prog, prog, "# STOP", nil)
 	var res inspect.Result
 	r := a.call("debug_inspect_variable", map[string]any{"expression": "wide"}, &res)
 	n := responseBytes(t, r)

@@ -55,9 +55,7 @@ func checkGolden(t *testing.T, name, got string) {
 func TestGoldenTexts(t *testing.T) {
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/valdiff.py"
-	var stop StopReport
-	r := a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	stop, r := launchToRaw(t, a, prog, prog, "# STOP", nil)
 	checkGolden(t, "stop_report", textOf(r))
 	var s1 SnapshotResult
 	checkGolden(t, "snapshot", textOf(a.call("debug_snapshot", map[string]any{"inspect": []string{"self", "self.by_region"}}, &s1)))

@@ -16,9 +16,7 @@ func TestSetNestedVariableDebugpy(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/valdiff.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	launchTo(t, a, prog, prog, "# STOP", nil)
 	for _, tc := range []struct{ name, value, prev, now, check, want string }{
 		{"self.rows_seen", "0", "19", "0", "self.rows_seen", "0"},
 		{"self.by_region['north']", "1.5", "293.17", "1.5", "self.by_region['north']", "1.5"},
@@ -47,9 +45,7 @@ func TestSetNestedVariableDelve(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const file = "testdata/go/valdiff/main.go"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"adapter": "dlv", "program": "testdata/go/valdiff", "timeout": 120,
-		"breakpoints": []map[string]any{{"file": file, "line": lineWith(t, file, "// STOP")}}}, &stop)
+	stop := launchTo(t, a, "testdata/go/valdiff", file, "// STOP", map[string]any{"adapter": "dlv", "timeout": 120})
 	for _, tc := range []struct{ name, value, prev, check, want string }{
 		{"t.RowsSeen", "0", "4", "t.RowsSeen", "0"},
 		{`t.ByRegion["north"]`, "1.25", "10", `t.ByRegion["north"]`, "1.25"},

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // lineWith is the 1-based line of path that contains marker.
@@ -28,6 +30,27 @@ func lineWith(t *testing.T, path, marker string) int {
 	}
 	t.Fatalf("no %q in %s", marker, path)
 	return 0
+}
+
+// launchToRaw launches program with a breakpoint on the line of file that
+// holds marker (extra: more launch arguments) and returns the stop report
+// and the raw result.
+func launchToRaw(t *testing.T, a *agent, program, file, marker string, extra map[string]any) (StopReport, *mcpgo.CallToolResult) {
+	t.Helper()
+	args := map[string]any{"program": program, "breakpoints": []map[string]any{{"file": file, "line": lineWith(t, file, marker)}}}
+	for k, v := range extra {
+		args[k] = v
+	}
+	var stop StopReport
+	r := a.call("debug_launch", args, &stop)
+	return stop, r
+}
+
+// launchTo is launchToRaw's stop report.
+func launchTo(t *testing.T, a *agent, program, file, marker string, extra map[string]any) StopReport {
+	t.Helper()
+	stop, _ := launchToRaw(t, a, program, file, marker, extra)
+	return stop
 }
 
 func changeLines(vs []ValueChange) []string {
@@ -113,9 +136,7 @@ func TestDiffValuesDebugpy(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/valdiff.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	stop := launchTo(t, a, prog, prog, "# STOP", nil)
 	if stop.Status != "paused" || stop.Location.Function != "add" {
 		t.Fatalf("first stop = %+v", stop)
 	}
@@ -173,9 +194,7 @@ func TestDiffValuesDelve(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const file = "testdata/go/valdiff/main.go"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"adapter": "dlv", "program": "testdata/go/valdiff", "timeout": 120,
-		"breakpoints": []map[string]any{{"file": file, "line": lineWith(t, file, "// STOP")}}}, &stop)
+	stop := launchTo(t, a, "testdata/go/valdiff", file, "// STOP", map[string]any{"adapter": "dlv", "timeout": 120})
 	if stop.Status != "paused" {
 		t.Fatalf("first stop = %+v", stop)
 	}

@@ -13,9 +13,7 @@ func TestScopeCounts(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/valdiff.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	launchTo(t, a, prog, prog, "# STOP", nil)
 	var sc ScopesResult
 	a.call("debug_scopes", nil, &sc)
 	counts := map[string]int{}
@@ -36,9 +34,7 @@ func TestVariablesDepth2(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/python/smart_values.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# BREAK")}}}, &stop)
+	launchTo(t, a, prog, prog, "# BREAK", nil)
 	var r VariablesResult
 	res := a.call("debug_variables", map[string]any{"depth": 2}, &r)
 	got := map[string]VarValue{}

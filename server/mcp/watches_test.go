@@ -14,9 +14,7 @@ func TestWatchesInTheirFrame(t *testing.T) {
 	t.Parallel()
 	a, _ := newHTTPAgent(t, Options{})
 	const prog = "testdata/mcp/valdiff.py"
-	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog,
-		"breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "# STOP")}}}, &stop)
+	stop := launchTo(t, a, prog, prog, "# STOP", nil)
 	if stop.Status != "paused" || stop.Location.Function != "add" {
 		t.Fatalf("first stop = %+v", stop)
 	}
