@@ -48,6 +48,9 @@ type graph struct {
 	fileEnt    map[string]int32   // path -> file/module entity
 	fileDefs   map[string][]int32 // path -> definitions in source order
 	pyMods     map[string]string  // Python dotted module -> path
+	// pyModDups lists, for a module name several files share, those files
+	// in path order (see pyModFile).
+	pyModDups map[string][]string
 	// pyModsByLast maps a module's last component to the modules, sorted.
 	pyModsByLast map[string][]string
 	goLocal      map[string]int32 // Go dir + "\x00" + local name -> entity
@@ -66,7 +69,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 	g := &graph{
 		byQual:  make(map[string][]int32, 4*len(files)),
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
-		pyMods: map[string]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
+		pyMods: map[string]string{}, pyModDups: map[string][]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
 		goMod: goMod,
 	}
 	paths := make([]string, 0, len(files))
@@ -83,7 +86,12 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		case "python":
 			fe.qual, fe.kind = fr.Module, "module"
 			if fr.Module != "" {
-				if _, dup := g.pyMods[fr.Module]; !dup {
+				if first, dup := g.pyMods[fr.Module]; dup {
+					if g.pyModDups[fr.Module] == nil {
+						g.pyModDups[fr.Module] = []string{first}
+					}
+					g.pyModDups[fr.Module] = append(g.pyModDups[fr.Module], p)
+				} else {
 					g.pyMods[fr.Module] = p
 					last := fr.Module[strings.LastIndexByte(fr.Module, '.')+1:]
 					g.pyModsByLast[last] = append(g.pyModsByLast[last], fr.Module)

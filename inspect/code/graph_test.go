@@ -4,7 +4,9 @@
 package code
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -126,6 +128,87 @@ func TestPythonModuleNames(t *testing.T) {
 		}
 		if got, _ := pythonModule(c.rel, p, root); got != c.mod {
 			t.Errorf("pythonModule(%s) = %s, want %s", c.rel, got, c.mod)
+		}
+	}
+}
+
+// writeRepo writes files (slash paths -> content) into a new temporary
+// repository and returns its root.
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	for p, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// refStrings renders refs as "symbol (path)", sorted.
+func refStrings(refs []Ref) []string {
+	out := []string{}
+	for _, r := range refs {
+		out = append(out, r.Symbol+" ("+r.Path+")")
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestSameNamedScripts is issue 13.7's "total is isolated while main()
+// calls it twice": two scripts outside any package share the module name
+// report (and helpers), as programs in sibling folders do. A name used in a
+// file is that file's definition, and `import helpers` from a script is the
+// helpers.py beside it (the script's folder is sys.path[0]); before, both
+// files' calls went to one of the two definitions and the other was
+// reported isolated.
+func TestSameNamedScripts(t *testing.T) {
+	report := `from helpers import fmt
+
+
+def total(xs):
+    return sum(xs)
+
+
+def main():
+    a = total([1, 2])
+    b = total([3])
+    print(fmt(a), fmt(b))
+
+
+if __name__ == "__main__":
+    main()
+`
+	dir := writeRepo(t, map[string]string{
+		"sales/report.py":   report,
+		"sales/helpers.py":  "def fmt(x):\n    return f\"{x:.2f}\"\n",
+		"backup/report.py":  report,
+		"backup/helpers.py": "def fmt(x):\n    return str(x)\n",
+	})
+	ix, err := Open(dir, Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, folder := range []string{"sales", "backup"} {
+		for sym, want := range map[string][]string{
+			"report.total": {"report.main (" + folder + "/report.py)"},
+			"report.main":  {"report (" + folder + "/report.py)"},
+			"helpers.fmt":  {"report.main (" + folder + "/report.py)"},
+		} {
+			file := folder + "/" + strings.SplitN(sym, ".", 2)[0] + ".py"
+			r := inspect(t, ix, Query{Symbol: sym, Path: file, MaxNeighbors: 10})
+			if got := refStrings(r.IncomingCalls); !slices.Equal(got, want) || r.GraphStatus != GraphConnected {
+				t.Errorf("%s in %s: %s, incoming %v, want %v", sym, file, r.GraphStatus, got, want)
+			}
+		}
+		r := inspect(t, ix, Query{Symbol: "report.main", Path: folder + "/report.py", MaxNeighbors: 10})
+		want := []string{"helpers.fmt (" + folder + "/helpers.py)", "report.total (" + folder + "/report.py)"}
+		if got := refStrings(r.OutgoingCalls); !slices.Equal(got, want) {
+			t.Errorf("report.main in %s: outgoing %v, want %v", folder, got, want)
 		}
 	}
 }

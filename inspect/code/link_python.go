@@ -67,11 +67,11 @@ func (g *linker) resolvePyName(from int32, parts []string, depth int) int32 {
 		if g.ents[p].kind == "class" {
 			continue // class bodies are not enclosing scopes for names
 		}
-		if id := g.pyLocal(fr.Module, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
+		if id := g.pyFileLocal(fr, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
 			return g.descend(id, parts[1:])
 		}
 	}
-	if id := g.pyLocal(fr.Module, parts[0]); id >= 0 {
+	if id := g.pyFileLocal(fr, parts[0]); id >= 0 {
 		return g.descend(id, parts[1:])
 	}
 	return g.resolveViaImports(fr, parts, depth)
@@ -95,38 +95,48 @@ func (g *linker) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) i
 			if len(parts) > 1 {
 				target += "." + strings.Join(parts[1:], ".")
 			}
-			return g.resolvePyQualified(target, depth+1)
+			return g.resolvePyQualified(target, fr, depth+1)
 		}
 	}
 	for _, im := range fr.Imports {
 		if im.Name == "*" {
-			if id := g.pyLocal(im.Target, parts[0]); id >= 0 {
-				return g.descend(id, parts[1:])
+			if p, ok := g.pyModFile(im.Target, fr); ok {
+				if id := g.pyFileLocal(g.ents[g.fileEnt[p]].file, parts[0]); id >= 0 {
+					return g.descend(id, parts[1:])
+				}
 			}
 		}
 	}
 	return -1
 }
 
-// resolvePyQualified resolves "pkg.mod.Name.attr": the longest module
-// prefix, then definitions inside it, then that module's own imports.
-func (g *linker) resolvePyQualified(q string, depth int) int32 {
+// resolvePyQualified resolves "pkg.mod.Name.attr", imported by file from:
+// the longest module prefix, then definitions inside it, then that module's
+// own imports.
+func (g *linker) resolvePyQualified(q string, from *fileRec, depth int) int32 {
 	if depth > 6 {
 		return -1
 	}
-	if id, ok := g.memoQual[q]; ok {
+	k := q
+	if g.sharedModulePrefix(q) {
+		// Which file a shared module name means depends on the
+		// importer's folder (see pyModFile).
+		dir, _ := splitPath(from.Path)
+		k = q + "\x00" + dir
+	}
+	if id, ok := g.memoQual[k]; ok {
 		return id
 	}
-	id := g.resolvePyQualifiedSlow(q, depth)
-	g.memoQual[q] = id
+	id := g.resolvePyQualifiedSlow(q, from, depth)
+	g.memoQual[k] = id
 	return id
 }
 
-func (g *linker) resolvePyQualifiedSlow(q string, depth int) int32 {
+func (g *linker) resolvePyQualifiedSlow(q string, from *fileRec, depth int) int32 {
 	parts := strings.Split(q, ".")
 	for i := len(parts); i >= 1; i-- {
 		mod := strings.Join(parts[:i], ".")
-		p, ok := g.pyMods[mod]
+		p, ok := g.pyModFile(mod, from)
 		if !ok {
 			continue
 		}
@@ -134,7 +144,7 @@ func (g *linker) resolvePyQualifiedSlow(q string, depth int) int32 {
 		if len(rest) == 0 {
 			return g.fileEnt[p]
 		}
-		if id := g.pyLocal(mod, rest[0]); id >= 0 {
+		if id := g.pyFileLocal(g.ents[g.fileEnt[p]].file, rest[0]); id >= 0 {
 			return g.descend(id, rest[1:])
 		}
 		// A submodule not imported explicitly: pkg.sub.f
@@ -146,6 +156,53 @@ func (g *linker) resolvePyQualifiedSlow(q string, depth int) int32 {
 	return -1
 }
 
+// pyModFile is the path of module mod as imported from file from. When
+// several files share the module name (scripts in sibling folders outside
+// any package, each run with its own folder as sys.path[0]), the one in
+// from's folder wins, else the first by path.
+func (g *graph) pyModFile(mod string, from *fileRec) (string, bool) {
+	if dups := g.pyModDups[mod]; dups != nil && from != nil {
+		dir, _ := splitPath(from.Path)
+		for _, p := range dups {
+			if d, _ := splitPath(p); d == dir {
+				return p, true
+			}
+		}
+	}
+	p, ok := g.pyMods[mod]
+	return p, ok
+}
+
+// sharedModulePrefix reports whether a module prefix of q is a module name
+// several files share.
+func (g *graph) sharedModulePrefix(q string) bool {
+	if len(g.pyModDups) == 0 {
+		return false
+	}
+	for i := 0; i <= len(q); i++ {
+		if (i == len(q) || q[i] == '.') && g.pyModDups[q[:i]] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// pyFileLocal is the definition bound to local (a dotted name inside the
+// file: "f", "C.m", "outer.inner") in the Python file fr itself, or -1: a
+// module's names are its own file's, even when another file has the same
+// module name.
+func (g *graph) pyFileLocal(fr *fileRec, local string) int32 {
+	ids := g.byQual[qualifyPy(fr.Module, local)]
+	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins, as in Python
+		if id := ids[i]; g.ents[id].file == fr && g.ents[id].d != nil {
+			return id
+		}
+	}
+	return -1
+}
+
+// pyLocal is the definition bound to local in any file of module (for
+// test-name lookups that know only a module name), or -1.
 func (g *graph) pyLocal(module, local string) int32 {
 	ids := g.byQual[qualifyPy(module, local)]
 	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins, as in Python
@@ -170,7 +227,7 @@ func (g *linker) descend(id int32, rest []string) int32 {
 		e := &g.ents[id]
 		if e.d == nil { // a module entity reached through an import
 			if e.file.Lang == "python" {
-				n := g.pyLocal(e.file.Module, name)
+				n := g.pyFileLocal(e.file, name)
 				if n < 0 {
 					return -1
 				}
