@@ -2,9 +2,9 @@
 // entities (modules, definitions, doc sections) with containment, resolved
 // calls (same module, imports and re-exports, self/receiver methods, typed
 // parameters and locals), tests -> subjects (name conventions and calls from
-// test files) and docs -> symbols (code mentions in Markdown). The
-// resolvers live beside it: link_python.go, link_go.go, link_tests.go and
-// link_docs.go.
+// test files) and docs -> symbols (code mentions in Markdown). buildGraph
+// is the list of phases; the resolvers and the test and doc phases live
+// beside it: link_python.go, link_go.go, link_tests.go and link_docs.go.
 
 package code
 
@@ -65,6 +65,9 @@ type graph struct {
 	pyNames map[string]bool
 }
 
+// buildGraph links the per-file records, phase by phase: entities, then
+// containment, typed attributes, calls, tests and docs (each phase reads
+// what the earlier ones built).
 func buildGraph(files map[string]*fileRec, goMod string) *graph {
 	g := &graph{
 		byQual:  make(map[string][]int32, 4*len(files)),
@@ -72,12 +75,23 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		pyMods: map[string]string{}, pyModDups: map[string][]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
 		goMod: goMod,
 	}
+	g.addEntities(files)
+	g.linkContainment()
+	g.collectAttrs()
+	g.linkCalls(len(files))
+	g.linkTests(len(files))
+	g.linkDocs()
+	return g
+}
+
+// addEntities adds one entity per file (module, package or document) and
+// one per definition, in path order, and indexes them by qualified name.
+func (g *graph) addEntities(files map[string]*fileRec) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	// Entities.
 	for _, p := range paths {
 		fr := files[p]
 		fid := int32(len(g.ents))
@@ -137,7 +151,11 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			}
 		}
 	}
-	// Go methods may live in another file than their type: attach them.
+}
+
+// linkContainment attaches Go methods declared in another file than their
+// type, then fills every entity's children.
+func (g *graph) linkContainment() {
 	for id := range g.ents {
 		e := &g.ents[id]
 		if e.d != nil && e.file.Lang == "go" && e.d.Parent != "" && g.ents[e.parent].d == nil {
@@ -152,8 +170,11 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			g.ents[e.parent].children = append(g.ents[e.parent].children, int32(id))
 		}
 	}
-	// Typed attributes (self.x = T(...), x: T, Go struct fields), for calls
-	// like self.x.method().
+}
+
+// collectAttrs records the typed attributes of each class or struct
+// (self.x = T(...), x: T, Go struct fields), for calls like self.x.method().
+func (g *graph) collectAttrs() {
 	g.classAttrs = map[int32]map[string]attrSrc{}
 	for id := range g.ents {
 		e := &g.ents[id]
@@ -175,15 +196,12 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			}
 		}
 	}
-	// Calls: resolved in parallel (read-only), edges added in id order.
-	g.pyNames = map[string]bool{}
-	for id := range g.ents {
-		if e := &g.ents[id]; e.d != nil && e.file.Lang == "python" && !e.isTest() {
-			g.pyNames[e.d.Name[strings.LastIndexByte(e.d.Name, '.')+1:]] = true
-		}
-	}
-	var byName [][]int32
-	targets := g.parallel(len(files), func(l *linker, id int32) []int32 {
+}
+
+// linkCalls resolves every entity's call sites in parallel (the graph is
+// only read) and adds the edges in id order.
+func (g *graph) linkCalls(files int) {
+	targets := g.parallel(files, func(l *linker, id int32) []int32 {
 		e := &g.ents[id]
 		calls := e.file.Calls
 		if e.d != nil {
@@ -203,61 +221,6 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 			g.ents[t].in = append(g.ents[t].in, int32(id))
 		}
 	}
-	// Tests -> subjects: names in parallel, then calls, in id order.
-	byName = g.parallel(len(files), func(l *linker, id int32) []int32 {
-		if g.ents[id].kind != "test" {
-			return nil
-		}
-		return l.testsByName(id)
-	})
-	for id := range g.ents {
-		e := &g.ents[id]
-		if e.kind != "test" {
-			continue
-		}
-		add := func(t int32) {
-			if t < 0 || g.ents[t].isTest() || containsID(e.subjects, t) {
-				return
-			}
-			e.subjects = append(e.subjects, t)
-			g.ents[t].tests = append(g.ents[t].tests, int32(id))
-		}
-		for _, t := range byName[id] {
-			add(t)
-		}
-		for _, t := range e.out {
-			add(t)
-			// One level through helpers defined in test files
-			// (runCLI(t, ...) -> the command under test).
-			if h := &g.ents[t]; h.isTest() && h.kind != "test" {
-				for _, t2 := range h.out {
-					add(t2)
-				}
-			}
-		}
-	}
-	// Docs -> symbols.
-	for id := range g.ents {
-		e := &g.ents[id]
-		if e.file.Lang != "markdown" {
-			continue
-		}
-		var ms []string
-		if e.d != nil {
-			ms = e.d.Mentions
-		} else {
-			ms = e.file.Mentions
-		}
-		for _, m := range ms {
-			for _, t := range g.mentionTargets(m) {
-				if !containsID(e.mentions, t) {
-					e.mentions = append(e.mentions, t)
-					g.ents[t].docs = append(g.ents[t].docs, int32(id))
-				}
-			}
-		}
-	}
-	return g
 }
 
 // qualify builds the qualified symbol of a local definition name.

@@ -10,6 +10,49 @@ import (
 	"strings"
 )
 
+// linkTests links tests to subjects: by name first (in parallel), then by
+// the calls they make (and one level through test helpers), in id order.
+func (g *graph) linkTests(files int) {
+	g.pyNames = map[string]bool{}
+	for id := range g.ents {
+		if e := &g.ents[id]; e.d != nil && e.file.Lang == "python" && !e.isTest() {
+			g.pyNames[e.d.Name[strings.LastIndexByte(e.d.Name, '.')+1:]] = true
+		}
+	}
+	byName := g.parallel(files, func(l *linker, id int32) []int32 {
+		if g.ents[id].kind != "test" {
+			return nil
+		}
+		return l.testsByName(id)
+	})
+	for id := range g.ents {
+		e := &g.ents[id]
+		if e.kind != "test" {
+			continue
+		}
+		add := func(t int32) {
+			if t < 0 || g.ents[t].isTest() || containsID(e.subjects, t) {
+				return
+			}
+			e.subjects = append(e.subjects, t)
+			g.ents[t].tests = append(g.ents[t].tests, int32(id))
+		}
+		for _, t := range byName[id] {
+			add(t)
+		}
+		for _, t := range e.out {
+			add(t)
+			// One level through helpers defined in test files
+			// (runCLI(t, ...) -> the command under test).
+			if h := &g.ents[t]; h.isTest() && h.kind != "test" {
+				for _, t2 := range h.out {
+					add(t2)
+				}
+			}
+		}
+	}
+}
+
 // testsByName finds the subjects a test names: test_add / test_add_negative
 // -> add; TestCalculator.test_total -> Calculator.total; Go TestAcc_Add ->
 // Acc.Add, TestSum -> Sum. Only names visible from the test file (its own
