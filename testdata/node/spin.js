@@ -1,7 +1,7 @@
-// spin.js: runs until told to stop, for pause and evaluation bounds.
-let ticks = 0;
+// spin.js: runs until told to stop, for pause and evaluation while running.
+globalThis.ticks = 0;
 const timer = setInterval(() => {
-  ticks++; // @tick
+  globalThis.ticks++; // @tick
   if (globalThis.stop) {
     clearInterval(timer);
   }

@@ -45,7 +45,7 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	} else {
 		r, err := call(ctx, c, runtime.Evaluate, runtime.EvaluateParams{Expression: a.Expression,
 			ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
-			IncludeCommandLineAPI: ptr(a.Context == "repl"), ReplMode: ptr(a.Context == "repl"), Timeout: timeout})
+			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
 		if err != nil {
 			return nil, evalErr(err)
 		}
@@ -69,8 +69,11 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 // evalErr explains an inspector error of an evaluation.
 func evalErr(err error) error {
 	var ce *CDPError
-	if errors.As(err, &ce) && strings.Contains(ce.Message, "only perform operation while paused") {
+	switch {
+	case errors.As(err, &ce) && strings.Contains(ce.Message, "only perform operation while paused"):
 		return errNotPaused
+	case errors.As(err, &ce) && strings.Contains(ce.Message, "Execution was terminated"):
+		return errors.New("evaluation timed out (terminated)")
 	}
 	return err
 }
