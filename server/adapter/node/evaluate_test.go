@@ -1,6 +1,7 @@
 // evaluate_test.go: evaluate in a frame and globally, a thrown exception
 // as an error, a hover that would have side effects refused, a runaway
-// expression terminated by the timeout with the session still usable.
+// expression terminated by the timeout with the session still usable;
+// setVariable in a scope and on objects, setExpression.
 
 package node
 
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
-func TestEvaluate(t *testing.T) {
+func TestEvaluateAndSetVariable(t *testing.T) {
 	c := start(t, Options{EvalTimeout: 500 * time.Millisecond})
 	prog := program(t, "basic.js")
 	// → launch … ← stopped at @loop (the first iteration)
@@ -49,8 +52,29 @@ func TestEvaluate(t *testing.T) {
 	if r := c.Evaluate("total + 1", frame.Id, "repl"); r.Result != "1" {
 		t.Errorf("after the timeout: %+v", r)
 	}
-	// A watch may assign: the program sees it.
-	c.Evaluate("total = 100", frame.Id, "repl")
+	// → setVariable(Local, total, 100): the program sees it
+	scopes := c.Scopes(frame.Id)
+	set := daptest.Call[*godap.SetVariableResponse](c, "setVariable", godap.SetVariableArguments{
+		VariablesReference: scopes[1].VariablesReference, Name: "total", Value: "50 * 2"}).Body
+	if set.Value != "100" || set.Type != "number" {
+		t.Errorf("setVariable total = %+v", set)
+	}
+	// → setVariable on an object's property, an array's element
+	rows := c.Evaluate("rows", frame.Id, "watch")
+	row0 := c.Variables(rows.VariablesReference)[0]
+	daptest.Call[*godap.SetVariableResponse](c, "setVariable", godap.SetVariableArguments{
+		VariablesReference: row0.VariablesReference, Name: "name", Value: "'z' + total"})
+	daptest.Call[*godap.SetVariableResponse](c, "setVariable", godap.SetVariableArguments{
+		VariablesReference: rows.VariablesReference, Name: "1", Value: "null"})
+	if r := c.Evaluate("JSON.stringify(rows)", frame.Id, "watch"); r.Result != `'[{"id":1,"name":"z100"},null]'` {
+		t.Errorf("rows after setVariable = %s", r.Result)
+	}
+	// → setExpression(pt.x, 7 * 2)
+	expr := daptest.Call[*godap.SetExpressionResponse](c, "setExpression", godap.SetExpressionArguments{
+		Expression: "pt.x", Value: "7 * 2", FrameId: frame.Id}).Body
+	if expr.Value != "14" || c.Evaluate("pt.x", frame.Id, "watch").Result != "14" {
+		t.Errorf("setExpression = %+v", expr)
+	}
 	c.SetBreakpoints(prog)
 	c.Continue(ThreadID)
 	c.Stopped() // the debugger statement

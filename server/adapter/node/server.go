@@ -11,8 +11,8 @@
 // connection), launch.go (the node process), lifecycle.go (launch, attach,
 // configurationDone, disconnect, the end of the program), events.go (the
 // inspector's events), breakpoints.go, stack.go (threads, stack, scopes),
-// variables.go, format.go (values as text), evaluate.go, stepping.go and
-// output.go.
+// variables.go, format.go (values as text), evaluate.go, setvariable.go,
+// stepping.go and output.go.
 package node
 
 import (
@@ -125,6 +125,8 @@ var handlers = map[string]handler{
 	"variables":               (*Server).variables,
 	"source":                  (*Server).source,
 	"evaluate":                (*Server).evaluate,
+	"setVariable":             (*Server).setVariable,
+	"setExpression":           (*Server).setExpression,
 	"continue":                (*Server).continue_,
 	"next":                    (*Server).next,
 	"stepIn":                  (*Server).stepIn,
