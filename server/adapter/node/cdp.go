@@ -213,6 +213,13 @@ func (c *conn) Close() error {
 	return err
 }
 
+// closeGracefully closes the websocket with the closing handshake (node
+// waiting for its debugger to disconnect gets a normal close).
+func (c *conn) closeGracefully() {
+	_ = c.ws.Close(websocket.StatusNormalClosure, "")
+	_ = c.Close()
+}
+
 // call runs a cdproto command and returns its typed result.
 func call[P, R any](ctx context.Context, c *conn, cmd cdp.Command[P, R], params P) (R, error) {
 	var res R

@@ -37,6 +37,7 @@ func (s *Server) eventLoop(c *conn) {
 }
 
 func (s *Server) handleEvent(ev event) {
+	s.log.Debug("inspector event", "method", ev.Method)
 	switch ev.Method {
 	case debugger.ScriptParsed.Method:
 		var e debugger.EventScriptParsed

@@ -58,7 +58,7 @@ func TestESModules(t *testing.T) {
 }
 
 func TestExceptions(t *testing.T) {
-	c := start(t, Options{})
+	c := start(t, Options{Logger: testLogger()})
 	prog := program(t, "throws.js")
 	throw := line(t, prog, "throw")
 	launch := c.StartLaunch(launchConfig(prog))

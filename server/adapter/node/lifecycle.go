@@ -182,13 +182,16 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 		return nil, nil
 	}
 	s.configured = true
-	pending, entry, stopOnEntry := s.pendingInit, s.entry, s.stopOnEntry
+	pending, entry, stopOnEntry, attached := s.pendingInit, s.entry, s.stopOnEntry, s.attached
 	s.pendingInit, s.entry = nil, nil
 	c := s.cdp
 	s.mu.Unlock()
 	s.respond(req, nil)
 	if pending != nil {
 		s.respond(pending, nil)
+	}
+	if attached && c != nil { // a node started with --inspect-brk waits for this
+		_, _ = call(ctx, c, runtime.RunIfWaitingForDebugger, cdp.Empty{})
 	}
 	if entry != nil {
 		switch {
@@ -214,7 +217,9 @@ func (s *Server) programEnded() {
 		c, launched := s.cdp, s.proc != nil
 		s.mu.Unlock()
 		if c != nil && launched {
-			go func() { _ = c.Close() }()
+			// Safe to Add: watchProcess, still running, keeps bg above 0.
+			s.bg.Add(1)
+			go func() { defer s.bg.Done(); c.closeGracefully() }()
 		}
 	})
 }

@@ -6,6 +6,7 @@
 package node
 
 import (
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -22,6 +23,14 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// testLogger logs to stderr when DAPSCOPE_TEST_LOG is set.
+func testLogger() *slog.Logger {
+	if os.Getenv("DAPSCOPE_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return nil
+}
 
 // program is the absolute path of testdata/node/name.
 func program(t testing.TB, name string) string {

@@ -48,11 +48,14 @@ func (s *Server) consoleOutput(e *runtime.EventConsoleAPICalled) {
 		parts = append(parts, valueText(a, maxValue))
 	}
 	body := godap.OutputEventBody{Category: consoleCategory(e.Type), Output: strings.Join(parts, " ") + "\n"}
-	if st := e.StackTrace; st != nil && len(st.CallFrames) > 0 {
-		top := st.CallFrames[0]
-		if path := filePath(top.URL); path != "" {
-			body.Source = &godap.Source{Path: path}
-			body.Line, body.Column = int(top.LineNumber)+1, int(top.ColumnNumber)+1
+	if st := e.StackTrace; st != nil {
+		// The first frame with a file: a logpoint's own frame has none.
+		for _, f := range st.CallFrames {
+			if path := filePath(f.URL); path != "" {
+				body.Source = &godap.Source{Path: path}
+				body.Line, body.Column = int(f.LineNumber)+1, int(f.ColumnNumber)+1
+				break
+			}
 		}
 	}
 	s.event("output", body)

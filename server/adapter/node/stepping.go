@@ -8,6 +8,7 @@ package node
 
 import (
 	"context"
+	"errors"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
@@ -31,7 +32,12 @@ func (s *Server) resume(ctx context.Context, action string, do func(c *conn) err
 	s.mu.Unlock()
 	s.event("continued", godap.ContinuedEventBody{ThreadId: ThreadID, AllThreadsContinued: true})
 	_, _ = call(ctx, c, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
-	return do(c)
+	if err := do(c); err != nil && !errors.Is(err, ErrClosed) {
+		return err
+	}
+	// The inspector may close before it answers: the program ran to its
+	// end, which exited and terminated report.
+	return nil
 }
 
 func (s *Server) continue_(ctx context.Context, _ *godap.Request, _ []byte) (any, error) {
