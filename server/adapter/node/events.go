@@ -2,12 +2,14 @@
 // scripts parsed, breakpoints resolved, pauses (node's first pause held for
 // configurationDone; every other one a DAP stopped event with its reason),
 // resumes (continued), console calls of an attached program (output) and
-// the end of the program's context.
+// the end of the program's context; and exceptionInfo.
 
 package node
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -160,4 +162,38 @@ func exceptionText(data jsonv2.Value) (desc, text string) {
 	}
 	first, _, _ := strings.Cut(full, "\n")
 	return first, full
+}
+
+// exceptionInfo describes the exception the program is paused on: its
+// class ("TypeError"), message and stack.
+func (s *Server) exceptionInfo(context.Context, *godap.Request, []byte) (any, error) {
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	if p == nil {
+		return nil, errNotPaused
+	}
+	if p.Reason != debugger.PausedReasonException && p.Reason != debugger.PausedReasonPromiseRejection {
+		return nil, errors.New("exceptionInfo: the program is not paused on an exception")
+	}
+	desc, full := exceptionText(p.Data)
+	var o runtime.RemoteObject
+	_ = jsonv2.Unmarshal(p.Data, &o)
+	id := o.ClassName
+	if id == "" {
+		id = string(o.Type)
+	}
+	msg := desc
+	if prefix := id + ": "; strings.HasPrefix(desc, prefix) {
+		msg = strings.TrimPrefix(desc, prefix)
+	}
+	mode := "always"
+	var data struct {
+		Uncaught bool `json:"uncaught"`
+	}
+	if decode(p.Data, &data) && data.Uncaught {
+		mode = "unhandled"
+	}
+	return godap.ExceptionInfoResponseBody{ExceptionId: id, Description: msg, BreakMode: godap.ExceptionBreakMode(mode),
+		Details: &godap.ExceptionDetails{Message: msg, TypeName: id, StackTrace: full}}, nil
 }

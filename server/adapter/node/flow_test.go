@@ -78,6 +78,11 @@ func TestExceptions(t *testing.T) {
 	if st.Body.Reason != "exception" || st.Body.Description != "TypeError: too big: 7" || !strings.Contains(st.Body.Text, "at risky") {
 		t.Fatalf("uncaught: %+v", st.Body)
 	}
+	// → exceptionInfo ← the class, message, stack; unhandled
+	info := daptest.Call[*godap.ExceptionInfoResponse](c, "exceptionInfo", godap.ExceptionInfoArguments{ThreadId: ThreadID}).Body
+	if info.ExceptionId != "TypeError" || info.Description != "too big: 7" || info.BreakMode != "unhandled" || !strings.Contains(info.Details.StackTrace, "throws.js:4") {
+		t.Errorf("exceptionInfo = %+v %+v", info, info.Details)
+	}
 	c.Continue(ThreadID)
 	if code := waitEnd(t, c); code != 1 {
 		t.Fatalf("exit code %d, want 1", code)

@@ -125,6 +125,7 @@ var handlers = map[string]handler{
 	"variables":               (*Server).variables,
 	"source":                  (*Server).source,
 	"evaluate":                (*Server).evaluate,
+	"exceptionInfo":           (*Server).exceptionInfo,
 	"setVariable":             (*Server).setVariable,
 	"setExpression":           (*Server).setExpression,
 	"continue":                (*Server).continue_,
