@@ -57,6 +57,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")
 	budget := fs.Float64("timeout", 0, "probe time budget per expression in seconds (0.1..10, default 2)")
 	noStats := fs.Bool("no-stats", false, "skip statistics")
+	maxBytes := fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024), dropping tail rows, preview rows, histograms, quantiles, then columns; the result's budget says what went")
 	deep := fs.Bool("deep-memory", false, "measure object memory deeply")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
 
@@ -97,6 +98,10 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	if *noStats {
 		opts.IncludeStatistics = inspect.Bool(false)
 	}
+	if *maxBytes != 0 && *maxBytes < 1024 {
+		fmt.Fprintln(os.Stderr, "dapscope inspect: --max-bytes must be at least 1024")
+		return 2
+	}
 	if err := opts.Normalize(); err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
 		return 2
@@ -121,7 +126,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 			return 2
 		}
 	}
-	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, *width, *wait)
+	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, *width, *maxBytes, *wait)
 }
 
 // rowsFlag is --rows: N preview rows, or OFFSET:LIMIT, a window of a
@@ -182,7 +187,7 @@ func launchSpecFor(workspace, file string, line int, args []string) session.Laun
 
 // inspectProgram is the testable body of `dapscope inspect`.
 func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
-	depth int, opts inspect.Options, sel *inspect.Selection, width int, wait time.Duration) int {
+	depth int, opts inspect.Options, sel *inspect.Selection, width, maxBytes int, wait time.Duration) int {
 	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
 	s, err := mgr.Launch(ctx, spec)
 	if err != nil {
@@ -247,6 +252,9 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 			}
 			page = pr.Page
 			res.Preview = nil // the page is the rows asked for
+		}
+		if maxBytes > 0 {
+			inspect.Fit(res, maxBytes)
 		}
 		if page != nil {
 			results = append(results, struct {

@@ -100,3 +100,27 @@ func TestMakeRunLine(t *testing.T) {
 		t.Fatalf("Makefile line %d is not the example's '# inspect here' line", n)
 	}
 }
+
+// TestInspectCLIMaxBytes: --max-bytes fits each JSON result, saying what
+// it dropped (issue 12).
+func TestInspectCLIMaxBytes(t *testing.T) {
+	var out bytes.Buffer
+	rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--format", "json", "--max-bytes", "1500"}, &out)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s", rc, out.String())
+	}
+	var results []json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &results); err != nil || len(results) != 1 {
+		t.Fatalf("output: %v\n%s", err, out.String())
+	}
+	var r inspect.Result
+	_ = json.Unmarshal(results[0], &r)
+	compact := new(bytes.Buffer)
+	_ = json.Compact(compact, results[0])
+	if compact.Len() > 1500 || r.Budget == nil || len(r.Budget.Dropped) == 0 || r.Budget.Dropped[0].What != "tail rows" {
+		t.Fatalf("%d bytes, budget %+v", compact.Len(), r.Budget)
+	}
+	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--max-bytes", "10"}, &out); rc != 2 {
+		t.Errorf("--max-bytes 10: exit %d", rc)
+	}
+}

@@ -29,6 +29,7 @@ type commonFlags struct {
 	logFile   string
 	logLevel  string
 	noDelay   bool
+	fastWake  bool
 	smart     bool
 	attach    string
 }
@@ -39,7 +40,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH or GOPATH/bin)")
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
-	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request)")
+	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request); false also turns off --fast-wake")
+	fs.BoolVar(&c.fastWake, "fast-wake", true, "with --nodelay, make debugpy <= 1.8.5 answer requests on a stopped thread at once instead of after its 10 ms poll")
 	fs.StringVar(&c.attach, "attach-hosts", "", "comma-separated non-loopback hosts that attach may connect to (default: loopback only)")
 	fs.BoolVar(&c.smart, "smart-values", true, "show dapscope's one-line summaries of DataFrames, arrays and tensors in the editor's hover, Watch and Variables views")
 }
@@ -94,7 +96,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		return nil, err
 	}
 	return session.NewManager(session.ManagerOptions{
-		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableSmartValues: !c.smart,
+		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
 		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach),
 	}), nil
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -152,6 +153,7 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 			s.log.Warn("hover: markdown", "err", err)
 			return nil, nil
 		}
+		md += "\n\n" + openLink(expr)
 		s.log.Info("hover", "expr", expr, "ms", float64(time.Since(t0).Microseconds())/1000, "type", res.DetectedType)
 		ln := p.Position.Line
 		return &protocol.Hover{
@@ -166,3 +168,19 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 }
 
 var _ inspect.Target = (*session.Session)(nil)
+
+// openLink is the hover's link to the webview for expr: a VS Code command
+// URI whose argument is the JSON array [expr], percent-encoded as
+// encodeURIComponent does (the extension trusts this one command only).
+func openLink(expr string) string {
+	arg, _ := json.Marshal([]string{expr})
+	var b strings.Builder
+	for _, c := range []byte(string(arg)) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return "[Open in dapscope](command:dapscope.inspectExpression?" + b.String() + " \"Open the dapscope view of " + strings.ReplaceAll(expr, `"`, "'") + "\")"
+}

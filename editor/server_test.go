@@ -207,6 +207,10 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 			t.Errorf("hover markdown lacks %q:\n%s", want, md)
 		}
 	}
+	// Issue 11: the richer hover links to the webview for this expression.
+	if !strings.HasSuffix(md, `[Open in dapscope](command:dapscope.inspectExpression?%5B%22df%22%5D "Open the dapscope view of df")`) {
+		t.Errorf("hover markdown lacks the link to the webview:\n%s", md)
+	}
 	if h.Range == nil || h.Range.Start.Character != uint32(strings.Index(lines[bpLine], "df")) {
 		t.Errorf("hover range = %+v", h.Range)
 	}

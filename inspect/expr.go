@@ -95,9 +95,9 @@ func (p Path) String() string {
 	return out
 }
 
-// goExpr renders the path in Go syntax for Delve; a negative index is not
+// GoExpr renders the path in Go syntax for Delve; a negative index is not
 // valid Go and is an INVALID_EXPRESSION.
-func (p Path) goExpr() (string, error) {
+func (p Path) GoExpr() (string, error) {
 	return p.render(func(v any) (string, error) {
 		switch v := v.(type) {
 		case int64:

@@ -18,6 +18,9 @@ func formatMarkdown(r *Result) string {
 	}
 	fmt.Fprintf(&b, "**%s** — %s", mdEscape(name), mdEscape(r.Summary))
 	b.WriteString(xarrayMarkdown(r))
+	for _, l := range problemLines(r) {
+		b.WriteString("\n\n" + mdEscape(l))
+	}
 	if h, rows := columnTable(r); h != nil {
 		if len(rows) > 12 {
 			rows = append(rows[:12:12], repeat("…", len(h)))
@@ -65,9 +68,15 @@ func repeat(s string, n int) []string {
 	return out
 }
 
+// mdTable writes a table; cells are cut at 40 characters, or 80 in the
+// narrow name/type/value layouts (attributes, fields, items).
 func mdTable(head []string, rows [][]string) string {
 	var b strings.Builder
-	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, 40)), "|", `\|`) }
+	width := 40
+	if len(head) <= 3 {
+		width = 80
+	}
+	cell := func(s string) string { return strings.ReplaceAll(mdEscape(fitLine(s, width)), "|", `\|`) }
 	b.WriteString("|")
 	for _, h := range head {
 		b.WriteString(" " + cell(h) + " |")

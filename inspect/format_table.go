@@ -6,6 +6,7 @@ package inspect
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -192,7 +193,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 				if keyed {
 					k = cellText(it.Key)
 				}
-				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Bytes.Head(cellText(it.Value), 60), it.Type})
+				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Runes.Head(untyped(cellText(it.Value), it.Type), 80), it.Type})
 			}
 		}
 		add(p.Items)
@@ -205,7 +206,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 	if s := r.Structure; s != nil && len(s.Attributes) > 0 {
 		var rows [][]string
 		for _, a := range s.Attributes {
-			rows = append(rows, []string{a.Name, a.Type, clip.Bytes.Head(a.Repr, 60)})
+			rows = append(rows, []string{a.Name, a.Type, clip.Runes.Head(untyped(a.Repr, a.Type), 80)})
 		}
 		return []string{"Attribute", "Type", "Value"}, rows
 	}
@@ -330,3 +331,94 @@ var oneLine = strings.NewReplacer("\n", "⏎", "\t", " ", "\r", "")
 
 // fitLine fits s on one line of n runes.
 func fitLine(s string, n int) string { return clip.Runes.Fit(oneLine.Replace(s), n) }
+
+// untyped drops the type Delve writes before a value ("main.Point {X: 1}",
+// "[]int len: 2, cap: 2, [1,2]"): the Type column says it already, and the
+// room goes to the fields.
+func untyped(repr, typ string) string {
+	if typ != "" {
+		if rest, ok := strings.CutPrefix(repr, typ+" "); ok && rest != "" {
+			return rest
+		}
+	}
+	return repr
+}
+
+// maxNamedColumns bounds the columns problemLines names per kind.
+const maxNamedColumns = 12
+
+// problemLines name every column with nulls, infinities or mixed element
+// types ("nulls: label 1,653 (33%)"), most first, so a cut column table
+// never hides the one column that matters.
+func problemLines(r *Result) []string {
+	s := r.Structure
+	if s == nil || len(s.Columns) == 0 || r.DetectedType == TypeSeries {
+		return nil
+	}
+	rows := int64(0)
+	if len(s.Shape) > 0 {
+		rows = s.Shape[0]
+	}
+	type named struct {
+		name string
+		n    int64
+		text string
+	}
+	var nulls, infs, mixed []named
+	for _, c := range s.Columns {
+		if c.NullCount != nil && *c.NullCount > 0 {
+			t := c.Name + " " + commas(*c.NullCount)
+			if rows > 0 {
+				t += " (" + percent(*c.NullCount, rows) + ")"
+			}
+			nulls = append(nulls, named{c.Name, *c.NullCount, t})
+		}
+	}
+	if st := r.Statistics; st != nil {
+		for _, c := range st.Columns {
+			if c.InfCount != nil && *c.InfCount > 0 {
+				infs = append(infs, named{c.Name, *c.InfCount, c.Name + " " + commas(*c.InfCount)})
+			}
+			if len(c.ElementTypes) > 1 {
+				types := make([]string, 0, len(c.ElementTypes))
+				for t := range c.ElementTypes {
+					types = append(types, t)
+				}
+				sort.Strings(types)
+				mixed = append(mixed, named{c.Name, int64(len(types)), c.Name + " (" + strings.Join(types, ", ") + ")"})
+			}
+		}
+	}
+	var out []string
+	for _, k := range []struct {
+		label string
+		list  []named
+	}{{"nulls", nulls}, {"inf", infs}, {"mixed types", mixed}} {
+		if len(k.list) == 0 {
+			continue
+		}
+		sort.SliceStable(k.list, func(i, j int) bool { return k.list[i].n > k.list[j].n })
+		parts := make([]string, 0, maxNamedColumns+1)
+		for i, n := range k.list {
+			if i == maxNamedColumns {
+				parts = append(parts, fmt.Sprintf("+%d more columns", len(k.list)-maxNamedColumns))
+				break
+			}
+			parts = append(parts, n.text)
+		}
+		out = append(out, k.label+": "+strings.Join(parts, ", "))
+	}
+	return out
+}
+
+// percent is n of total as a short percentage ("33%", "0.1%", "<0.1%").
+func percent(n, total int64) string {
+	p := float64(n) * 100 / float64(total)
+	switch {
+	case p >= 10:
+		return fmt.Sprintf("%.0f%%", p)
+	case p >= 0.1:
+		return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", p), "0"), ".") + "%"
+	}
+	return "<0.1%"
+}

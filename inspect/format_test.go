@@ -5,6 +5,7 @@ package inspect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -102,6 +103,30 @@ func TestFormatEveryGolden(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGoStructMarkdown: a Go struct is laid out as fields, one per row, the
+// values without Delve's repeated type prefix (issue 13.13).
+func TestGoStructMarkdown(t *testing.T) {
+	b, err := os.ReadFile("testdata/golden/go_struct_nested.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	// The golden masks the reference as "REF".
+	if err := json.Unmarshal([]byte(strings.Replace(string(b), `"REF"`, "0", 1)), &r); err != nil {
+		t.Fatal(err)
+	}
+	md := formatMarkdown(&r)
+	for _, row := range []string{
+		"| Items | []main.Point | len: 2, cap: 2, [(\\*main.Point)(0xADDR),(\\*main.Point)(0xADDR)] |",
+		`| Index | map[string]int | ["a": 0, "b": 1, ] |`,
+		"| Next | \\*main.Cache | {Items: []main.Point len: 0, cap: 0, nil, Index: map[string]int nil, Next: \\*mai… |",
+	} {
+		if !strings.Contains(md, row+"\n") && !strings.HasSuffix(md, row) {
+			t.Errorf("markdown lacks\n%s\nin\n%s", row, md)
 		}
 	}
 }

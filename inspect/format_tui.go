@@ -37,6 +37,9 @@ func formatTUI(r *Result, width int) string {
 	if h, rows := columnTable(r); h != nil {
 		lines = append(lines, "", "COLUMNS")
 		lines = append(lines, renderTable(h, rows, inner)...)
+		for _, l := range problemLines(r) {
+			lines = append(lines, wrap(l, inner)...)
+		}
 	}
 	if h, rows := previewTable(r); h != nil {
 		lines = append(lines, "", "PREVIEW")

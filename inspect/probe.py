@@ -1729,13 +1729,44 @@ def _sum_one(obj):
     return out
 
 
+def _frame_locals(L, G):
+    """The names of the frame's own locals. pydevd evaluates in a merged
+    mapping (the frame's globals, its locals, and a 'globals' function it
+    adds), so the frame is found on the stack (pydevd's evaluate_expression
+    holds it as `frame`): its f_locals, or at module level its globals. If it
+    cannot be found, a name bound to the very object of the same global is
+    taken as the global."""
+    f = sys._getframe(1)
+    for _ in range(12):
+        if f is None:
+            break
+        if f.f_code.co_name == 'evaluate_expression' and 'pydevd' in f.f_code.co_filename:
+            frame = f.f_locals.get('frame')
+            if frame is not None and hasattr(frame, 'f_locals'):
+                own = frame.f_globals if frame.f_locals is frame.f_globals else frame.f_locals
+                return [k for k in own.keys() if not k.startswith('__')]
+            break
+        f = f.f_back
+    out = []
+    for k in list(L.keys()):
+        if k.startswith('__'):
+            continue
+        v = L[k]
+        if k in G and G[k] is v:
+            continue
+        if k == 'globals' and 'pydevd' in getattr(getattr(v, '__code__', None), 'co_filename', ''):
+            continue
+        out.append(k)
+    return out
+
+
 def _summarize(L, G, args_json):
     args = json.loads(args_json)
     B = _Budget(float(args.get('timeout', 0.05)))
     items = []
     names = args.get('names')
     if names is None:  # every local of the frame
-        names = [[['name', k]] for k in list(L.keys())[:args.get('limit', 200)] if not k.startswith('__')]
+        names = [[['name', k]] for k in _frame_locals(L, G)[:args.get('limit', 200)]]
     for path in names:
         path = [tuple(p) for p in path]
         item = {'name': _path_str(path)}

@@ -68,6 +68,8 @@ type Result struct {
 	ElapsedMs float64 `json:"elapsed_ms,omitempty"`
 	// ProbeMs is the time spent inside the probe (debugpy only).
 	ProbeMs float64 `json:"probe_ms,omitempty"`
+	// Budget says what was left out to fit a byte budget (budget.go).
+	Budget *BudgetNote `json:"budget,omitempty"`
 }
 
 // Structure describes the shape of a value (which fields are set depends on

@@ -53,6 +53,17 @@ func (v ValueSummary) Recognized() bool {
 	return false
 }
 
+// LibraryType reports an adapter `type` of a library value (a table, an
+// array, a tensor) whose summary says more than the adapter's repr, and
+// whose children are the library's internals.
+func LibraryType(t string) bool {
+	switch t {
+	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table":
+		return true
+	}
+	return strings.HasSuffix(t, "Index")
+}
+
 // ErrUnsupported: the adapter has no summary probe.
 var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy)"}
 

@@ -51,12 +51,12 @@ func TestParsePath(t *testing.T) {
 	if string(b) != `[["name","data"],["item","k"],["item",-1]]` {
 		t.Errorf("probe encoding: %s", b)
 	}
-	if _, err := p.goExpr(); err == nil {
+	if _, err := p.GoExpr(); err == nil {
 		t.Error("a negative index must be rejected for Go")
 	}
 	p, _ = ParsePath("m['k'].F[2]")
-	if g, _ := p.goExpr(); g != `m["k"].F[2]` {
-		t.Errorf("goExpr = %s", g)
+	if g, _ := p.GoExpr(); g != `m["k"].F[2]` {
+		t.Errorf("GoExpr = %s", g)
 	}
 }
 

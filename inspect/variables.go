@@ -71,7 +71,7 @@ func inspectVariables(ctx context.Context, t Target, frameID int, path Path, opt
 	expr := path.String()
 	if t.Adapter() == "dlv" {
 		var err error
-		if expr, err = path.goExpr(); err != nil {
+		if expr, err = path.GoExpr(); err != nil {
 			return nil, err
 		}
 	}

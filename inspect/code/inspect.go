@@ -89,8 +89,7 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	e := &g.ents[t.id]
 	r.Symbol, r.Kind = e.qual, e.kind
 	ref := func(id int32) Ref { return Ref{Symbol: g.ents[id].qual, Path: g.ents[id].file.Path} }
-	refs := func(ids []int32) []Ref {
-		ids = g.rank(ids, len(ids))
+	take := func(ids []int32) []Ref {
 		out := make([]Ref, 0, min(len(ids), maxN))
 		for _, id := range ids {
 			if len(out) == maxN {
@@ -103,6 +102,7 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 		}
 		return out
 	}
+	refs := func(ids []int32) []Ref { return take(g.rank(ids, len(ids))) }
 	var in, out, tests, docs []int32
 	if t.mode == ModeSymbol {
 		r.PrimarySpan = [2]int{e.start, e.end}
@@ -158,7 +158,7 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	}
 	r.IncomingCalls = refs(in)
 	r.OutgoingCalls = refs(out)
-	r.RelatedTests = refs(tests)
+	r.RelatedTests = take(g.rankTests(t.id, g.rank(tests, len(tests))))
 	r.RelatedDocs = refs(docs)
 	r.Enrichment = g.enrich(t.id)
 	if len(in)+len(out)+len(tests)+len(docs) > 0 {

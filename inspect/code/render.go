@@ -22,9 +22,9 @@ func (r *Result) Text() string {
 	if summary == "" && r.SourceMode == ModeFile {
 		summary = r.FileSummary
 	}
-	w("# SUMMARY: %s\n", oneLine(summary))
+	w("# SUMMARY: %s\n", orDash(oneLine(summary)))
 	if r.SourceMode == ModeSymbol {
-		w("# FILE_SUMMARY: %s\n", oneLine(r.FileSummary))
+		w("# FILE_SUMMARY: %s\n", orDash(oneLine(r.FileSummary)))
 	}
 	w("# GRAPH_STATUS: %s\n", r.GraphStatus)
 	w("# DEFINED SYMBOLS:\n")
@@ -86,6 +86,15 @@ func (r *Result) Text() string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// orDash stands "-" for a missing value, as the relationship lines do, so
+// no line ends in a blank.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
 
 func deref(s *string) string {
 	if s == nil {

@@ -14,8 +14,6 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-
-	godap "github.com/google/go-dap"
 )
 
 // DefaultPython is the interpreter that has Debian's debugpy.
@@ -119,10 +117,7 @@ func (debugpyDriver) ExceptionFilters() []string { return []string{"uncaught"} }
 // waits for a delayed ACK (~52 ms per evaluate, ~10.5 ms with it).
 const NoDelayExpr = `(lambda so, w: (w.sock.setsockopt(so.IPPROTO_TCP, so.TCP_NODELAY, 1) if hasattr(w, 'sock') else None) or 'ok')(__import__('socket'), getattr(__import__('pydevd').get_global_debugger(), 'writer', None))`
 
-// FirstStop applies the TCP_NODELAY fix in the stopped frame.
-func (debugpyDriver) FirstStop(ctx context.Context, c Caller, frameID int) error {
-	return c.Call(ctx, "evaluate", godap.EvaluateArguments{Expression: NoDelayExpr, FrameId: frameID, Context: "hover"}, nil)
-}
+// (FirstStop and Detach: debugpy_wake.go.)
 
 // fatalSignals are the signals whose exit codes debugpy reports as 256-N
 // (its launcher masks Popen's -N to 8 bits). 1 (SIGHUP → 255) and 2

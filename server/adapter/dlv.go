@@ -113,11 +113,21 @@ func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
 // dlvDriver is the Driver of Delve.
 type dlvDriver struct{}
 
-func (dlvDriver) Kind() Kind                                   { return Dlv }
-func (dlvDriver) AdapterID() string                            { return string(Dlv) }
-func (dlvDriver) Targets() Targets                             { return Targets{Dirs: true} }
-func (dlvDriver) ExceptionFilters() []string                   { return []string{} }
-func (dlvDriver) FirstStop(context.Context, Caller, int) error { return nil }
+func (dlvDriver) Kind() Kind                 { return Dlv }
+func (dlvDriver) AdapterID() string          { return string(Dlv) }
+func (dlvDriver) Targets() Targets           { return Targets{Dirs: true} }
+func (dlvDriver) ExceptionFilters() []string { return []string{} }
+func (dlvDriver) FirstStop(context.Context, Caller, int, FirstStopOptions) (FirstStopResult, error) {
+	return FirstStopResult{}, nil
+}
+
+func (dlvDriver) Detach(context.Context, Caller, int) (string, error) { return "", nil }
+
+// OutputCategory: Delve's "console" messages are its own.
+func (dlvDriver) OutputCategory(c string) string { return dapOutputCategory(c) }
+
+// Traceback: Delve's stack trace is already in Go's order (innermost first).
+func (dlvDriver) Traceback(raw string) string { return raw }
 
 // ExitSignal: Delve reports the process's own exit status.
 func (dlvDriver) ExitSignal(int) (int, string) { return 0, "" }

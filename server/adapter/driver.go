@@ -36,7 +36,19 @@ type Driver interface {
 	// FirstStop runs once per session, at the first stop that has a top
 	// frame (frameID), when the session's first-stop fixes are on (the
 	// launch option "nodelay"). Its error is only logged.
-	FirstStop(ctx context.Context, c Caller, frameID int) error
+	FirstStop(ctx context.Context, c Caller, frameID int, opts FirstStopOptions) (FirstStopResult, error)
+	// Detach undoes what FirstStop left in a debuggee that outlives the
+	// session (attach), before the disconnect; frameID is a stopped
+	// thread's top frame, 0 when the debuggee runs. It returns a status for
+	// the log.
+	Detach(ctx context.Context, c Caller, frameID int) (string, error)
+	// OutputCategory files an output event's category as the program's
+	// ("stdout", "stderr", "console") or the adapter's own ("debugger");
+	// "" drops it (telemetry).
+	OutputCategory(category string) string
+	// Traceback writes the stack trace of an exceptionInfo response in the
+	// language's own order (Python: most recent call last).
+	Traceback(raw string) string
 	// ExitSignal decodes an exited event's exit code into the signal that
 	// killed the debuggee (0 when the code means a normal exit).
 	ExitSignal(code int) (signal int, name string)
@@ -45,6 +57,18 @@ type Driver interface {
 	// cwd), bounded, and returns the tail of what that printed ("": no
 	// clue). Adapters that lose a dying debuggee's output need it.
 	Diagnose(ctx context.Context, cfg LaunchConfig) string
+}
+
+// FirstStopOptions are a session's first-stop switches beyond "nodelay".
+type FirstStopOptions struct {
+	// FastWake: debugpy's wait-loop wake patch (debugpy_wake.go).
+	FastWake bool
+}
+
+// FirstStopResult says what FirstStop did.
+type FirstStopResult struct {
+	Status string // for the log
+	Undo   bool   // Detach must undo it before leaving a live debuggee
 }
 
 // Targets says what a launch may name besides a program file.
@@ -97,4 +121,19 @@ func baseLaunch(cfg LaunchConfig, env map[string]string) map[string]any {
 		args["env"] = env
 	}
 	return args
+}
+
+// dapOutputCategory is the usual filing: the program writes stdout and
+// stderr; "console", "important" and unknown categories are the adapter's
+// own notices (debugpy's and Delve's messages); telemetry is dropped.
+func dapOutputCategory(category string) string {
+	switch category {
+	case "stdout", "":
+		return "stdout"
+	case "stderr":
+		return "stderr"
+	case "telemetry":
+		return ""
+	}
+	return "debugger"
 }

@@ -15,19 +15,19 @@ import (
 // browseArgs select part of a table (DataFrame, Series, 1-D/2-D array,
 // list of records); any of them returns `page` beside the summary.
 type browseArgs struct {
-	Columns []any     `json:"columns,omitempty" desc:"names, globs (feature_*) or positions"`
-	Rows    *rowsArg  `json:"rows,omitempty" desc:"window on the sorted/filtered rows"`
-	Sort    []sortArg `json:"sort,omitempty" desc:"stable, nulls last"`
-	Filter  string    `json:"filter,omitempty" desc:"DataFrame.query syntax over column names, e.g. price > 10 and city == 'Nice'"`
+	Columns []any     `json:"columns,omitempty" desc:"names, globs, positions"`
+	Rows    *rowsArg  `json:"rows,omitempty"`
+	Sort    []sortArg `json:"sort,omitempty"`
+	Filter  string    `json:"filter,omitempty" desc:"DataFrame.query syntax"`
 }
 
 type rowsArg struct {
 	Offset int64 `json:"offset,omitempty"`
-	Limit  int   `json:"limit,omitempty" desc:"1..1000, default 100"`
+	Limit  int   `json:"limit,omitempty" desc:"max 1000"`
 }
 
 type sortArg struct {
-	Column     any  `json:"column" mcp:"required" desc:"name or position"`
+	Column     any  `json:"column" mcp:"required"`
 	Descending bool `json:"descending,omitempty"`
 }
 

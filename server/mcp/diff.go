@@ -1,6 +1,8 @@
 // diff.go: debug_diff — added/removed/changed variables between two
 // snapshots, a snapshot and now, or the previous and the current stop; for
-// inspected DataFrames/arrays the shape, null-count and statistic changes.
+// inspected values the changes inside them (valdiff.go: keys, items,
+// attributes, fields, cells) and, for DataFrames/arrays, the shape,
+// null-count and statistic changes.
 
 package mcp
 
@@ -19,8 +21,7 @@ import (
 // registerDiffTools adds debug_diff.
 func (s *Server) registerDiffTools() {
 	addTool(s, toolSpec{name: "debug_diff", title: "What changed",
-		desc: "Differences between two snapshots (from, to), a snapshot and the current frame (from only), or the previous and the current stop (neither): " +
-			"added/removed/changed variables and, for inspected DataFrames/arrays, shape, null-count and statistic changes.",
+		desc:  "What changed between two snapshots (from, to), a snapshot and now (from), or the last two stops: locals, and inside inspected values the changed keys, items, attributes, fields and cells by path; DataFrame shape/null/stat changes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "diff fewer snapshots' inspections"},
 		func(ctx context.Context, c *call, p *diffArgs) (*DiffResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -75,8 +76,8 @@ func (s *Server) registerDiffTools() {
 
 type diffArgs struct {
 	SessionRef
-	From string `json:"from,omitempty" desc:"snapshot id (default: the previous stop)"`
-	To   string `json:"to,omitempty" desc:"snapshot id (default: now, or the current stop when from is empty too)"`
+	From string `json:"from,omitempty" desc:"snapshot id; default previous stop"`
+	To   string `json:"to,omitempty" desc:"snapshot id; default now"`
 }
 
 // VarChange is one changed variable.
@@ -100,6 +101,9 @@ type InspectDiff struct {
 	BeforeSummary string        `json:"before_summary,omitempty"`
 	AfterSummary  string        `json:"after_summary,omitempty"`
 	Changes       []FieldChange `json:"changes,omitempty"`
+	Values        []ValueChange `json:"values,omitempty" desc:"paths inside the value that changed (before empty: added; after empty: removed)"`
+	ValuesOmitted int           `json:"values_omitted,omitempty" desc:"further changed paths not listed"`
+	Notes         []string      `json:"notes,omitempty" desc:"what was not compared, and why"`
 	Error         string        `json:"error,omitempty"`
 }
 
@@ -134,13 +138,33 @@ func (r *DiffResult) text() string {
 			fmt.Fprintf(&b, " %s\n", d.Error)
 			continue
 		}
-		if len(d.Changes) == 0 {
-			b.WriteString(" unchanged\n")
+		if len(d.Changes) == 0 && len(d.Values) == 0 {
+			b.WriteString(" unchanged")
+			for _, n := range d.Notes {
+				fmt.Fprintf(&b, " (%s)", n)
+			}
+			b.WriteByte('\n')
 			continue
 		}
 		b.WriteByte('\n')
 		for _, c := range d.Changes {
 			fmt.Fprintf(&b, "  %s: %s → %s\n", c.Field, compact(c.Before), compact(c.After))
+		}
+		for _, v := range d.Values {
+			switch {
+			case v.Before == "":
+				fmt.Fprintf(&b, "  + %s = %s\n", v.Path, v.After)
+			case v.After == "":
+				fmt.Fprintf(&b, "  - %s (was %s)\n", v.Path, v.Before)
+			default:
+				fmt.Fprintf(&b, "  %s: %s → %s\n", v.Path, v.Before, v.After)
+			}
+		}
+		if d.ValuesOmitted > 0 {
+			fmt.Fprintf(&b, "  … %d more changed paths\n", d.ValuesOmitted)
+		}
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "  note: %s\n", n)
 		}
 	}
 	fmt.Fprintf(&b, "%d unchanged", r.Unchanged)
@@ -190,6 +214,11 @@ func diffSnapshots(from, to *snapshot, fromName, toName string) *DiffResult {
 		} else {
 			d.AfterSummary = to.Summaries[e]
 			d.Changes = diffInspections(from.Inspections[e], after)
+			vd := &valueDiff{goLang: to.GoLang, nested: func(path string) (json.RawMessage, json.RawMessage) {
+				return from.Nested[path], to.Nested[path]
+			}}
+			vd.diffValues(e, from.Inspections[e], after)
+			d.Values, d.ValuesOmitted, d.Notes = vd.changes, vd.omitted, vd.notes
 		}
 		if d.AfterSummary == d.BeforeSummary {
 			d.AfterSummary = ""

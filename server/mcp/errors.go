@@ -24,6 +24,8 @@ type ToolError struct {
 	Hint               string   `json:"hint,omitempty"`
 	AvailableVariables []string `json:"available_variables,omitempty"`
 	State              string   `json:"state,omitempty"`
+	// StillRunning: the operation timed out but goes on in the debuggee.
+	StillRunning bool `json:"still_running,omitempty"`
 }
 
 // Error codes beyond the session and inspect ones.
@@ -38,6 +40,7 @@ var hintsByCode = map[string]string{
 	session.CodeAdapterExited:   "the session has ended: see debug_outcome and debug_output",
 	session.CodeDebuggeeExited:  "the program has ended (exit code or signal in debug_outcome): see debug_output, or run it again with debug_launch",
 	session.CodeAdapterError:    "the debug adapter refused the request: check the expression or arguments",
+	session.CodeEvaluationError: "the expression raised in the debuggee (type and message above): fix the expression, or check the names in scope with debug_variables",
 	session.CodeTimeout:         "the adapter did not answer in time: retry with a larger timeout, or debug_pause first",
 	session.CodeLaunchFailed:    "check that program/module exists relative to the workspace; see debug_output of the session if one was created",
 	session.CodeInvalidArgument: "see the tool's input schema (tools/list)",

@@ -102,7 +102,8 @@ func TestSchemasAndErrors(t *testing.T) {
 		t.Fatalf("evaluate after pause = %+v", ev)
 	}
 	e = a.fail("debug_evaluate", map[string]any{"expression": "undefined_name_xyz", "context": "watch"})
-	if e.Code != session.CodeAdapterError || !strings.Contains(e.Message, "undefined_name_xyz") || e.Hint == "" {
+	// Issue 13.5: the program's exception, with its type; not the adapter's error.
+	if e.Code != session.CodeEvaluationError || !strings.HasPrefix(e.Message, "NameError: ") || !strings.Contains(e.Message, "undefined_name_xyz") || e.Hint == "" {
 		t.Fatalf("evaluate undefined = %+v", e)
 	}
 	expect(a.fail("debug_evaluate", map[string]any{"expression": "time.sleep(1.5) or 1", "timeout": 0.3}), session.CodeTimeout, "timeout", "did not finish")

@@ -1,4 +1,4 @@
-// limits_test.go: the 100 KB response cap (a variables tree of ~800 KB, a
+// limits_test.go: the response bounds (a variables tree of ~800 KB, a
 // 300 KB string, a 1000-column DataFrame) with its truncation object, and
 // the memory budget for snapshots (new captures fail clearly, stored ones
 // are kept, deleting frees room).
@@ -31,26 +31,25 @@ func TestLimits(t *testing.T) {
 		if ref == 0 {
 			t.Fatalf("blobs has no reference: %+v", vars)
 		}
+		// The tree's own byte budget (12 KB of names, types and values) cuts
+		// it long before the 100 KB cap, and says how to get the rest.
 		r := a.call("debug_variables", map[string]any{"variables_reference": ref, "depth": 2}, nil)
-		var big struct {
-			VariablesResult
-			Truncated *Truncation `json:"truncated"`
-		}
+		var big VariablesResult
 		decodeStructured(t, r, &big)
 		n := responseBytes(t, r)
-		if n > capBytes || big.Truncated == nil || big.Truncated.Omitted <= 0 || !strings.Contains(big.Truncated.Notice, "variables_reference") {
-			t.Fatalf("variables depth 2: %d bytes, truncated %+v", n, big.Truncated)
+		if n > 32<<10 || len(big.Notes) == 0 || !strings.Contains(big.Notes[len(big.Notes)-1], "cut at 12 KB") {
+			t.Fatalf("variables depth 2: %d bytes, notes %q", n, big.Notes)
 		}
-		if len(big.Variables) == 0 || len(big.Variables[0].Children) == 0 || !strings.Contains(textOf(r), "[truncated:") {
-			t.Fatalf("truncated tree lost its head: %d vars; text %q", len(big.Variables), textOf(r)[:200])
+		if len(big.Variables) == 0 || len(big.Variables[0].Children) == 0 || !strings.Contains(textOf(r), "note: cut at 12 KB") {
+			t.Fatalf("cut tree lost its head: %d vars; text %q", len(big.Variables), textOf(r)[:200])
 		}
-		t.Logf("variables tree: %d bytes after the cap, %d items/bytes omitted", n, big.Truncated.Omitted)
+		t.Logf("variables tree: %d bytes", n)
 
 		r = a.call("debug_evaluate", map[string]any{"expression": "text"}, nil)
 		if n := responseBytes(t, r); n > capBytes {
 			t.Fatalf("evaluate of a 300 KB string: %d bytes", n)
 		}
-		r = a.call("debug_inspect_variable", map[string]any{"expression": "wide", "max_preview_rows": 100}, nil)
+		r = a.call("debug_inspect_variable", map[string]any{"expression": "wide", "max_preview_rows": 100, "max_bytes": 100 << 10}, nil)
 		var ins struct {
 			DetectedType string `json:"detected_type"`
 			Structure    struct {

@@ -87,16 +87,11 @@ func inputSchema(t reflect.Type) map[string]any {
 	return schemaOf(t, true, 0)
 }
 
-// outputSchema describes a result struct; every result may also carry
-// `truncated` (added by the size cap).
-func outputSchema(t reflect.Type) map[string]any {
-	s := schemaOf(t, false, 0)
-	props := s["properties"].(map[string]any)
-	props["truncated"] = truncationSchema
-	return s
-}
-
-var truncationSchema = map[string]any{"type": "object", "description": "present when cut to fit 100 KB: {omitted, notice}"}
+// outputSchema says that a tool's structured content is an object. Every
+// agent pays for tools/list in every conversation (43.6 KB with detailed
+// output schemas, 22.7 KB of them), so the result shapes are documented in
+// docs/mcp.md and rendered in each result's text instead.
+func outputSchema() map[string]any { return map[string]any{"type": "object"} }
 
 // maxOutputDepth bounds how deep output schemas describe nested values (the
 // tool list is read by agents: deeper values are typed, not detailed).

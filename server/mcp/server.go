@@ -127,6 +127,7 @@ type inspected struct {
 // inspectOpts are the knobs the tools pass to the inspector.
 type inspectOpts struct {
 	MaxPreviewRows    int
+	MaxPreviewItems   int
 	IncludeStatistics *bool
 	Format            string
 	Width             int

@@ -32,7 +32,11 @@ type snapshot struct {
 	Inspections   map[string]json.RawMessage `json:"inspections,omitempty"`
 	Summaries     map[string]string          `json:"summaries,omitempty"`
 	InspectErrors map[string]string          `json:"inspect_errors,omitempty"`
-	Bytes         int64                      `json:"bytes,omitempty"`
+	// Nested are container attributes of inspected objects, inspected one
+	// level down so a diff can name the key that changed (valdiff.go).
+	Nested map[string]json.RawMessage `json:"nested,omitempty"`
+	GoLang bool                       `json:"go,omitempty"` // paths are written in Go
+	Bytes  int64                      `json:"bytes,omitempty"`
 }
 
 // SnapshotInfo describes a stored snapshot.
@@ -54,11 +58,11 @@ func (sn *snapshot) info() SnapshotInfo {
 
 type snapshotArgs struct {
 	SessionRef
-	Action  string   `json:"action,omitempty" enum:"capture,list,delete" desc:"default capture"`
-	FrameID int      `json:"frame_id,omitempty" desc:"frame to capture (default: top frame)"`
-	Inspect []string `json:"inspect,omitempty" desc:"expressions to smart-inspect into the snapshot (max 10), e.g. [\"df\"]"`
+	Action  string   `json:"action,omitempty" enum:"capture,list,delete"`
+	FrameID int      `json:"frame_id,omitempty"`
+	Inspect []string `json:"inspect,omitempty" desc:"expressions to inspect too (max 10)"`
 	Label   string   `json:"label,omitempty"`
-	ID      string   `json:"id,omitempty" desc:"snapshot to delete"`
+	ID      string   `json:"id,omitempty"`
 }
 
 // SnapshotResult is the outcome of a snapshot action.
@@ -101,15 +105,19 @@ func (r *SnapshotResult) text() string {
 
 // capture reads a frame into a snapshot (not stored).
 func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int, exprs []string) (*snapshot, error) {
+	top := frameID == 0
 	frameID, err := s.frameOrTop(ctx, sess, frameID)
 	if err != nil {
 		return nil, err
 	}
-	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now()}
+	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now(), GoLang: sess.Adapter() == "dlv"}
 	if frames, err := sess.StackTrace(ctx, 0, 50); err == nil {
-		for _, f := range frames {
-			if f.Id == frameID {
+		for i, f := range frames {
+			// Delve hands out new frame ids on every stackTrace: the top
+			// frame is known by its place.
+			if f.Id == frameID || (top && i == 0) {
 				sn.Location = s.frameLocation(f)
+				break
 			}
 		}
 	}
@@ -124,7 +132,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 			sn.InspectErrors[e] = "smart inspection is not available in this build"
 			continue
 		}
-		res, err := s.inspect(ctx, sess, frameID, e, inspectOpts{})
+		res, err := s.captureValue(ctx, sess, frameID, e, sn)
 		if err != nil {
 			sn.InspectErrors[e] = toolError(err).Message
 			continue
@@ -141,8 +149,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 
 func (s *Server) registerSnapshotTools() {
 	addTool(s, toolSpec{name: "debug_snapshot", title: "Snapshot a frame",
-		desc: "Capture a frame's locals (bounded safe reprs) and, optionally, smart inspections of chosen expressions, stored under an id for debug_diff " +
-			"(action capture, default); list or delete snapshots. Stored snapshots count against the memory budget.",
+		desc:  "Capture a frame's locals and inspections of chosen expressions under an id for debug_diff; list or delete snapshots.",
 		hints: hints{}, more: "list fewer snapshots or delete old ones"},
 		func(ctx context.Context, c *call, p *snapshotArgs) (*SnapshotResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -205,4 +212,66 @@ func (s *Server) registerSnapshotTools() {
 			r.StoredBytes, r.BudgetBytes = s.budget.stored(), s.opts.MemoryBudget
 			return r, nil
 		})
+}
+
+// captureValue inspects expr for a snapshot so that a later diff can
+// compare values: previews of up to 30 items, a table of up to
+// maxCellRows rows held whole, and the container attributes of an object
+// or struct inspected one level down (into sn.Nested).
+func (s *Server) captureValue(ctx context.Context, sess *session.Session, frameID int, expr string, sn *snapshot) (*inspected, error) {
+	opts := inspectOpts{MaxPreviewItems: 30}
+	res, err := s.inspect(ctx, sess, frameID, expr, opts)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Detected  string `json:"detected_type"`
+		Structure struct {
+			Shape      []float64 `json:"shape"`
+			Attributes []struct {
+				Name string `json:"name"`
+				Type string `json:"type"`
+			} `json:"attributes"`
+		} `json:"structure"`
+		Preview struct {
+			Omitted int `json:"omitted_rows"`
+		} `json:"preview"`
+	}
+	if json.Unmarshal(res.JSON, &v) != nil {
+		return res, nil
+	}
+	switch v.Detected {
+	case "dataframe", "series":
+		if v.Preview.Omitted > 0 && len(v.Structure.Shape) > 0 && v.Structure.Shape[0] <= maxCellRows {
+			opts.MaxPreviewRows = maxCellRows
+			if whole, err := s.inspect(ctx, sess, frameID, expr, opts); err == nil {
+				res = whole
+			}
+		}
+	default:
+		n := 0
+		for _, a := range v.Structure.Attributes {
+			if n == maxNestedInspect || !isContainerType(a.Type) {
+				continue
+			}
+			path := (&valueDiff{}).field(expr, a.Name)
+			if sub, err := s.inspect(ctx, sess, frameID, path, inspectOpts{MaxPreviewItems: 30}); err == nil {
+				if sn.Nested == nil {
+					sn.Nested = map[string]json.RawMessage{}
+				}
+				sn.Nested[path] = sub.JSON
+				n++
+			}
+		}
+	}
+	return res, nil
+}
+
+// isContainerType: Python containers and Go maps, slices and arrays.
+func isContainerType(t string) bool {
+	switch t {
+	case "dict", "list", "tuple", "set", "frozenset", "deque", "defaultdict", "OrderedDict", "Counter":
+		return true
+	}
+	return strings.HasPrefix(t, "map[") || strings.HasPrefix(t, "[")
 }

@@ -25,6 +25,8 @@ type sessState struct {
 	// Locals captured at the last two stops (for debug_diff without ids).
 	prevStop, lastStop *snapshot
 	refreshedGen       int
+	// running is the last evaluation that outlived its call (evaluate.go).
+	running *runningEval
 }
 
 // state returns (creating) the server state of a session.

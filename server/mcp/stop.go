@@ -312,8 +312,15 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
 	snap := &snapshot{SessionID: sess.ID(), FrameID: frame.Id, Location: s.frameLocation(frame), CapturedAt: time.Now(), Locals: vars, LocalsOmitted: omitted}
 	st.prevStop, st.lastStop = st.lastStop, snap
 	st.refreshedGen = gen
+	if len(st.watches) == 0 {
+		return
+	}
+	stack := []godap.StackFrame{frame}
+	if more, err := watchStack(ctx, sess, st.watches); err == nil && len(more) > 1 {
+		stack = more
+	}
 	for _, w := range st.watches {
-		w.evaluate(ctx, sess, frame.Id, gen)
+		w.evaluate(ctx, sess, stack, gen)
 	}
 }
 

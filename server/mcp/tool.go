@@ -54,12 +54,10 @@ type texter interface{ text() string }
 // result R is sent as structured content plus its text rendering.
 func addTool[P any, R any](s *Server, spec toolSpec, h func(ctx context.Context, c *call, p *P) (*R, error)) {
 	in, _ := json.Marshal(inputSchema(reflect.TypeFor[P]()))
-	out := outputSchema(reflect.TypeFor[R]())
-	out["properties"].(map[string]any)["error"] = errorSchema
-	outJSON, _ := json.Marshal(out)
+	outJSON, _ := json.Marshal(outputSchema())
 	tool := mcpgo.Tool{Name: spec.name, Title: spec.title, Description: spec.desc, RawInputSchema: in, RawOutputSchema: outJSON}
 	tool.Annotations = mcpgo.ToolAnnotation{
-		Title: spec.title, ReadOnlyHint: &spec.readOnly, DestructiveHint: &spec.destructive,
+		ReadOnlyHint: &spec.readOnly, DestructiveHint: &spec.destructive,
 		IdempotentHint: &spec.idempotent, OpenWorldHint: new(bool),
 	}
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -82,10 +80,6 @@ func addTool[P any, R any](s *Server, spec toolSpec, h func(ctx context.Context,
 		return s.result(r, spec.more), nil
 	})
 }
-
-// errorSchema: failures (isError) carry {error: {code, field?, message,
-// hint?, available_variables?, state?}} (kept short: agents read the list).
-var errorSchema = map[string]any{"type": "object", "description": "on isError: {code, field, message, hint, available_variables, state}"}
 
 // result builds a successful tool result within the size cap.
 func (s *Server) result(r any, more string) *mcpgo.CallToolResult {

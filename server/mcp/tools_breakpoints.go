@@ -13,7 +13,7 @@ import (
 )
 
 type fileBreakpoint struct {
-	Line         int    `json:"line" mcp:"required" desc:"1-based line"`
+	Line         int    `json:"line" mcp:"required"`
 	Condition    string `json:"condition,omitempty"`
 	HitCondition string `json:"hit_condition,omitempty"`
 	LogMessage   string `json:"log_message,omitempty"`
@@ -21,8 +21,8 @@ type fileBreakpoint struct {
 
 type setBreakpointsArgs struct {
 	SessionRef
-	File        string           `json:"file" mcp:"required" desc:"workspace-relative source file"`
-	Breakpoints []fileBreakpoint `json:"breakpoints" desc:"the file's complete new set ([] clears it)"`
+	File        string           `json:"file" mcp:"required"`
+	Breakpoints []fileBreakpoint `json:"breakpoints" desc:"the new set; [] clears"`
 }
 
 type breakpointsArgs struct {
@@ -50,6 +50,9 @@ func (r *BreakpointsResult) text() string {
 			}
 		}
 		fmt.Fprintf(&b, "%s:%d %s, hits %d", bp.File, bp.Line, v, bp.HitCount)
+		if bp.RequestedLine != 0 {
+			fmt.Fprintf(&b, ", requested line %d (moved by the adapter)", bp.RequestedLine)
+		}
 		if bp.Condition != "" {
 			fmt.Fprintf(&b, ", if %s", bp.Condition)
 		}
@@ -66,7 +69,7 @@ func (r *BreakpointsResult) text() string {
 
 func (s *Server) registerBreakpointTools() {
 	addTool(s, toolSpec{name: "debug_set_breakpoints", title: "Set a file's breakpoints",
-		desc:  "Replace the breakpoints of one file (as DAP does) with [{line, condition?, hit_condition?, log_message?}]; returns each one's verified state. An empty list clears the file.",
+		desc:  "Replace one file's breakpoints; returns each one's verified and actual line.",
 		hints: hints{idempotent: true}},
 		func(ctx context.Context, c *call, p *setBreakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -88,7 +91,7 @@ func (s *Server) registerBreakpointTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
-		desc:  "All breakpoints of a session with verified state and hit counts.",
+		desc:  "All breakpoints with verified state and hit counts.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

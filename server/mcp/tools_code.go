@@ -68,12 +68,12 @@ func (e *toolErr) Error() string { return e.Code + ": " + e.Message }
 
 type codeInspectArgs struct {
 	SessionRef
-	Symbol            string `json:"symbol,omitempty" desc:"e.g. pkg.module.Class.method or Go pkg.Func"`
-	Path              string `json:"path,omitempty" desc:"workspace-relative file (with line: the innermost definition there)"`
+	Symbol            string `json:"symbol,omitempty" desc:"pkg.module.Class.method, Go pkg.Func"`
+	Path              string `json:"path,omitempty"`
 	Line              int    `json:"line,omitempty"`
-	IncludeFullSource bool   `json:"include_full_source,omitempty" desc:"also return the whole source (the snippet is always there)"`
-	MaxNeighbors      int    `json:"max_neighbors,omitempty" desc:"relationships per list (default 3)"`
-	FrameID           int    `json:"frame_id,omitempty" desc:"with no symbol/path: the code at this frame of the session (default: top frame)"`
+	IncludeFullSource bool   `json:"include_full_source,omitempty"`
+	MaxNeighbors      int    `json:"max_neighbors,omitempty" desc:"default 3"`
+	FrameID           int    `json:"frame_id,omitempty" desc:"without symbol/path: this frame's code"`
 }
 
 // CodeResult is code_inspect's answer.
@@ -101,8 +101,7 @@ func (s *Server) registerCodeTools() {
 	}()
 
 	addTool(s, toolSpec{name: "code_inspect", title: "What is this code",
-		desc: "One call describing a symbol or file from the code graph: snippet, defined symbols, parents/children, callers/callees, related tests and docs, " +
-			"enrichment from docstrings, git provenance. Give symbol, or path (+ line), or neither to inspect the code at the session's stopped frame.",
+		desc:  "Describe a symbol or file from the code graph: snippet, definitions, callers/callees, related tests and docs, docstring facts, git provenance. Default: the code at the stopped frame.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask without include_full_source, or with a smaller max_neighbors"},
 		func(ctx context.Context, c *call, p *codeInspectArgs) (*CodeResult, error) {
 			q := code.Query{Symbol: p.Symbol, Path: p.Path, Line: p.Line, IncludeFullSource: p.IncludeFullSource, MaxNeighbors: p.MaxNeighbors}

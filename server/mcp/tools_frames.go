@@ -68,8 +68,8 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 
 type stackArgs struct {
 	SessionRef
-	ThreadID int `json:"thread_id,omitempty" desc:"default: the stopped thread"`
-	Levels   int `json:"levels,omitempty" desc:"frames to return (default 20, max 200)"`
+	ThreadID int `json:"thread_id,omitempty"`
+	Levels   int `json:"levels,omitempty" desc:"default 20"`
 }
 
 // Frame is one stack frame.
@@ -106,7 +106,7 @@ func (r *StackResult) text() string {
 
 type scopesArgs struct {
 	SessionRef
-	FrameID int `json:"frame_id,omitempty" desc:"default: the top frame of the stopped thread"`
+	FrameID int `json:"frame_id,omitempty"`
 }
 
 // Scope is one scope of a frame.
@@ -136,12 +136,12 @@ func (r *ScopesResult) text() string {
 
 type variablesArgs struct {
 	SessionRef
-	FrameID            int      `json:"frame_id,omitempty" desc:"default: the top frame"`
-	Scope              string   `json:"scope,omitempty" desc:"scope name (default: the first, Locals)"`
-	VariablesReference int      `json:"variables_reference,omitempty" desc:"expand this reference instead of a scope"`
-	Names              []string `json:"names,omitempty" desc:"only these variables"`
-	Depth              int      `json:"depth,omitempty" desc:"1 (default) or 2: also expand each container one level"`
-	MaxItems           int      `json:"max_items,omitempty" desc:"items per level (default and max 50)"`
+	FrameID            int      `json:"frame_id,omitempty"`
+	Scope              string   `json:"scope,omitempty" desc:"default Locals"`
+	VariablesReference int      `json:"variables_reference,omitempty"`
+	Names              []string `json:"names,omitempty"`
+	Depth              int      `json:"depth,omitempty" desc:"1 or 2"`
+	MaxItems           int      `json:"max_items,omitempty" desc:"max 50"`
 }
 
 // VariablesResult is a bounded variable tree.
@@ -150,8 +150,9 @@ type VariablesResult struct {
 	FrameID   int        `json:"frame_id,omitempty"`
 	Scope     string     `json:"scope,omitempty"`
 	Variables []VarValue `json:"variables"`
-	Omitted   int        `json:"omitted,omitempty" desc:"variables past max_items"`
+	Omitted   int        `json:"omitted,omitempty" desc:"variables past max_items or the byte budget"`
 	Missing   []string   `json:"missing,omitempty" desc:"requested names not found"`
+	Notes     []string   `json:"notes,omitempty" desc:"what was left out and how to get it"`
 }
 
 func (r *VariablesResult) text() string {
@@ -177,6 +178,9 @@ func (r *VariablesResult) text() string {
 	if len(r.Missing) > 0 {
 		fmt.Fprintf(&b, "not found: %s\n", strings.Join(r.Missing, ", "))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	return b.String()
 }
 
@@ -184,10 +188,10 @@ func (r *VariablesResult) text() string {
 
 type evaluateArgs struct {
 	SessionRef
-	Expression string  `json:"expression" mcp:"required" desc:"expression (or, in repl context, a statement)"`
-	FrameID    int     `json:"frame_id,omitempty" desc:"default: the top frame"`
-	Timeout    float64 `json:"timeout,omitempty" desc:"seconds (default 10, max 60)"`
-	Context    string  `json:"context,omitempty" enum:"repl,watch,hover" desc:"DAP evaluate context (default repl)"`
+	Expression string  `json:"expression" mcp:"required"`
+	FrameID    int     `json:"frame_id,omitempty"`
+	Timeout    float64 `json:"timeout,omitempty" desc:"s, default 10"`
+	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
 }
 
 // EvaluateResult is an evaluated expression.
@@ -196,6 +200,8 @@ type EvaluateResult struct {
 	Result             string `json:"result"`
 	Type               string `json:"type,omitempty"`
 	VariablesReference int    `json:"variables_reference,omitempty"`
+	WaitedMs           int64  `json:"waited_ms,omitempty" desc:"time spent waiting for an earlier evaluation that had timed out"`
+	WaitedFor          string `json:"waited_for,omitempty" desc:"that earlier expression"`
 }
 
 func (r *EvaluateResult) text() string {
@@ -203,14 +209,17 @@ func (r *EvaluateResult) text() string {
 	if r.Type != "" {
 		t += " (" + r.Type + ")"
 	}
+	if r.WaitedFor != "" {
+		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
+	}
 	return t
 }
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" mcp:"required" desc:"variable in the frame's scopes (locals first)"`
-	Value   string `json:"value" mcp:"required" desc:"new value as an expression, e.g. \"100\" or \"'text'\""`
-	FrameID int    `json:"frame_id,omitempty" desc:"default: the top frame"`
+	Name    string `json:"name" mcp:"required" desc:"name or path: self.n, d['k'], xs[0].q"`
+	Value   string `json:"value" mcp:"required" desc:"an expression"`
+	FrameID int    `json:"frame_id,omitempty"`
 }
 
 // SetVariableResult is the effect of debug_set_variable.
@@ -226,7 +235,7 @@ func (r *SetVariableResult) text() string {
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
-		desc:  "Frames of the stopped thread (id, function, file, line, and the text of that line). Frame ids are valid until the debuggee resumes.",
+		desc:  "Frames of the stopped thread with the text of each line. Frame ids last until the debuggee resumes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
 		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -261,7 +270,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_scopes", title: "Scopes of a frame",
-		desc:  "The scope chain of a frame (Locals, Globals, …) with variable counts and references for debug_variables.",
+		desc:  "A frame's scopes with variable counts.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *scopesArgs) (*ScopesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -280,13 +289,7 @@ func (s *Server) registerFrameTools() {
 			for _, sc := range scopes {
 				n := sc.NamedVariables + sc.IndexedVariables
 				if n == 0 && sc.VariablesReference > 0 {
-					if vars, err := sess.Variables(ctx, sc.VariablesReference); err == nil {
-						for _, v := range vars {
-							if !isGroup(v.Name) {
-								n++
-							}
-						}
-					}
+					n = s.countVariables(ctx, sess, sc.VariablesReference) // variables.go
 				}
 				r.Scopes = append(r.Scopes, Scope{Name: sc.Name, VariablesReference: sc.VariablesReference, Count: n, Expensive: sc.Expensive})
 			}
@@ -294,8 +297,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
-		desc: "Variables of a frame's scope (default Locals) or of a variables_reference, as a bounded tree: depth ≤ 2, ≤ 50 items per level, " +
-			"values ≤ 256 chars, with truncation flags; names filters.",
+		desc:  "A scope's variables (default Locals) or a variables_reference's, as a bounded tree (depth ≤ 2, ≤ 50 items, values ≤ 256 chars).",
 		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
 		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -339,59 +341,14 @@ func (s *Server) registerFrameTools() {
 					return nil, &session.Error{Code: session.CodeNotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
 				}
 			}
-			want := map[string]bool{}
-			for _, n := range p.Names {
-				want[n] = false
-			}
-			vars, err := sess.Variables(ctx, ref)
-			if err != nil {
+			if err := s.readVariables(ctx, sess, ref, p.Names, depth, maxItems, r); err != nil { // variables.go
 				return nil, err
-			}
-			expansions := 0
-			for _, v := range vars {
-				if isGroup(v.Name) {
-					continue
-				}
-				if len(want) > 0 {
-					if _, ok := want[v.Name]; !ok {
-						continue
-					}
-					want[v.Name] = true
-				}
-				if len(r.Variables) == maxItems {
-					r.Omitted++
-					continue
-				}
-				vv := VarValue{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxVarValueLen),
-					Truncated: len(v.Value) > maxVarValueLen, VariablesReference: v.VariablesReference}
-				if depth > 1 && v.VariablesReference > 0 && expansions < maxVarExpansions {
-					expansions++
-					if kids, err := sess.Variables(ctx, v.VariablesReference); err == nil {
-						for _, k := range kids {
-							if isGroup(k.Name) {
-								continue
-							}
-							if len(vv.Children) == maxItems {
-								vv.ChildrenOmitted++
-								continue
-							}
-							vv.Children = append(vv.Children, VarValue{Name: k.Name, Type: k.Type, Value: clip.Bytes.Head(k.Value, maxVarValueLen),
-								Truncated: len(k.Value) > maxVarValueLen, VariablesReference: k.VariablesReference})
-						}
-					}
-				}
-				r.Variables = append(r.Variables, vv)
-			}
-			for _, n := range sortedKeys(want) {
-				if !want[n] {
-					r.Missing = append(r.Missing, n)
-				}
 			}
 			return r, nil
 		})
 
 	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
-		desc:  "Evaluate an expression in a frame (default: top frame) with a timeout. In the repl context statements run too, so this may change program state.",
+		desc:  "Evaluate an expression in a frame with a timeout; in the repl context statements run and may change state. A timed-out evaluation keeps running (still_running).",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -405,31 +362,18 @@ func (s *Server) registerFrameTools() {
 			if p.Timeout > 0 {
 				timeout = time.Duration(p.Timeout * float64(time.Second))
 			}
-			ectx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			b, err := sess.Evaluate(ectx, p.Expression, p.FrameID, p.Context)
-			if err != nil {
-				if ctx.Err() == nil && ectx.Err() != nil {
-					return nil, &session.Error{Code: session.CodeTimeout, Field: "timeout", Message: fmt.Sprintf("the evaluation did not finish within %s", timeout)}
-				}
-				return nil, err
-			}
-			return &EvaluateResult{Expression: p.Expression, Result: b.Result, Type: b.Type, VariablesReference: b.VariablesReference}, nil
+			return s.evaluate(ctx, sess, p, timeout) // evaluate.go
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
-		desc:  "Assign a new value (an expression) to a variable in a frame (default: top frame); returns the previous and new values.",
+		desc:  "Assign a variable or nested path (attribute, key, index); returns old and new values.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
 			sess, err := s.session(p.SessionID)
 			if err != nil {
 				return nil, err
 			}
-			old, updated, err := sess.SetVariable(ctx, p.FrameID, p.Name, p.Value)
-			if err != nil {
-				return nil, err
-			}
-			return &SetVariableResult{Name: p.Name, Previous: old, Value: updated}, nil
+			return s.setVariable(ctx, sess, p) // setvar.go
 		})
 }
 

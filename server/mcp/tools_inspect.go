@@ -18,17 +18,24 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" mcp:"required" desc:"a name or path: df, self.cache, data['train'], arr[0]"`
-	FrameID           int     `json:"frame_id,omitempty" desc:"default: the top frame"`
-	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" desc:"1..100, default 5"`
-	MaxPreviewItems   int     `json:"max_preview_items,omitempty" desc:"1..100, default 10"`
+	Expression        string  `json:"expression" mcp:"required" desc:"name or path: df, self.x, d['k'], a[0]"`
+	FrameID           int     `json:"frame_id,omitempty"`
+	MaxPreviewRows    int     `json:"max_preview_rows,omitempty"`
+	MaxPreviewItems   int     `json:"max_preview_items,omitempty"`
 	IncludeStatistics *bool   `json:"include_statistics,omitempty" desc:"default true"`
-	DeepMemory        bool    `json:"deep_memory,omitempty" desc:"measure object memory deeply (slower)"`
-	Timeout           float64 `json:"timeout,omitempty" desc:"probe time budget in seconds (0.1..10, default 2)"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"text content: markdown (default), tui box, or the JSON model; structuredContent is always the JSON model"`
-	Width             int     `json:"width,omitempty" desc:"tui width in columns (40..300, default 100)"`
+	DeepMemory        bool    `json:"deep_memory,omitempty"`
+	Timeout           float64 `json:"timeout,omitempty" desc:"s, default 2"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
+	Width             int     `json:"width,omitempty"`
+	MaxBytes          int     `json:"max_bytes,omitempty" desc:"response budget, default 8192, max 102400"`
 	browseArgs
 }
+
+// Budget of debug_inspect_variable's response (structured content + text).
+const (
+	defaultInspectBytes = 8 << 10
+	minInspectBytes     = 2 << 10
+)
 
 // InspectResult is debug_inspect_variable's answer: the inspector's model.
 type InspectResult struct {
@@ -47,7 +54,7 @@ func (s *Server) inspectTarget(ctx context.Context, sess *session.Session, frame
 
 func (s *Server) registerInspectTools() {
 	s.inspect = func(ctx context.Context, sess *session.Session, frameID int, expr string, o inspectOpts) (*inspected, error) {
-		res, err := s.inspectTarget(ctx, sess, frameID, expr, inspect.Options{MaxPreviewRows: o.MaxPreviewRows, IncludeStatistics: o.IncludeStatistics})
+		res, err := s.inspectTarget(ctx, sess, frameID, expr, inspect.Options{MaxPreviewRows: o.MaxPreviewRows, MaxPreviewItems: o.MaxPreviewItems, IncludeStatistics: o.IncludeStatistics})
 		if err != nil {
 			return nil, err
 		}
@@ -59,9 +66,7 @@ func (s *Server) registerInspectTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
-		desc: "One round trip: typed, bounded metadata about any value in any frame — DataFrame/Series (shape, dtypes, nulls, stats, head/tail), " +
-			"ndarray, containers, strings, objects. Never runs the value's own code beyond safe reads. Errors: VARIABLE_NOT_FOUND (with available_variables), " +
-			"INVALID_EXPRESSION, NOT_PAUSED, INSPECTION_TIMEOUT.",
+		desc:  "One round trip: typed, bounded metadata about any value — DataFrame/Series, arrays, tensors, containers, strings, objects — with stats and a preview; columns/rows/sort/filter page through tables.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -72,6 +77,13 @@ func (s *Server) registerInspectTools() {
 				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format}
 			if p.Width != 0 && (p.Width < 40 || p.Width > 300) {
 				return nil, argError("width", "must be 40..300")
+			}
+			budget := p.MaxBytes
+			if budget == 0 {
+				budget = defaultInspectBytes
+			}
+			if budget < minInspectBytes || budget > s.opts.MaxResponseBytes {
+				return nil, argError("max_bytes", "must be %d..%d", minInspectBytes, s.opts.MaxResponseBytes)
 			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
@@ -88,12 +100,19 @@ func (s *Server) registerInspectTools() {
 				text := capText(res.Summary+"\n"+inspect.FormatPage(page), maxTextBytes)
 				return &InspectResult{Result: res, Page: page, text_: text}, nil
 			}
-			text := capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
-			// Fit the whole response under the cap with the inspector's own
-			// shrinking (preview rows, cells, then columns; strings kept whole).
+			// Fit the budget: facts dropped in a fixed order (inspect.Fit),
+			// the text rendered from what is kept (at most half the budget),
+			// then the hard cap with the inspector's own shrinking.
+			textBudget := min(maxTextBytes, budget/2)
+			text := capText(renderInspect(res, p.Format, p.Width), textBudget)
 			textJSON, _ := json.Marshal(text)
-			if inspect.Cap(res, s.opts.MaxResponseBytes-len(textJSON)-envelopeSlack) {
-				text = capText(renderInspect(res, p.Format, p.Width), maxTextBytes)
+			if note := inspect.Fit(res, budget-len(textJSON)-envelopeSlack/2); note != nil {
+				note.MaxBytes = budget // what the agent asked for (Fit had what was left after the text)
+				text = capText(renderInspect(res, p.Format, p.Width)+budgetLine(note), textBudget)
+				textJSON, _ = json.Marshal(text)
+			}
+			if inspect.Cap(res, max(budget, s.opts.MaxResponseBytes)-len(textJSON)-envelopeSlack) {
+				text = capText(renderInspect(res, p.Format, p.Width), textBudget)
 			}
 			return &InspectResult{Result: res, text_: text}, nil
 		})
@@ -154,4 +173,14 @@ func formatInspect(r *inspect.Result, format string, width int) string {
 		return ""
 	}
 	return t
+}
+
+// budgetLine says in the text what the budget left out and how to get it.
+func budgetLine(n *inspect.BudgetNote) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nleft out to fit %d bytes (max_bytes):", n.MaxBytes)
+	for _, d := range n.Dropped {
+		fmt.Fprintf(&b, "\n- %s: %s", d.What, d.How)
+	}
+	return b.String()
 }

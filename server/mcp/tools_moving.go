@@ -13,20 +13,20 @@ import (
 
 type moveArgs struct {
 	SessionRef
-	Wait    *bool   `json:"wait,omitempty" desc:"wait for the next stop (default true)"`
-	Timeout float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600); on timeout the status is running"`
+	Wait    *bool   `json:"wait,omitempty" desc:"default true"`
+	Timeout float64 `json:"timeout,omitempty" desc:"s, default 30"`
 }
 
 type stepArgs struct {
 	SessionRef
-	Direction string  `json:"direction,omitempty" enum:"over,in,out" desc:"default over"`
-	Wait      *bool   `json:"wait,omitempty" desc:"wait for the next stop (default true)"`
-	Timeout   float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600)"`
+	Direction string  `json:"direction,omitempty" enum:"over,in,out"`
+	Wait      *bool   `json:"wait,omitempty" desc:"default true"`
+	Timeout   float64 `json:"timeout,omitempty" desc:"s, default 30"`
 }
 
 type waitArgs struct {
 	SessionRef
-	Timeout float64 `json:"timeout,omitempty" desc:"seconds to wait (default 30, max 600); returns at once when already paused"`
+	Timeout float64 `json:"timeout,omitempty" desc:"s, default 30"`
 }
 
 const moreStop = "use debug_variables, debug_stack or debug_watch for details"
@@ -51,14 +51,14 @@ func (s *Server) registerMovingTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_continue", title: "Continue to the next stop",
-		desc:  "Resume the debuggee and (by default) wait for the next stop: returns reason, location, source lines, bounded locals, watches, enclosing symbol; status running on timeout, completed/error at the end.",
+		desc:  "Resume and (by default) wait for the next stop: reason, location, source, locals, watches; status running on timeout, completed/error at the end.",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Continue(ctx) })
 		})
 
 	addTool(s, toolSpec{name: "debug_step", title: "Step over, into or out",
-		desc:  "Step the stopped thread (direction over | in | out, default over) and wait for the stop; returns the same report as debug_continue.",
+		desc:  "Step over, in or out and wait for the stop (same report as debug_continue).",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *stepArgs) (*StopReport, error) {
 			dir := p.Direction
@@ -69,14 +69,14 @@ func (s *Server) registerMovingTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_pause", title: "Pause a running debuggee",
-		desc:  "Interrupt a running debuggee and (by default) wait for the pause; returns the stop report. A paused debuggee is left as is.",
+		desc:  "Interrupt a running debuggee and wait for the pause.",
 		hints: hints{idempotent: true}, more: moreStop},
 		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Pause(ctx) })
 		})
 
 	addTool(s, toolSpec{name: "debug_wait", title: "Wait for the next stop",
-		desc:  "Return the current stop at once when paused, else wait (up to timeout) for the next stop or the end; progress notifications while waiting. Never blocks forever.",
+		desc:  "The current stop when paused, else wait for the next stop or the end (progress notifications). Never blocks forever.",
 		hints: hints{readOnly: true, idempotent: true}, more: moreStop},
 		func(ctx context.Context, c *call, p *waitArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, nil, p.Timeout, func(*session.Session) error { return nil })

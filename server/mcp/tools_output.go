@@ -20,13 +20,16 @@ const (
 
 type outputArgs struct {
 	SessionRef
-	Offset int64 `json:"offset,omitempty" desc:"absolute byte offset to read from (default 0; use next_offset to page)"`
-	Limit  int   `json:"limit,omitempty" desc:"bytes to return (default 16384, max 40960)"`
+	Offset int64 `json:"offset,omitempty" desc:"next_offset pages on"`
+	Limit  int   `json:"limit,omitempty" desc:"max 40960"`
+	// Category picks one stream; each has its own offsets.
+	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger" desc:"default program (all 3); debugger: the adapter's notices"`
 }
 
 // OutputResult is one page of captured output.
 type OutputResult struct {
 	SessionID  string      `json:"session_id"`
+	Category   string      `json:"category,omitempty"`
 	Offset     int64       `json:"offset" desc:"absolute offset of data"`
 	NextOffset int64       `json:"next_offset" desc:"where the next page starts"`
 	Data       string      `json:"data"`
@@ -75,7 +78,7 @@ func (r *OutcomeResult) text() string {
 
 func (s *Server) registerOutputTools() {
 	addTool(s, toolSpec{name: "debug_output", title: "Program output",
-		desc:  "Captured stdout/stderr of a session, paged by absolute offset (next_offset continues; more says there is more). Oldest output may be dropped past the buffer (flagged).",
+		desc:  "Captured output paged by absolute offset: the program's (default), one category, or the adapter's notices (debugger).",
 		hints: hints{readOnly: true, idempotent: true}, more: "page with a smaller limit"},
 		func(ctx context.Context, c *call, p *outputArgs) (*OutputResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -92,8 +95,11 @@ func (s *Server) registerOutputTools() {
 			if p.Offset < 0 {
 				return nil, argError("offset", "must not be negative")
 			}
-			page := sess.Output(p.Offset, limit)
-			r := &OutputResult{SessionID: sess.ID(), Offset: page.Offset, NextOffset: page.NextOffset, Data: page.Data, More: page.More, Total: page.Total}
+			page, err := sess.OutputOf(p.Category, p.Offset, limit)
+			if err != nil {
+				return nil, err
+			}
+			r := &OutputResult{SessionID: sess.ID(), Category: p.Category, Offset: page.Offset, NextOffset: page.NextOffset, Data: page.Data, More: page.More, Total: page.Total}
 			if page.Truncated {
 				r.Dropped = page.Dropped
 			}
@@ -105,7 +111,7 @@ func (s *Server) registerOutputTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_outcome", title: "How the program ended",
-		desc:  "Whether the program completed, its exit code, and the exception type/message/traceback if it raised (set at the exception stop already).",
+		desc:  "How the program ended: exit code, signal, or exception with traceback.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *outcomeArgs) (*OutcomeResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -14,7 +14,7 @@ import (
 
 // SessionRef picks a session; empty means the active one.
 type SessionRef struct {
-	SessionID string `json:"session_id,omitempty" desc:"session id from debug_sessions (default: the active session)"`
+	SessionID string `json:"session_id,omitempty"` // default: the active session (the server's instructions say so once)
 }
 
 // --- debug_sessions ---
@@ -53,39 +53,39 @@ func (r *SessionsResult) text() string {
 // --- debug_launch ---
 
 type launchBreakpoint struct {
-	File         string `json:"file" mcp:"required" desc:"workspace-relative source file"`
-	Line         int    `json:"line" mcp:"required" desc:"1-based line"`
-	Condition    string `json:"condition,omitempty" desc:"stop only when this expression is true"`
-	HitCondition string `json:"hit_condition,omitempty" desc:"e.g. '>= 3'"`
-	LogMessage   string `json:"log_message,omitempty" desc:"log instead of stopping ({expr} interpolated)"`
+	File         string `json:"file" mcp:"required"`
+	Line         int    `json:"line" mcp:"required"`
+	Condition    string `json:"condition,omitempty"`
+	HitCondition string `json:"hit_condition,omitempty"`
+	LogMessage   string `json:"log_message,omitempty" desc:"log, {expr} interpolated"`
 }
 
 type launchArgs struct {
-	Program     string             `json:"program,omitempty" desc:"workspace-relative program (or give module)"`
-	Module      string             `json:"module,omitempty" desc:"Python module to run with -m"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv" desc:"default debugpy"`
-	Args        []string           `json:"args,omitempty" desc:"program arguments"`
-	Env         map[string]string  `json:"env,omitempty" desc:"extra environment variables"`
-	Cwd         string             `json:"cwd,omitempty" desc:"workspace-relative working directory"`
+	Program     string             `json:"program,omitempty"`
+	Module      string             `json:"module,omitempty" desc:"python -m module"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv"`
+	Args        []string           `json:"args,omitempty"`
+	Env         map[string]string  `json:"env,omitempty"`
+	Cwd         string             `json:"cwd,omitempty"`
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	StopOnEntry bool               `json:"stop_on_entry,omitempty"`
-	Wait        *bool              `json:"wait,omitempty" desc:"wait for the first stop (default true)"`
-	Timeout     float64            `json:"timeout,omitempty" desc:"seconds to wait for the stop (default 30, max 600)"`
+	Wait        *bool              `json:"wait,omitempty" desc:"default true"`
+	Timeout     float64            `json:"timeout,omitempty" desc:"s, default 30"`
 }
 
 type attachArgs struct {
-	Host string `json:"host,omitempty" desc:"default 127.0.0.1"`
-	Port int    `json:"port" mcp:"required" desc:"port a debugpy listens on"`
+	Host string `json:"host,omitempty"`
+	Port int    `json:"port" mcp:"required"`
 	// Breakpoints are set before the debuggee resumes, so early lines hit.
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
-	Wait        *bool              `json:"wait,omitempty" desc:"wait for a stop (default false)"`
-	Timeout     float64            `json:"timeout,omitempty" desc:"seconds to wait (default 30)"`
-	Connect     float64            `json:"connect_timeout,omitempty" desc:"seconds to connect and get the adapter's first answer (default 10)"`
+	Wait        *bool              `json:"wait,omitempty"`
+	Timeout     float64            `json:"timeout,omitempty" desc:"s, default 30"`
+	Connect     float64            `json:"connect_timeout,omitempty" desc:"s, default 10"`
 }
 
 type terminateArgs struct {
 	SessionRef
-	Remove bool `json:"remove,omitempty" desc:"also forget the session (its output and outcome)"`
+	Remove bool `json:"remove,omitempty" desc:"forget it too"`
 }
 
 // TerminateResult is the end of a session.
@@ -106,7 +106,7 @@ func (r *TerminateResult) text() string {
 
 func (s *Server) registerSessionTools() {
 	addTool(s, toolSpec{name: "debug_sessions", title: "List debug sessions",
-		desc:  "Live debug sessions (editor-attached and headless): id, origin, status, program, stop location, and which one is active (the default target of every tool).",
+		desc:  "Live sessions (editor and headless): id, status, program, stop, and the active one (every tool's default).",
 		hints: hints{readOnly: true, idempotent: true}, more: "sessions were omitted"},
 		func(ctx context.Context, c *call, p *sessionsArgs) (*SessionsResult, error) {
 			r := &SessionsResult{Active: s.mgr.Active(), Sessions: []session.Summary{}}
@@ -119,8 +119,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_launch", title: "Launch a program under the debugger",
-		desc: "Start a program (or module) headless with breakpoints [{file, line, condition?, hit_condition?, log_message?}]. " +
-			"By default waits for the first stop and returns it like debug_continue (reason, location, source lines, locals). The new session becomes active.",
+		desc:  "Start a program or module headless with breakpoints; waits for the first stop by default.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *launchArgs) (*StopReport, error) {
 			if used := s.budget.stored() + s.outputBytes(); used >= s.opts.MemoryBudget {
@@ -144,7 +143,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_attach", title: "Attach to a running debugpy",
-		desc:  "Attach to a debugpy listening on host:port (e.g. started with python -m debugpy --listen 5678). The new session becomes active.",
+		desc:  "Attach to a debugpy listening on host:port; the session becomes active.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
 			spec := session.AttachSpec{Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
@@ -163,7 +162,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_terminate", title: "End a debug session",
-		desc:  "End a session: terminates a launched program (detaches from an attached one) and its adapter; returns the outcome. remove=true also forgets it.",
+		desc:  "End a session (terminate a launched program, detach from an attached one); returns the outcome.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *terminateArgs) (*TerminateResult, error) {
 			sess, err := s.session(p.SessionID)

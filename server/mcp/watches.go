@@ -1,13 +1,18 @@
 // watches.go: debug_watch — expressions held per session, re-evaluated at
-// each stop (in the top frame) and reported with `changed` against their
-// value at the previous stop.
+// each stop (in the top frame, or in the innermost frame of the function a
+// watch is bound to) and reported with `changed` against their value at the
+// previous stop; a name that does not resolve there is `not in scope`, an
+// exception is the program's EVALUATION_ERROR.
 
 package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+
+	godap "github.com/google/go-dap"
 
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
@@ -17,8 +22,11 @@ const maxWatches = 50
 
 type watch struct {
 	id, expr   string
+	function   string // evaluate in the innermost frame of this function
 	value, typ string
 	errMsg     string
+	notInScope string // why the watch did not resolve at this stop
+	frame      string // the function it was evaluated in
 	prev       string
 	hasPrev    bool
 	changed    bool
@@ -26,21 +34,69 @@ type watch struct {
 	evaluated  bool
 }
 
-// evaluate refreshes the watch at stop generation gen.
-func (w *watch) evaluate(ctx context.Context, sess *session.Session, frameID, gen int) {
+// evaluate refreshes the watch at stop generation gen, in the top frame
+// or, for a watch bound to a function, in that function's innermost frame
+// of the stack.
+func (w *watch) evaluate(ctx context.Context, sess *session.Session, stack []godap.StackFrame, gen int) {
 	if w.evaluated && gen != w.gen {
-		w.prev, w.hasPrev = w.value, w.errMsg == ""
+		if w.errMsg == "" && w.notInScope == "" {
+			w.prev, w.hasPrev = w.value, true
+		}
 	}
-	b, err := sess.Evaluate(ctx, w.expr, frameID, "watch")
 	w.gen, w.evaluated = gen, true
-	if err != nil {
-		w.value, w.typ, w.errMsg = "", "", err.Error()
-		w.changed = false
+	w.value, w.typ, w.errMsg, w.notInScope, w.changed = "", "", "", "", false
+	frame, ok := w.frameIn(stack)
+	if !ok {
+		w.notInScope = "no frame of " + w.function + " on the stack"
+		if w.function == "" {
+			w.notInScope = "no frame"
+		}
 		return
 	}
-	w.value, w.typ, w.errMsg = b.Result, b.Type, ""
-	w.value = clip.Bytes.Head(w.value, maxVarValueLen)
+	w.frame = frame.Name
+	b, err := sess.Evaluate(ctx, w.expr, frame.Id, "watch")
+	if err != nil {
+		var se *session.Error
+		if errors.As(err, &se) && se.Code == session.CodeEvaluationError && session.ParseEvalError(se.Message).NotInScope {
+			w.notInScope = clip.Bytes.Head(se.Message, maxVarValueLen)
+			return
+		}
+		w.errMsg = clip.Bytes.Head(err.Error(), maxVarValueLen)
+		return
+	}
+	w.value, w.typ = clip.Bytes.Head(b.Result, maxVarValueLen), b.Type
 	w.changed = w.hasPrev && w.prev != w.value
+}
+
+// frameIn picks the watch's frame: the top one, or the innermost frame
+// of its function (matched by name or by the name's last dotted part, so
+// "build_report" and Go's "main.buildReport" / "buildReport" both work).
+func (w *watch) frameIn(stack []godap.StackFrame) (godap.StackFrame, bool) {
+	if len(stack) == 0 {
+		return godap.StackFrame{}, false
+	}
+	if w.function == "" {
+		return stack[0], true
+	}
+	for _, f := range stack {
+		name := f.Name
+		if name == w.function || strings.HasSuffix(name, "."+w.function) {
+			return f, true
+		}
+	}
+	return godap.StackFrame{}, false
+}
+
+// watchStack is the stack the watches are evaluated against: the top frame
+// only, unless a watch is bound to a function.
+func watchStack(ctx context.Context, sess *session.Session, watches []*watch) ([]godap.StackFrame, error) {
+	levels := 1
+	for _, w := range watches {
+		if w.function != "" {
+			levels = 50
+		}
+	}
+	return sess.StackTrace(ctx, 0, levels)
 }
 
 // WatchValue is a watch as reported.
@@ -49,14 +105,21 @@ type WatchValue struct {
 	Expression string `json:"expression"`
 	Value      string `json:"value,omitempty"`
 	Type       string `json:"type,omitempty"`
-	Error      string `json:"error,omitempty"`
+	Error      string `json:"error,omitempty" desc:"EVALUATION_ERROR: exception type and message"`
+	NotInScope string `json:"not_in_scope,omitempty" desc:"why the expression does not resolve at this stop (not an error)"`
+	Function   string `json:"function,omitempty" desc:"the function the watch is bound to"`
+	Frame      string `json:"frame,omitempty" desc:"the frame it was evaluated in"`
 	Changed    bool   `json:"changed" desc:"the value differs from the one at the previous stop"`
 	Previous   string `json:"previous,omitempty" desc:"the value at the previous stop (when changed)"`
 	Pending    bool   `json:"pending,omitempty" desc:"not evaluated yet (the debuggee has not stopped since it was added)"`
 }
 
 func (w *watch) report() WatchValue {
-	v := WatchValue{ID: w.id, Expression: w.expr, Value: w.value, Type: w.typ, Error: w.errMsg, Changed: w.changed, Pending: !w.evaluated}
+	v := WatchValue{ID: w.id, Expression: w.expr, Value: w.value, Type: w.typ, Error: w.errMsg, NotInScope: w.notInScope,
+		Function: w.function, Frame: w.frame, Changed: w.changed, Pending: !w.evaluated}
+	if w.function == "" {
+		v.Frame = ""
+	}
 	if w.changed {
 		v.Previous = w.prev
 	}
@@ -67,6 +130,8 @@ func (v WatchValue) line() string {
 	switch {
 	case v.Pending:
 		return fmt.Sprintf("watch %s %s: (pending)", v.ID, v.Expression)
+	case v.NotInScope != "":
+		return fmt.Sprintf("watch %s %s: not in scope (%s)", v.ID, v.Expression, v.NotInScope)
 	case v.Error != "":
 		return fmt.Sprintf("watch %s %s: error %s", v.ID, v.Expression, v.Error)
 	case v.Changed:
@@ -78,8 +143,9 @@ func (v WatchValue) line() string {
 type watchArgs struct {
 	SessionRef
 	Action     string `json:"action" mcp:"required" enum:"add,remove,list,clear,evaluate"`
-	Expression string `json:"expression,omitempty" desc:"for add (and remove by expression)"`
-	ID         string `json:"id,omitempty" desc:"for remove"`
+	Expression string `json:"expression,omitempty"`
+	Function   string `json:"function,omitempty" desc:"bind to this function's frame"`
+	ID         string `json:"id,omitempty"`
 }
 
 // WatchResult lists the watches after the action.
@@ -104,8 +170,7 @@ func (r *WatchResult) text() string {
 
 func (s *Server) registerWatchTools() {
 	addTool(s, toolSpec{name: "debug_watch", title: "Watch expressions",
-		desc: "Manage watch expressions (action add | remove | list | clear | evaluate). Watches are re-evaluated in the top frame at every stop " +
-			"and appear in stop reports with changed=true when their value differs from the previous stop.",
+		desc:  "Watch expressions (add, remove, list, clear, evaluate), re-evaluated at every stop in the top frame or their function's frame; changed and not_in_scope flagged.",
 		hints: hints{idempotent: false}},
 		func(ctx context.Context, c *call, p *watchArgs) (*WatchResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -126,11 +191,11 @@ func (s *Server) registerWatchTools() {
 					return nil, &session.Error{Code: session.CodeLimit, Message: fmt.Sprintf("at most %d watches per session", maxWatches)}
 				}
 				st.watchSeq++
-				w := &watch{id: fmt.Sprintf("w%d", st.watchSeq), expr: expr}
+				w := &watch{id: fmt.Sprintf("w%d", st.watchSeq), expr: expr, function: strings.TrimSpace(p.Function)}
 				st.watches = append(st.watches, w)
 				if _, paused := sess.Paused(); paused {
-					if f, err := sess.TopFrame(ctx); err == nil {
-						w.evaluate(ctx, sess, f.Id, sess.StopCount())
+					if stack, err := watchStack(ctx, sess, []*watch{w}); err == nil {
+						w.evaluate(ctx, sess, stack, sess.StopCount())
 					}
 				}
 			case "remove":
@@ -156,13 +221,13 @@ func (s *Server) registerWatchTools() {
 				if _, paused := sess.Paused(); !paused {
 					return nil, &session.Error{Code: session.CodeNotPaused, Message: "the debuggee is " + sess.Status()}
 				}
-				f, err := sess.TopFrame(ctx)
+				stack, err := watchStack(ctx, sess, st.watches)
 				if err != nil {
 					return nil, err
 				}
 				gen := sess.StopCount()
 				for _, w := range st.watches {
-					w.evaluate(ctx, sess, f.Id, gen)
+					w.evaluate(ctx, sess, stack, gen)
 				}
 			}
 			for _, w := range st.watches {

@@ -251,9 +251,18 @@ func runWorkflow(t *testing.T, a *agent) {
 	if len(vars.Variables) != 1 || vars.Variables[0].Value != "40" || len(vars.Missing) != 1 || vars.Missing[0] != "nope" {
 		t.Fatalf("variables = %+v", vars)
 	}
-	a.call("debug_variables", map[string]any{"names": []string{"df"}, "depth": 2, "max_items": 3}, &vars)
-	if len(vars.Variables) != 1 || len(vars.Variables[0].Children) != 3 || vars.Variables[0].ChildrenOmitted == 0 {
+	// depth 2: the DataFrame reads as its summary and is not expanded into
+	// pandas internals (a note says so); its reference still expands on
+	// request, max_items bounding it.
+	a.call("debug_variables", map[string]any{"names": []string{"df"}, "depth": 2}, &vars)
+	if len(vars.Variables) != 1 || !strings.HasPrefix(vars.Variables[0].Value, "DataFrame 50 × 11") || len(vars.Variables[0].Children) != 0 || len(vars.Notes) != 1 {
 		t.Fatalf("variables depth 2 = %+v", vars)
+	}
+	ref := vars.Variables[0].VariablesReference
+	vars = VariablesResult{}
+	a.call("debug_variables", map[string]any{"variables_reference": ref, "max_items": 3}, &vars)
+	if len(vars.Variables) != 3 || vars.Omitted == 0 {
+		t.Fatalf("df's children = %+v", vars)
 	}
 	var bps BreakpointsResult
 	a.call("debug_breakpoints", nil, &bps)

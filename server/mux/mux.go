@@ -340,7 +340,7 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 		m.mu.Unlock()
 		return nil, fmt.Errorf("cancel: the adapter does not support cancellation")
 	}
-	if pausedCommands[command] && !m.state.Paused() {
+	if pausedCommands[command] && !m.state.Paused() && !framelessEvaluate(command, args) {
 		st := m.state.Status
 		m.mu.Unlock()
 		return nil, &NotPausedError{Command: command, Status: st}
@@ -423,4 +423,18 @@ func programOf(args any) string {
 		return a.Program
 	}
 	return a.Module
+}
+
+// framelessEvaluate: an evaluate without a frameId needs no stopped thread
+// (debugpy runs it on its command thread, e.g. the undo of its first-stop
+// fix when a session detaches from a running debuggee).
+func framelessEvaluate(command string, args any) bool {
+	if command != "evaluate" {
+		return false
+	}
+	var a struct {
+		FrameID int `json:"frameId"`
+	}
+	decodeArgs(args, &a)
+	return a.FrameID == 0
 }

@@ -1,8 +1,14 @@
 // bench_test.go: real-debugpy benchmarks, each compared side by side with
 // the plain alternative in the same run:
-//   - an evaluate round trip, direct to the adapter vs through the proxy;
-//   - editor stepping (next + stackTrace + scopes + variables) with and
-//     without the pydevd TCP_NODELAY fix.
+//   - an evaluate round trip on a stopped thread: plain debugpy (no fixes),
+//     direct to the adapter with the sidecar's pydevd fixes applied by hand,
+//     and through the proxy (the sidecar applies them at the first stop);
+//     direct vs proxied is the proxy's own cost;
+//   - editor stepping (next + stackTrace + scopes + variables): plain
+//     debugpy, through the proxy with TCP_NODELAY only (fastWake off), and
+//     through the proxy with both fixes (the default);
+//   - the editor's variables request on a frame of DataFrames and twenty
+//     other locals: direct, proxied with smart values off, and on.
 //
 // make bench, or: go test -run '^$' -bench . -count 5 ./server/session/
 
@@ -12,6 +18,7 @@ import (
 	"context"
 	"net"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dapscope/dapscope/server/adapter"
@@ -29,12 +36,42 @@ func startStopped(ed *daptest.Client, program string, line int) (tid, frameID in
 	return stopped.Body.ThreadId, frame.Id
 }
 
+// direct runs an editor client straight on a debugpy adapter (no sidecar).
+func direct(b *testing.B, run func(ed *daptest.Client)) {
+	ad, err := adapter.StartDebugpy(context.Background(), adapter.DebugpyConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ed := daptest.New(b, ad.Conn())
+	run(ed)
+	ed.Close()
+	_ = ad.Close()
+}
+
+// proxied runs an editor client through the sidecar; ready is called once
+// the first stop was processed (the pydevd fixes are in).
+func proxied(b *testing.B, opts ManagerOptions, run func(ed *daptest.Client, ready func())) {
+	m := newTestManager(b, opts)
+	edSide, muxSide := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
+	ed := daptest.New(b, edSide)
+	run(ed, func() {
+		s, err := m.Get("")
+		if err == nil {
+			_, err = s.Wait(context.Background(), 0)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	})
+	ed.Close()
+	<-served
+}
+
 func BenchmarkEvaluate(b *testing.B) {
 	program := filepath.Join(repoRoot(b), "testdata", "core", "loop.py")
-	run := func(b *testing.B, ed *daptest.Client) {
-		_, frame := startStopped(ed, program, 14)
-		// Same footing for both: the TCP_NODELAY fix applied once.
-		ed.Evaluate(adapter.NoDelayExpr, frame, "hover")
+	measure := func(b *testing.B, ed *daptest.Client, frame int) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			// → evaluate ← response
@@ -43,60 +80,104 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.StopTimer()
 		ed.Disconnect(true)
 	}
+	b.Run("mode=plain", func(b *testing.B) {
+		direct(b, func(ed *daptest.Client) {
+			_, frame := startStopped(ed, program, 14)
+			measure(b, ed, frame)
+		})
+	})
 	b.Run("mode=direct", func(b *testing.B) {
-		ad, err := adapter.StartDebugpy(context.Background(), adapter.DebugpyConfig{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ed := daptest.New(b, ad.Conn())
-		run(b, ed)
-		ed.Close()
-		_ = ad.Close()
+		direct(b, func(ed *daptest.Client) {
+			_, frame := startStopped(ed, program, 14)
+			// Same footing as proxied: the sidecar's first-stop fixes, by hand.
+			if r := ed.Evaluate(adapter.NoDelayWakeExpr, frame, "hover").Result; !strings.Contains(r, "installed v1") {
+				b.Fatalf("fixes: %s", r)
+			}
+			measure(b, ed, frame)
+		})
 	})
 	b.Run("mode=proxied", func(b *testing.B) {
-		m := newTestManager(b, ManagerOptions{DisableNoDelay: true})
-		edSide, muxSide := net.Pipe()
-		served := make(chan error, 1)
-		go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-		ed := daptest.New(b, edSide)
-		run(b, ed)
-		ed.Close()
-		<-served
+		proxied(b, ManagerOptions{}, func(ed *daptest.Client, ready func()) {
+			_, frame := startStopped(ed, program, 14)
+			ready()
+			measure(b, ed, frame)
+		})
 	})
 }
 
 func BenchmarkStepping(b *testing.B) {
 	program := filepath.Join(repoRoot(b), "testdata", "core", "steps.py")
-	for _, tc := range []struct {
-		name    string
-		noDelay bool
-	}{{"nodelay=off", false}, {"nodelay=on", true}} {
-		b.Run(tc.name, func(b *testing.B) {
-			m := newTestManager(b, ManagerOptions{DisableNoDelay: !tc.noDelay})
-			edSide, muxSide := net.Pipe()
-			served := make(chan error, 1)
-			go func() { served <- m.ServeEditor(context.Background(), muxSide, ProxySpec{}) }()
-			ed := daptest.New(b, edSide)
+	measure := func(b *testing.B, ed *daptest.Client, tid int) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			// → next ← response, ← stopped; → stackTrace, scopes, variables
+			ed.Next(tid)
+			ed.Stopped()
+			frame := ed.StackTrace(tid, 20)[0]
+			scope := ed.Scopes(frame.Id)[0]
+			ed.Variables(scope.VariablesReference)
+		}
+		b.StopTimer()
+		ed.Disconnect(true)
+	}
+	b.Run("mode=plain", func(b *testing.B) {
+		direct(b, func(ed *daptest.Client) {
 			tid, _ := startStopped(ed, program, 5)
 			ed.SetBreakpoints(program)
-			// Let the sidecar's first-stop work (and the fix, when on) finish.
-			s, _ := m.Get("")
-			if _, err := s.Wait(context.Background(), 0); err != nil {
-				b.Fatal(err)
+			measure(b, ed, tid)
+		})
+	})
+	for _, tc := range []struct {
+		name string
+		opts ManagerOptions
+	}{{"mode=nodelay", ManagerOptions{DisableFastWake: true}}, {"mode=dapscope", ManagerOptions{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			proxied(b, tc.opts, func(ed *daptest.Client, ready func()) {
+				tid, _ := startStopped(ed, program, 5)
+				ed.SetBreakpoints(program)
+				ready() // the sidecar's first-stop work (and fixes) done
+				measure(b, ed, tid)
+			})
+		})
+	}
+}
+
+// BenchmarkSmartVariables: the editor's variables request on a frame with
+// three DataFrames, a Series, an array and twenty other locals, through the
+// sidecar with smart values off and on (one summary probe call per
+// response), and straight to debugpy with its fixes applied by hand.
+func BenchmarkSmartVariables(b *testing.B) {
+	program := filepath.Join(repoRoot(b), "testdata", "python", "smart_values.py")
+	line := lineOf(b, program, "BREAK")
+	measure := func(b *testing.B, ed *daptest.Client, frame int) {
+		ref := ed.Scopes(frame)[0].VariablesReference
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			// → variables ← response (values rewritten when smart)
+			if n := len(ed.Variables(ref)); n < 25 {
+				b.Fatalf("%d locals", n)
 			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				// → next ← response, ← stopped; → stackTrace, scopes, variables
-				ed.Next(tid)
-				ed.Stopped()
-				frame := ed.StackTrace(tid, 20)[0]
-				scope := ed.Scopes(frame.Id)[0]
-				ed.Variables(scope.VariablesReference)
-			}
-			b.StopTimer()
-			ed.Disconnect(true)
-			ed.Close()
-			<-served
+		}
+		b.StopTimer()
+		ed.Disconnect(true)
+	}
+	b.Run("mode=direct", func(b *testing.B) {
+		direct(b, func(ed *daptest.Client) {
+			_, frame := startStopped(ed, program, line)
+			ed.Evaluate(adapter.NoDelayWakeExpr, frame, "hover")
+			measure(b, ed, frame)
+		})
+	})
+	for _, tc := range []struct {
+		name string
+		opts ManagerOptions
+	}{{"mode=smart_off", ManagerOptions{DisableSmartValues: true}}, {"mode=smart_on", ManagerOptions{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			proxied(b, tc.opts, func(ed *daptest.Client, ready func()) {
+				_, frame := startStopped(ed, program, line)
+				ready()
+				measure(b, ed, frame)
+			})
 		})
 	}
 }

@@ -34,6 +34,7 @@ func (s *Session) Terminate(ctx context.Context) error {
 func (s *Session) end(ctx context.Context) {
 	s.endOnce.Do(func() {
 		if !s.mux.State().AdapterDead {
+			s.undoFirstStop(ctx) // an attached debuggee outlives us
 			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			_ = s.mux.Call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: !s.attached}, nil)
 			cancel()

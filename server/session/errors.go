@@ -20,6 +20,9 @@ const (
 	CodeTimeout         = "TIMEOUT"
 	CodeLimit           = "LIMIT_EXCEEDED"
 	CodeLaunchFailed    = "LAUNCH_FAILED"
+	// CodeEvaluationError: the expression raised in the debuggee (or did
+	// not resolve); the message starts with the exception type.
+	CodeEvaluationError = "EVALUATION_ERROR"
 	// CodeDebuggeeExited: the program is gone (exited, or killed by a
 	// signal); the message says how it ended.
 	CodeDebuggeeExited = "DEBUGGEE_EXITED"

@@ -15,6 +15,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
 
@@ -108,10 +109,22 @@ func (s *Session) onOutput(body json.RawMessage) {
 		Category string `json:"category"`
 		Output   string `json:"output"`
 	}
-	if json.Unmarshal(body, &b) != nil || b.Category == "telemetry" {
+	if json.Unmarshal(body, &b) != nil {
 		return
 	}
-	s.output.write(b.Output)
+	cat := s.driver.OutputCategory(b.Category)
+	if cat == "" {
+		return
+	}
+	if cat != "debugger" && s.mux.State().Status == mux.StatusStarting {
+		// Before launch/attach is answered the program has not run: this
+		// is the adapter talking (Delve's "Building …" on stdout).
+		cat = "debugger"
+	}
+	if cat != "debugger" {
+		s.output.write(b.Output) // the program's output, in order
+	}
+	s.outputs.write(cat, b.Output)
 }
 
 // markRunning clears the stop, unless a newer stop than gen arrived already.
@@ -196,7 +209,8 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 }
 
 // firstStop runs the driver's first-stop fix (for Python: TCP_NODELAY in
-// pydevd) once, at the first stop with a frame, unless turned off.
+// pydevd and the wake patch) once, at the first stop with a frame, unless
+// turned off. A failure is only logged: the session just stays slower.
 func (s *Session) firstStop(ctx context.Context, frameID int) {
 	s.mu.Lock()
 	if !s.noDelay || s.noDelayDone || frameID == 0 {
@@ -204,10 +218,47 @@ func (s *Session) firstStop(ctx context.Context, frameID int) {
 		return
 	}
 	s.noDelayDone = true
+	opts := adapter.FirstStopOptions{FastWake: s.fastWake}
 	s.mu.Unlock()
-	if err := s.driver.FirstStop(ctx, s.mux, frameID); err != nil {
+	res, err := s.driver.FirstStop(ctx, s.mux, frameID, opts)
+	if err != nil {
 		s.log.Debug("first-stop fix not applied", "adapter", s.kind, "err", err) // guarded: never shown to the user
+		return
 	}
+	s.mu.Lock()
+	s.undoOnLeave = res.Undo
+	s.mu.Unlock()
+	if res.Status != "" {
+		s.log.Info("first-stop fix", "adapter", s.kind, "result", res.Status)
+	}
+}
+
+// undoFirstStop undoes the first-stop fix in an attached debuggee that
+// goes on running after the session leaves (on the stopped thread when
+// there is one, else frameless).
+func (s *Session) undoFirstStop(ctx context.Context) {
+	s.mu.Lock()
+	undo := s.undoOnLeave && s.attached && (s.outcome == nil || !s.outcome.Completed)
+	s.undoOnLeave = false
+	s.mu.Unlock()
+	if !undo {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	frameID := 0
+	if st := s.mux.State(); st.Paused() {
+		var tr godap.StackTraceResponseBody
+		if s.mux.Call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: st.StoppedThread, Levels: 1}, &tr) == nil && len(tr.StackFrames) > 0 {
+			frameID = tr.StackFrames[0].Id
+		}
+	}
+	status, err := s.driver.Detach(ctx, s.mux, frameID)
+	if err != nil {
+		s.log.Debug("first-stop fix not undone", "adapter", s.kind, "err", err)
+		return
+	}
+	s.log.Info("first-stop fix undone", "adapter", s.kind, "result", status)
 }
 
 func (s *Session) exceptionInfo(ctx context.Context, threadID int) *Outcome {
@@ -217,7 +268,7 @@ func (s *Session) exceptionInfo(ctx context.Context, threadID int) *Outcome {
 	}
 	o := &Outcome{ErrorType: b.ExceptionId, ErrorMessage: b.Description}
 	if b.Details != nil {
-		o.Traceback = b.Details.StackTrace
+		o.Traceback = s.driver.Traceback(b.Details.StackTrace)
 		if o.ErrorType == "" {
 			o.ErrorType = b.Details.TypeName
 		}

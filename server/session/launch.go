@@ -182,6 +182,9 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 		s.envKeys = append(s.envKeys, k)
 	}
 	sort.Strings(s.envKeys)
+	if d.Kind() == adapter.Debugpy {
+		s.interrupt = m.opts.InterruptTimeout // pydevd interrupts a stuck evaluation
+	}
 	s.mu.Unlock()
 
 	cfg := adapter.LaunchConfig{

@@ -1,9 +1,10 @@
 // launchopts.go: the sidecar's own options carried in an editor's launch or
 // attach arguments (the same keys as the VS Code `dapscope` debug type):
 // `adapter` must name the adapter this proxy runs, `nodelay` turns the
-// adapter's first-stop fix (pydevd's TCP_NODELAY) on or off for this
-// session. The request itself is
-// forwarded untouched; adapters ignore keys they do not know.
+// adapter's first-stop fix (pydevd's TCP_NODELAY, and with it the wake
+// patch) on or off for this session, `fastWake` the wake patch alone,
+// `smartValues` the smart values. The request itself is forwarded
+// untouched; adapters ignore keys they do not know.
 
 package session
 
@@ -18,6 +19,8 @@ import (
 type LaunchOptions struct {
 	Adapter string `json:"adapter,omitempty"`
 	NoDelay *bool  `json:"nodelay,omitempty"`
+	// FastWake off keeps pydevd's 10 ms poll on stopped threads.
+	FastWake *bool `json:"fastWake,omitempty"`
 	// SmartValues off keeps the adapter's own values in the editor's views.
 	SmartValues *bool `json:"smartValues,omitempty"`
 }
@@ -28,6 +31,7 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 	var raw struct {
 		Adapter json.RawMessage `json:"adapter"`
 		NoDelay json.RawMessage `json:"nodelay"`
+		Wake    json.RawMessage `json:"fastWake"`
 		Smart   json.RawMessage `json:"smartValues"`
 	}
 	var o LaunchOptions
@@ -44,19 +48,19 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 			return o, fmt.Errorf(`dapscope: unknown "adapter" %q (want %s)`, o.Adapter, adapter.KindList("%q"))
 		}
 	}
-	if raw.NoDelay != nil && string(raw.NoDelay) != "null" {
-		var b bool
-		if err := json.Unmarshal(raw.NoDelay, &b); err != nil {
-			return o, fmt.Errorf(`dapscope: "nodelay" must be true or false, got %s`, raw.NoDelay)
+	for _, f := range []struct {
+		key string
+		raw json.RawMessage
+		dst **bool
+	}{{"nodelay", raw.NoDelay, &o.NoDelay}, {"fastWake", raw.Wake, &o.FastWake}, {"smartValues", raw.Smart, &o.SmartValues}} {
+		if f.raw == nil || string(f.raw) == "null" {
+			continue
 		}
-		o.NoDelay = &b
-	}
-	if raw.Smart != nil && string(raw.Smart) != "null" {
 		var b bool
-		if err := json.Unmarshal(raw.Smart, &b); err != nil {
-			return o, fmt.Errorf(`dapscope: "smartValues" must be true or false, got %s`, raw.Smart)
+		if err := json.Unmarshal(f.raw, &b); err != nil {
+			return o, fmt.Errorf(`dapscope: %q must be true or false, got %s`, f.key, f.raw)
 		}
-		o.SmartValues = &b
+		*f.dst = &b
 	}
 	return o, nil
 }
@@ -79,6 +83,12 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 		s.noDelay = *o.NoDelay
 		s.mu.Unlock()
 		s.log.Debug("launch options", "nodelay", *o.NoDelay)
+	}
+	if o.FastWake != nil {
+		s.mu.Lock()
+		s.fastWake = *o.FastWake
+		s.mu.Unlock()
+		s.log.Debug("launch options", "fastWake", *o.FastWake)
 	}
 	if o.SmartValues != nil && s.smart != nil {
 		s.smart.on.Store(*o.SmartValues)

@@ -35,6 +35,10 @@ type ManagerOptions struct {
 	// DisableNoDelay.
 	NoDelay        bool
 	DisableNoDelay bool
+	// DisableFastWake leaves out debugpy's wake patch that goes with the
+	// first-stop fix (adapter/debugpy_wake.go); DisableNoDelay turns it off
+	// too.
+	DisableFastWake bool
 	// InterruptTimeout bounds an evaluation stuck in the debuggee in
 	// headless launches, for adapters that can interrupt one (pydevd's
 	// PYDEVD_INTERRUPT_THREAD_TIMEOUT), so a hung expression cannot wedge
@@ -209,7 +213,7 @@ func (m *Manager) register(origin string, d adapter.Driver, ad *adapter.Adapter,
 	}
 	s := newSession(uuid.NewString(), origin, d, ad, mx, sessionConfig{
 		workspace: m.opts.Workspace, opTimeout: m.opts.OpTimeout, outputLimit: m.opts.OutputLimit,
-		noDelay: m.opts.NoDelay, log: m.log, observe: m.observe,
+		noDelay: m.opts.NoDelay, fastWake: !m.opts.DisableFastWake, log: m.log, observe: m.observe,
 	})
 	m.sessions[s.id] = s
 	m.order = append(m.order, s.id)

@@ -44,6 +44,9 @@ type BreakpointState struct {
 	Verified bool   `json:"verified"`
 	Message  string `json:"message,omitempty"`
 	HitCount int    `json:"hit_count"`
+	// RequestedLine is the line asked for when the adapter moved the
+	// breakpoint (Line is where it is).
+	RequestedLine int `json:"requested_line,omitempty"`
 }
 
 // StopLocation is where the debuggee stopped.

@@ -1,6 +1,7 @@
-// output.go: captured program output (stdout, stderr, console) in a bounded
-// buffer: oldest bytes dropped first, truncation flagged, read by absolute
-// offset.
+// output.go: captured output in bounded buffers: the program's (stdout,
+// stderr, console) in order, and each category apart, including the
+// adapter's own notices ("debugger"); oldest bytes dropped first,
+// truncation flagged, read by absolute offset.
 
 package session
 
@@ -80,4 +81,36 @@ func (o *outputBuffer) read(offset int64, limit int) OutputPage {
 	p.NextOffset = offset + int64(hi-lo)
 	p.More = p.NextOffset < end
 	return p
+}
+
+// categoryBuffers hold each output category apart (a quarter of the
+// session's limit each, the adapter's notices 256 KB).
+type categoryBuffers struct {
+	m map[string]*outputBuffer
+}
+
+func newCategoryBuffers(limit int) *categoryBuffers {
+	if limit <= 0 {
+		limit = DefaultOutputLimit
+	}
+	return &categoryBuffers{m: map[string]*outputBuffer{
+		"stdout": newOutputBuffer(limit / 4), "stderr": newOutputBuffer(limit / 4),
+		"console": newOutputBuffer(limit / 4), "debugger": newOutputBuffer(256 << 10),
+	}}
+}
+
+func (c *categoryBuffers) get(category string) *outputBuffer { return c.m[category] }
+
+func (c *categoryBuffers) write(category, s string) {
+	if b := c.m[category]; b != nil {
+		b.write(s)
+	}
+}
+
+func (c *categoryBuffers) size() int {
+	n := 0
+	for _, b := range c.m {
+		n += b.size()
+	}
+	return n
 }

@@ -164,7 +164,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 		evalContext = "repl"
 	}
 	err = s.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &b)
-	return b, err
+	return b, evaluationError(err)
 }
 
 // SetVariable sets name in the frame's scopes (locals first) and returns
@@ -235,8 +235,8 @@ func (s *Session) setBreakpoints(ctx context.Context, abs string, bps []Breakpoi
 		st := BreakpointState{Breakpoint: bp, HitCount: prev[bp.Line]}
 		if i < len(b.Breakpoints) {
 			st.ID, st.Verified, st.Message = b.Breakpoints[i].Id, b.Breakpoints[i].Verified, b.Breakpoints[i].Message
-			if b.Breakpoints[i].Line > 0 {
-				st.Line = b.Breakpoints[i].Line
+			if l := b.Breakpoints[i].Line; l > 0 && l != bp.Line {
+				st.RequestedLine, st.Line = bp.Line, l
 			}
 		}
 		out[i] = st

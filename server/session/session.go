@@ -23,6 +23,7 @@ type sessionConfig struct {
 	opTimeout   time.Duration
 	outputLimit int
 	noDelay     bool // run the driver's first-stop fix (launch option "nodelay")
+	fastWake    bool // with it, debugpy's wake patch (launch option "fastWake")
 	log         *slog.Logger
 	// observe receives the session's lifecycle events, in order.
 	observe func(Event)
@@ -38,9 +39,10 @@ type Session struct {
 	mux      *mux.Mux
 	ad       *adapter.Adapter
 	log      *slog.Logger
-	attached bool // attach (don't terminate the debuggee on end)
-	output   *outputBuffer
-	smart    *smartValues // the editor's smart values (mux rewriter)
+	attached bool             // attach (don't terminate the debuggee on end)
+	output   *outputBuffer    // the program's output, all categories in order
+	outputs  *categoryBuffers // each category apart, the adapter's notices too
+	smart    *smartValues     // the editor's smart values (mux rewriter)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -64,6 +66,9 @@ type Session struct {
 	userEnded   bool // Terminate was called
 	noDelay     bool // apply the driver's first-stop fix at the first stop
 	noDelayDone bool
+	fastWake    bool          // the first-stop fix includes debugpy's wake patch
+	undoOnLeave bool          // the first-stop fix must be undone before detaching
+	interrupt   time.Duration // the adapter interrupts an evaluation stuck this long (0: never)
 	values      *sync.Map
 
 	bg      sync.WaitGroup
@@ -75,7 +80,7 @@ func newSession(id, origin string, d adapter.Driver, ad *adapter.Adapter, mx *mu
 	now := time.Now()
 	return &Session{
 		id: id, origin: origin, kind: d.Kind(), driver: d, cfg: cfg, mux: mx, ad: ad,
-		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, output: newOutputBuffer(cfg.outputLimit),
+		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, fastWake: cfg.fastWake, output: newOutputBuffer(cfg.outputLimit), outputs: newCategoryBuffers(cfg.outputLimit),
 		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{},
 		values: &sync.Map{}, done: make(chan struct{}),
 	}
@@ -191,5 +196,18 @@ func (s *Session) Outcome() *Outcome {
 // Output reads captured output from an absolute offset.
 func (s *Session) Output(offset int64, limit int) OutputPage { return s.output.read(offset, limit) }
 
+// OutputOf is one page of one category: "stdout", "stderr", "console" (the
+// program's) or "debugger" (the adapter's own notices); "" is Output.
+func (s *Session) OutputOf(category string, offset int64, limit int) (OutputPage, error) {
+	if category == "" || category == "program" {
+		return s.Output(offset, limit), nil
+	}
+	b := s.outputs.get(category)
+	if b == nil {
+		return OutputPage{}, invalid("category", "want stdout, stderr, console or debugger, got %q", category)
+	}
+	return b.read(offset, limit), nil
+}
+
 // OutputSize is the number of output bytes held.
-func (s *Session) OutputSize() int { return s.output.size() }
+func (s *Session) OutputSize() int { return s.output.size() + s.outputs.size() }

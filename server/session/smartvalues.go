@@ -46,13 +46,7 @@ func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
 }
 
 // candidateType: the adapter's `type` of a value the summary can improve.
-func candidateType(t string) bool {
-	switch t {
-	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table":
-		return true
-	}
-	return strings.HasSuffix(t, "Index")
-}
+func candidateType(t string) bool { return inspect.LibraryType(t) }
 
 // Wants implements mux.Rewriter.
 func (sv *smartValues) Wants(command string, args json.RawMessage) bool {

@@ -7,6 +7,7 @@ package session
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Request sends a DAP request on the shared connection (inspect.Target).
@@ -17,6 +18,14 @@ func (s *Session) Request(ctx context.Context, command string, args any, out any
 
 // Adapter is the adapter kind (an adapter.Kind).
 func (s *Session) Adapter() string { return string(s.kind) }
+
+// InterruptTimeout is how long an evaluation may be stuck before the
+// adapter interrupts it (0: it is never interrupted).
+func (s *Session) InterruptTimeout() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.interrupt
+}
 
 // Paused reports the stopped thread.
 func (s *Session) Paused() (int, bool) {

@@ -79,6 +79,9 @@ export class Sidecar {
     const cfg = vscode.workspace.getConfiguration('dapscope');
     const args = ['serve', '--log-level', cfg.get<string>('sidecarLogLevel', 'info')];
     if (cfg.get<boolean>('trace.dap')) args.push('--trace-dap');
+    // Smart values in VS Code's own hover, Watch and Variables views (a
+    // launch configuration's "smartValues" overrides it per session).
+    if (!cfg.get<boolean>('smartValues', true)) args.push('--smart-values=false');
     const root = workspaceRoot();
     if (root) args.push('--workspace', root);
     this.log.info(`starting sidecar: ${bin} ${args.join(' ')}`);
@@ -90,6 +93,8 @@ export class Sidecar {
         { scheme: 'file', language: 'go' },
       ],
       outputChannel: log,
+      // The hover's "Open in dapscope" link runs this one command.
+      markdown: { isTrusted: { enabledCommands: ['dapscope.inspectExpression'] } },
       middleware: {
         provideHover: async (document, position, token, next) => {
           const t0 = performance.now();

@@ -1,0 +1,90 @@
+// golden_test.go: the text renderings of code_inspect, reviewed as golden
+// files (gopls style). Each testdata/render/*.txtar holds a `query` (a JSON
+// Query), the expected rendering `want`, and optionally the repository
+// itself (every other file of the archive); without one the shared fixture
+// testdata/code is indexed. `go test ./inspect/code -run Golden -update`
+// rewrites the `want` sections from the real code.
+
+package code
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/render/*.txtar")
+
+// volatile are the parts of a rendering that change from run to run.
+var volatile = regexp.MustCompile(`indexed_at=\S+`)
+
+func TestGoldenRenderings(t *testing.T) {
+	files, err := filepath.Glob("testdata/render/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden archives: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var q Query
+			var want *txtar.File
+			dir := ""
+			for i := range ar.Files {
+				f := &ar.Files[i]
+				switch f.Name {
+				case "query":
+					if err := json.Unmarshal(f.Data, &q); err != nil {
+						t.Fatalf("query: %v", err)
+					}
+				case "want":
+					want = f
+				default:
+					if dir == "" {
+						dir = filepath.Join(t.TempDir(), "repo")
+					}
+					p := filepath.Join(dir, filepath.FromSlash(f.Name))
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if dir == "" {
+				dir = copyFixture(t)
+			}
+			ix, err := Open(dir, Options{NoGit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := volatile.ReplaceAllString(inspect(t, ix, q).Text(), "indexed_at=TIME")
+			if *update {
+				if want == nil {
+					ar.Files = append(ar.Files, txtar.File{Name: "want"})
+					want = &ar.Files[len(ar.Files)-1]
+				}
+				want.Data = []byte(got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want == nil {
+				t.Fatalf("no want section (run with -update)")
+			}
+			if got != string(want.Data) {
+				t.Errorf("rendering differs from %s (rerun with -update and review the diff):\n--- got ---\n%s\n--- want ---\n%s", file, got, want.Data)
+			}
+		})
+	}
+}

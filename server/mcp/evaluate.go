@@ -1,0 +1,121 @@
+// evaluate.go: debug_evaluate with an honest timeout. debugpy runs
+// evaluations one at a time on the stopped thread and cannot cancel them,
+// so an expression that outlives its timeout goes on running: the error
+// says so (still_running), that the next request on the thread waits for
+// it, and that retrying runs the expression again; the next evaluate says
+// it waited, for how long, and for what.
+
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// maxRunningEval bounds how long the server follows an evaluation that
+// timed out (the adapter's own interrupt usually ends it much earlier).
+const maxRunningEval = 10 * time.Minute
+
+// runningEval is an evaluation that outlived its call.
+type runningEval struct {
+	expr    string
+	started time.Time
+	done    chan struct{}
+}
+
+// stillRunningError is a TIMEOUT whose expression goes on in the debuggee.
+type stillRunningError struct{ ToolError }
+
+func (e *stillRunningError) Error() string { return e.Code + ": " + e.Message }
+
+func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluateArgs, timeout time.Duration) (*EvaluateResult, error) {
+	st := s.state(sess.ID())
+	start := time.Now()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var waited *runningEval
+	st.mu.Lock()
+	prev := st.running
+	st.mu.Unlock()
+	if prev != nil {
+		select {
+		case <-prev.done:
+		default:
+			select {
+			case <-prev.done:
+				waited = prev
+			case <-deadline.C:
+				return nil, &stillRunningError{ToolError{Code: session.CodeTimeout, Field: "timeout", StillRunning: true,
+					Message: fmt.Sprintf("the previous evaluation (%s), started %s ago, is still running in the debuggee; this call waited %s for it and did not run %s",
+						clip80(prev.expr), roundDur(time.Since(prev.started)), roundDur(time.Since(start)), clip80(p.Expression)),
+					Hint: "wait (debug_wait) or retry later; the debuggee runs one evaluation at a time"}}
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+	}
+	type answer struct {
+		b   godap.EvaluateResponseBody
+		err error
+	}
+	got := make(chan answer, 1)
+	run := &runningEval{expr: p.Expression, started: time.Now(), done: make(chan struct{})}
+	ectx, cancel := context.WithTimeout(s.bgCtx, maxRunningEval)
+	go func() {
+		defer cancel()
+		defer close(run.done)
+		b, err := sess.Evaluate(ectx, p.Expression, p.FrameID, p.Context)
+		got <- answer{b, err}
+	}()
+	select {
+	case a := <-got:
+		if a.err != nil {
+			return nil, a.err
+		}
+		r := &EvaluateResult{Expression: p.Expression, Result: a.b.Result, Type: a.b.Type, VariablesReference: a.b.VariablesReference}
+		if waited != nil {
+			r.WaitedMs = time.Since(start).Milliseconds()
+			r.WaitedFor = clip80(waited.expr)
+		}
+		return r, nil
+	case <-deadline.C:
+	case <-ctx.Done():
+	}
+	st.mu.Lock()
+	st.running = run
+	st.mu.Unlock()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, &stillRunningError{ToolError{Code: session.CodeTimeout, Field: "timeout", StillRunning: true,
+		Message: fmt.Sprintf("the evaluation did not finish within %s and is still running in the debuggee (it cannot be cancelled; it runs until it ends%s)",
+			roundDur(timeout), s.interruptNote(sess)),
+		Hint: "the next request on this thread waits for it (debug_evaluate says how long); retrying runs the expression again, so do not retry a side-effecting one"}}
+}
+
+// interruptNote says when the adapter interrupts a stuck evaluation.
+func (s *Server) interruptNote(sess *session.Session) string {
+	if d := sess.InterruptTimeout(); d > 0 {
+		return fmt.Sprintf(" or debugpy interrupts it after %s", roundDur(d))
+	}
+	return ""
+}
+
+func roundDur(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+func clip80(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return s[:77] + "…"
+}

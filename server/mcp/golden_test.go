@@ -1,0 +1,67 @@
+// golden_test.go: the text renderings agents read — a stop report, a
+// snapshot, a diff of values, an outcome — reviewed as golden files from a
+// real debugpy run of testdata/mcp/valdiff.py. Run with -update to rewrite
+// testdata/golden/*.txt, then review the diff.
+
+package mcp
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite server/mcp/testdata/golden")
+
+// volatileText are the parts of a rendering that differ between runs.
+var volatileText = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), "SESSION"},
+	{regexp.MustCompile(`\b\d+(\.\d+)? (B|KB|MB)\b`), "SIZE"},
+	{regexp.MustCompile(`\b\d+ ms\b`), "N ms"},
+	{regexp.MustCompile(`0x[0-9a-f]+`), "0xADDR"},
+}
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	for _, v := range volatileText {
+		got = v.re.ReplaceAllString(got, v.with)
+	}
+	got = strings.ReplaceAll(got, repoRoot(t), "REPO")
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (rerun with -update and review the diff):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}
+
+func TestGoldenTexts(t *testing.T) {
+	a, _ := newHTTPAgent(t, Options{})
+	const prog = "testdata/mcp/valdiff.py"
+	stop, r := launchToRaw(t, a, prog, prog, "# STOP", nil)
+	checkGolden(t, "stop_report", textOf(r))
+	var s1 SnapshotResult
+	checkGolden(t, "snapshot", textOf(a.call("debug_snapshot", map[string]any{"inspect": []string{"self", "self.by_region"}}, &s1)))
+	checkGolden(t, "continue", textOf(a.call("debug_continue", nil, &stop)))
+	checkGolden(t, "diff_values", textOf(a.call("debug_diff", map[string]any{"from": s1.Snapshot.ID}, nil)))
+	checkGolden(t, "diff_stops", textOf(a.call("debug_diff", nil, nil)))
+	a.call("debug_continue", nil, &stop)
+	checkGolden(t, "outcome", textOf(a.call("debug_outcome", nil, nil)))
+}

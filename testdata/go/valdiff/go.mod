@@ -1,0 +1,3 @@
+module valdiff
+
+go 1.21
