@@ -63,12 +63,35 @@ func (c *servedConn) Close() error {
 // nodeDriver is the Driver of Node.
 type nodeDriver struct{}
 
-func (nodeDriver) Kind() Kind                                   { return Node }
-func (nodeDriver) AdapterID() string                            { return string(Node) }
-func (nodeDriver) Targets() Targets                             { return Targets{} }
-func (nodeDriver) Dir(string) string                            { return "" }
-func (nodeDriver) ExceptionFilters() []string                   { return []string{"uncaught"} }
-func (nodeDriver) FirstStop(context.Context, Caller, int) error { return nil }
+func (nodeDriver) Kind() Kind                 { return Node }
+func (nodeDriver) AdapterID() string          { return string(Node) }
+func (nodeDriver) Targets() Targets           { return Targets{} }
+func (nodeDriver) Dir(string) string          { return "" }
+func (nodeDriver) ExceptionFilters() []string { return []string{"uncaught"} }
+func (nodeDriver) FirstStop(context.Context, Caller, int, FirstStopOptions) (FirstStopResult, error) {
+	return FirstStopResult{}, nil
+}
+
+func (nodeDriver) Detach(context.Context, Caller, int) (string, error) { return "", nil }
+
+// Traceback: V8's stack is already in JavaScript's order (innermost first,
+// the error line on top).
+func (nodeDriver) Traceback(raw string) string { return raw }
+
+// OutputCategory: the program's console.* arrives as "console" (attached
+// programs) and is the program's; the adapter has no notices of its own.
+func (nodeDriver) OutputCategory(c string) string {
+	switch c {
+	case "stdout", "", "stderr", "console":
+		if c == "" {
+			return "stdout"
+		}
+		return c
+	case "telemetry":
+		return ""
+	}
+	return "debugger"
+}
 
 // Diagnose: node's own stderr (a syntax error, a missing module) reaches
 // the session as output.
