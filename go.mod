@@ -3,6 +3,8 @@ module github.com/dapscope/dapscope
 go 1.26.8
 
 require (
+	github.com/chromedp/cdproto v0.159.2
+	github.com/coder/websocket v1.8.15
 	github.com/google/go-dap v0.12.0
 	github.com/google/uuid v1.6.0
 	github.com/mark3labs/mcp-go v1.2.1
@@ -14,6 +16,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

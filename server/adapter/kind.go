@@ -19,6 +19,7 @@ type Kind string
 const (
 	Debugpy Kind = "debugpy"
 	Dlv     Kind = "dlv"
+	Node    Kind = "node"
 )
 
 // Default is the kind an empty adapter name means.
@@ -28,6 +29,7 @@ const Default = Debugpy
 var drivers = []Driver{
 	debugpyDriver{},
 	dlvDriver{},
+	nodeDriver{},
 }
 
 // aliases are other accepted names of a kind.
@@ -35,12 +37,17 @@ var aliases = map[string]Kind{
 	"python": Debugpy,
 	"go":     Dlv,
 	"delve":  Dlv,
+	"nodejs": Node,
+	"js":     Node,
 }
 
 // exts maps a program file's extension to the kind that debugs it.
 var exts = map[string]Kind{
-	".py": Debugpy,
-	".go": Dlv,
+	".py":  Debugpy,
+	".go":  Dlv,
+	".js":  Node,
+	".mjs": Node,
+	".cjs": Node,
 }
 
 // Kinds lists the known kinds.
@@ -53,8 +60,8 @@ func Kinds() []Kind {
 }
 
 // KindList names the known kinds for a message or a help text, each
-// formatted with verb: KindList("%s") is `debugpy or dlv`, KindList("%q")
-// is `"debugpy" or "dlv"` (three would be `a, b or c`).
+// formatted with verb: KindList("%s") is `debugpy, dlv or node`,
+// KindList("%q") is `"debugpy", "dlv" or "node"`.
 func KindList(verb string) string {
 	kinds := Kinds()
 	var b strings.Builder
@@ -89,8 +96,9 @@ func ParseKind(name string) (Kind, error) {
 }
 
 // KindForPath is the kind that debugs a program file, from its extension
-// (.py: debugpy, .go: dlv); ok is false for other files, for a directory
-// path ending in "/", and for a name that is only an extension (".go").
+// (.py: debugpy, .go: dlv, .js/.mjs/.cjs: node); ok is false for other
+// files, for a directory path ending in "/", and for a name that is only an
+// extension (".go").
 func KindForPath(path string) (k Kind, ok bool) {
 	ext := filepath.Ext(path)
 	if ext == "" || ext == filepath.Base(path) {

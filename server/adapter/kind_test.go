@@ -16,17 +16,18 @@ func TestParseKind(t *testing.T) {
 	for name, want := range map[string]Kind{
 		"": Debugpy, "debugpy": Debugpy, "python": Debugpy,
 		"dlv": Dlv, "go": Dlv, "delve": Dlv,
+		"node": Node, "nodejs": Node, "js": Node,
 	} {
 		if got, err := ParseKind(name); err != nil || got != want {
 			t.Errorf("ParseKind(%q) = %q, %v; want %q", name, got, err, want)
 		}
 	}
 	for _, name := range []string{"gdb", "Debugpy", " dlv"} {
-		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy or dlv)` {
+		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy, dlv or node)` {
 			t.Errorf("ParseKind(%q) error = %v", name, err)
 		}
 	}
-	if got := KindList("%q"); got != `"debugpy" or "dlv"` {
+	if got := KindList("%q"); got != `"debugpy", "dlv" or "node"` {
 		t.Errorf("KindList = %s", got)
 	}
 }
@@ -34,7 +35,7 @@ func TestParseKind(t *testing.T) {
 func TestKindForPath(t *testing.T) {
 	for path, want := range map[string]Kind{
 		"a.py": Debugpy, "/w/pkg/main.go": Dlv, "x.tar.py": Debugpy,
-		"a.js": "", "pkg": "", "pkg.go/": "", ".go": "", "": "",
+		"a.js": Node, "m.mjs": Node, "c.cjs": Node, "a.ts": "", "pkg": "", "pkg.go/": "", ".go": "", "": "",
 	} {
 		got, ok := KindForPath(path)
 		if got != want || ok != (want != "") {
@@ -62,6 +63,8 @@ func TestLaunchArgs(t *testing.T) {
 			`{"args":["a"],"console":"internalConsole","cwd":"/w","justMyCode":true,"program":"/w/p.py","python":["/py"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
 		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
 			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"mode":"debug","output":"/tmp/dapscope-1234abcd-debug","outputMode":"remote","program":"/w/pkg","request":"launch","stopOnEntry":false}`},
+		{Node, func(c LaunchConfig) LaunchConfig { c.Program, c.Exe = "/w/app.mjs", "/usr/bin/node"; return c },
+			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"program":"/w/app.mjs","request":"launch","runtimeExecutable":"/usr/bin/node","stopOnEntry":false,"type":"node"}`},
 	} {
 		d, err := DriverFor(tc.kind)
 		if err != nil {
@@ -92,6 +95,15 @@ func TestDriverDetails(t *testing.T) {
 	}
 	if _, err := dlv.AttachArgs(); err == nil {
 		t.Error("dlv attach: want an error")
+	}
+	nd, _ := DriverFor(Node)
+	if b, _ := json.Marshal(nd.ExceptionFilters()); string(b) != `["uncaught"]` {
+		t.Errorf("node filters %s", b)
+	}
+	for code, want := range map[int]string{137: "SIGKILL", 143: "SIGTERM", 139: "SIGSEGV", 1: "", 130: ""} {
+		if _, name := nd.ExitSignal(code); name != want {
+			t.Errorf("node ExitSignal(%d) = %q, want %q", code, name, want)
+		}
 	}
 	if py.Targets() != (Targets{Modules: true}) || dlv.Targets() != (Targets{Dirs: true}) {
 		t.Errorf("targets %+v %+v", py.Targets(), dlv.Targets())

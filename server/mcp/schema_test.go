@@ -26,7 +26,7 @@ func TestDecodeArgs(t *testing.T) {
 		`{"env":{"A":1}}`:                               `env.A: expected a string, got number 1`,
 		`[1]`:                                           `expected an object, got array`,
 		`{"program":`:                                   `not valid JSON`,
-		`{"adapter":"gdb"}`:                             `adapter: must be one of debugpy, dlv`,
+		`{"adapter":"gdb"}`:                             `adapter: must be one of debugpy, dlv, node`,
 		`{"program":"a.py","breakpoints":[{"file":"a","line":1.5}]}`: `expected an integer, got number 1.5`,
 	} {
 		var p launchArgs

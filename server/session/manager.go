@@ -29,6 +29,7 @@ type ManagerOptions struct {
 	Workspace string // root for relative paths (default: cwd)
 	Python    string // default /usr/bin/python3
 	Dlv       string // default: found on PATH or in GOPATH/bin
+	Node      string // default: node on PATH
 	// NoDelay applies the adapter's first-stop fix (pydevd's TCP_NODELAY)
 	// at the first stop of a session. NewManager turns it on unless
 	// DisableNoDelay.
@@ -101,7 +102,7 @@ func NewManager(opts ManagerOptions) *Manager {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Manager{opts: opts, log: opts.Logger, sessions: map[string]*Session{}, subs: map[chan Event]struct{}{},
-		exes: map[adapter.Kind]string{adapter.Debugpy: opts.Python, adapter.Dlv: opts.Dlv}}
+		exes: map[adapter.Kind]string{adapter.Debugpy: opts.Python, adapter.Dlv: opts.Dlv, adapter.Node: opts.Node}}
 }
 
 // Workspace is the root paths are relative to.

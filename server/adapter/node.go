@@ -1,0 +1,131 @@
+// node.go: Node.js, through dapscope's own adapter (server/adapter/node: a
+// DAP server over V8's inspector) running inside the sidecar on one end of
+// an in-memory pipe; the sidecar's side is the adapter connection. The
+// node process is started at launch (`node --inspect-brk=127.0.0.1:0`), in
+// its own process group, and ended with the connection.
+
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os/exec"
+
+	"github.com/dapscope/dapscope/server/adapter/node"
+)
+
+// NodeConfig configures a Node adapter.
+type NodeConfig struct {
+	Node   string // the node executable ("": node on PATH)
+	Logger *slog.Logger
+}
+
+// StartNode starts the Node adapter; its connection speaks DAP.
+func StartNode(ctx context.Context, cfg NodeConfig) (*Adapter, error) {
+	bin := cfg.Node
+	if bin == "" {
+		bin = node.DefaultNode
+	}
+	if _, err := exec.LookPath(bin); err != nil {
+		return nil, fmt.Errorf("node not found (%s): install Node.js or give its path: %w", bin, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ours, theirs := net.Pipe()
+	srv := node.New(theirs, node.Options{Node: bin, Logger: cfg.Logger})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve()
+		_ = theirs.Close()
+	}()
+	// Closing the connection ends the server, which ends node; Close
+	// returns once both are gone.
+	c := &servedConn{Conn: ours, done: done}
+	return &Adapter{Kind: Node, conn: c, waitDone: make(chan struct{}), dialed: true}, nil
+}
+
+// servedConn is the sidecar's end of the pipe to an in-process adapter.
+type servedConn struct {
+	net.Conn
+	done chan struct{}
+}
+
+func (c *servedConn) Close() error {
+	err := c.Conn.Close()
+	<-c.done
+	return err
+}
+
+// nodeDriver is the Driver of Node.
+type nodeDriver struct{}
+
+func (nodeDriver) Kind() Kind                 { return Node }
+func (nodeDriver) AdapterID() string          { return string(Node) }
+func (nodeDriver) Targets() Targets           { return Targets{} }
+func (nodeDriver) Dir(string) string          { return "" }
+func (nodeDriver) ExceptionFilters() []string { return []string{"uncaught"} }
+func (nodeDriver) FirstStop(context.Context, Caller, int, FirstStopOptions) (FirstStopResult, error) {
+	return FirstStopResult{}, nil
+}
+
+func (nodeDriver) Detach(context.Context, Caller, int) (string, error) { return "", nil }
+
+// Traceback: V8's stack is already in JavaScript's order (innermost first,
+// the error line on top).
+func (nodeDriver) Traceback(raw string) string { return raw }
+
+// OutputCategory: the program's console.* arrives as "console" (attached
+// programs) and is the program's; the adapter has no notices of its own.
+func (nodeDriver) OutputCategory(c string) string {
+	switch c {
+	case "stdout", "", "stderr", "console":
+		if c == "" {
+			return "stdout"
+		}
+		return c
+	case "telemetry":
+		return ""
+	}
+	return "debugger"
+}
+
+// Diagnose: node's own stderr (a syntax error, a missing module) reaches
+// the session as output.
+func (nodeDriver) Diagnose(context.Context, LaunchConfig) string { return "" }
+
+func (nodeDriver) Start(ctx context.Context, cfg StartConfig) (*Adapter, error) {
+	return StartNode(ctx, NodeConfig{Node: cfg.Exe, Logger: cfg.Logger})
+}
+
+// LaunchArgs run the program under node; its output comes as output events.
+func (nodeDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
+	args := baseLaunch(cfg, cfg.Env)
+	args["type"] = "node"
+	args["program"] = cfg.Program
+	if cfg.Exe != "" {
+		args["runtimeExecutable"] = cfg.Exe
+	}
+	return args
+}
+
+func (nodeDriver) AttachArgs() (map[string]any, error) {
+	return nil, fmt.Errorf("attaching to a running node through the session API is not supported yet (use a launch, or the DAP attach request with address and port)")
+}
+
+// nodeSignals are the signals whose exit codes (128+N, as the node adapter
+// reports a killed node) mean a killed debuggee.
+var nodeSignals = map[int]string{
+	4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM",
+}
+
+// ExitSignal: the node adapter reports a node killed by signal N as 128+N.
+func (nodeDriver) ExitSignal(code int) (int, string) {
+	if name, ok := nodeSignals[code-128]; ok {
+		return code - 128, name
+	}
+	return 0, ""
+}

@@ -1,0 +1,90 @@
+// attach_test.go: attaching to a node started by someone else with
+// --inspect (the inspector found through /json/list), breakpoints and a
+// logpoint whose console output comes through the inspector with its
+// source location, and a disconnect that leaves the program running.
+
+package node
+
+import (
+	"bufio"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap/daptest"
+)
+
+// startInspected starts node --inspect=127.0.0.1:0 program and returns the
+// inspector's port; node is killed when the test ends.
+func startInspected(t *testing.T, prog string) (*exec.Cmd, int) {
+	t.Helper()
+	cmd := exec.Command("node", "--inspect=127.0.0.1:0", prog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	re := regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`)
+	for sc.Scan() {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			go func() {
+				for sc.Scan() { // keep draining node's stderr
+				}
+			}()
+			port, _ := strconv.Atoi(m[1])
+			return cmd, port
+		}
+	}
+	t.Fatal("node did not announce its inspector")
+	return nil, 0
+}
+
+func TestAttach(t *testing.T) {
+	prog := program(t, "spin.js")
+	cmd, port := startInspected(t, prog)
+	c := start(t, Options{})
+	tick := line(t, prog, "tick")
+	// → attach(address, port) ← initialized
+	attach := c.Send("attach", map[string]any{"request": "attach", "address": "127.0.0.1", "port": port})
+	c.Event("initialized")
+	// → setBreakpoints(@tick: a logpoint, then a breakpoint on its third hit)
+	bps := c.SetBreakpointsArgs(godap.SetBreakpointsArguments{Source: godap.Source{Path: prog}, Breakpoints: []godap.SourceBreakpoint{
+		{Line: tick, LogMessage: "tick {ticks}"}}})
+	if !bps[0].Verified || bps[0].Line != tick {
+		t.Fatalf("logpoint = %+v", bps[0])
+	}
+	c.ConfigurationDone()
+	c.OK(attach)
+	// ← output from console.log in the debuggee, with its location
+	ev := c.Expect("logpoint output", func(m daptest.Msg) bool {
+		o, ok := m.Decoded.(*godap.OutputEvent)
+		return ok && strings.HasPrefix(o.Body.Output, "tick ")
+	}).Decoded.(*godap.OutputEvent)
+	if ev.Body.Category != "stdout" || ev.Body.Source == nil || ev.Body.Source.Path != prog || ev.Body.Line != tick {
+		t.Errorf("logpoint output = %+v", ev.Body)
+	}
+	// → setBreakpoints(@tick) ← stopped (breakpoint)
+	c.SetBreakpoints(prog, tick)
+	if st := c.Stopped(); st.Body.Reason != "breakpoint" {
+		t.Fatalf("stopped = %+v", st.Body)
+	}
+	if r := c.Evaluate("ticks >= 0", c.TopFrame(ThreadID).Id, "watch"); r.Result != "true" {
+		t.Errorf("ticks = %+v", r)
+	}
+	// → disconnect: the program goes on running
+	c.Disconnect(false)
+	c.Event("terminated")
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the attached program ended with the session: %v", err)
+	}
+}

@@ -1,0 +1,105 @@
+// evaluate.go: evaluate in a stack frame (Debugger.evaluateOnCallFrame) or
+// globally (Runtime.evaluate, also while the program runs), bounded by a
+// timeout inside V8 (a runaway loop is terminated, the session goes on),
+// side-effect free for hovers, and a thrown exception as an error.
+
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/debugger"
+	"github.com/chromedp/cdproto/runtime"
+	godap "github.com/google/go-dap"
+)
+
+func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {
+	var a godap.EvaluateArguments
+	if err := args(raw, &a); err != nil {
+		return nil, err
+	}
+	c, err := s.inspector()
+	if err != nil {
+		return nil, err
+	}
+	timeout := runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())
+	hover := a.Context == "hover"
+	var res *runtime.RemoteObject
+	var exc *runtime.ExceptionDetails
+	if a.FrameId > 0 {
+		fr, ok := handle[frameRef](s, a.FrameId)
+		if !ok {
+			return nil, s.staleErr("frame", a.FrameId)
+		}
+		r, err := call(ctx, c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{
+			CallFrameID: fr.frame.CallFrameID, Expression: a.Expression, ObjectGroup: objectGroup,
+			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
+		if err != nil {
+			return nil, evalErr(err)
+		}
+		res, exc = r.Result, r.ExceptionDetails
+	} else {
+		r, err := call(ctx, c, runtime.Evaluate, runtime.EvaluateParams{Expression: a.Expression,
+			ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
+		if err != nil {
+			return nil, evalErr(err)
+		}
+		res, exc = r.Result, r.ExceptionDetails
+	}
+	if exc != nil {
+		return nil, errors.New(exceptionMessage(exc))
+	}
+	max := maxValue
+	if a.Context == "repl" || a.Context == "clipboard" {
+		max = maxFullStr
+	}
+	v := s.variable("", res, a.Expression)
+	if res != nil {
+		v.Value = valueText(res, max)
+	}
+	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
+		IndexedVariables: v.IndexedVariables}, nil
+}
+
+// evalErr explains an inspector error of an evaluation.
+func evalErr(err error) error {
+	var ce *CDPError
+	switch {
+	case errors.As(err, &ce) && strings.Contains(ce.Message, "only perform operation while paused"):
+		return errNotPaused
+	case errors.As(err, &ce) && strings.Contains(ce.Message, "Execution was terminated"):
+		return errors.New("evaluation timed out (terminated)")
+	}
+	return err
+}
+
+// exceptionMessage is the first line of a thrown value ("ReferenceError:
+// x is not defined"); a runaway evaluation says it timed out.
+func exceptionMessage(e *runtime.ExceptionDetails) string {
+	if e.Exception != nil {
+		desc := e.Exception.Description
+		if desc == "" {
+			desc = valueText(e.Exception, maxValue)
+		}
+		first, _, _ := strings.Cut(desc, "\n")
+		if first == "" && e.Text != "" {
+			first = e.Text
+		}
+		if strings.Contains(first, "Execution was terminated") {
+			return "evaluation timed out (terminated)"
+		}
+		if strings.Contains(first, "EvalError: Possible side-effect") {
+			return "not evaluated: it may have side effects (hover evaluations are side-effect free)"
+		}
+		return first
+	}
+	if e.Text != "" {
+		return e.Text
+	}
+	return fmt.Sprintf("exception at line %d", e.LineNumber+1)
+}

@@ -1,0 +1,199 @@
+// events.go: the inspector's events, handled in order on one goroutine —
+// scripts parsed, breakpoints resolved, pauses (node's first pause held for
+// configurationDone; every other one a DAP stopped event with its reason),
+// resumes (continued), console calls of an attached program (output) and
+// the end of the program's context; and exceptionInfo.
+
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/debugger"
+	"github.com/chromedp/cdproto/runtime"
+	godap "github.com/google/go-dap"
+)
+
+// eventLoop handles the inspector's events until the connection ends.
+func (s *Server) eventLoop(c *conn) {
+	defer s.bg.Done()
+	for {
+		ev, ok := c.next()
+		if !ok {
+			break
+		}
+		s.handleEvent(ev)
+	}
+	s.mu.Lock()
+	attached := s.attached
+	s.paused = nil
+	s.mu.Unlock()
+	s.programEnded()
+	if attached {
+		s.event("terminated", nil)
+	}
+}
+
+func (s *Server) handleEvent(ev event) {
+	s.log.Debug("inspector event", "method", ev.Method)
+	switch ev.Method {
+	case debugger.ScriptParsed.Method:
+		var e debugger.EventScriptParsed
+		if decode(ev.Params, &e) {
+			s.mu.Lock()
+			s.scripts[e.ScriptID] = &script{url: e.URL}
+			s.mu.Unlock()
+		}
+	case "Debugger.breakpointResolved":
+		var e debugger.ResolvedBreakpoint
+		if decode(ev.Params, &e) {
+			if bp := s.bps.resolved(e.BreakpointID, e.Location); bp != nil {
+				s.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: s.dapBreakpoint(bp)})
+			}
+		}
+	case debugger.Paused.Method:
+		var e debugger.EventPaused
+		if !decode(ev.Params, &e) || len(e.CallFrames) == 0 {
+			return
+		}
+		s.mu.Lock()
+		if s.entryCh != nil && !s.configured && s.entry == nil && !s.attached {
+			s.entry = &e // node's first pause: configurationDone decides
+			close(s.entryCh)
+			s.mu.Unlock()
+			return
+		}
+		action := s.lastAction
+		s.lastAction = ""
+		s.mu.Unlock()
+		s.stopped(&e, s.reason(&e, action))
+	case debugger.Resumed.Method:
+		s.mu.Lock()
+		wasPaused := s.paused != nil
+		s.resetStop()
+		s.mu.Unlock()
+		if wasPaused {
+			s.event("continued", godap.ContinuedEventBody{ThreadId: ThreadID, AllThreadsContinued: true})
+		}
+	case runtime.ConsoleAPICalled.Method:
+		s.mu.Lock()
+		attached := s.attached
+		s.mu.Unlock()
+		var e runtime.EventConsoleAPICalled
+		if attached && decode(ev.Params, &e) {
+			s.consoleOutput(&e)
+		}
+	case "Runtime.executionContextDestroyed":
+		s.programEnded()
+	}
+}
+
+func decode(raw jsonv2.Value, v any) bool {
+	return len(raw) > 0 && jsonv2.Unmarshal(raw, v) == nil
+}
+
+// reason is the DAP reason of a pause; action is what the client asked
+// for last ("step", "pause" or "").
+func (s *Server) reason(e *debugger.EventPaused, action string) string {
+	switch {
+	case e.Reason == debugger.PausedReasonException || e.Reason == debugger.PausedReasonPromiseRejection:
+		return "exception"
+	case len(e.HitBreakpoints) > 0:
+		return "breakpoint"
+	case action != "":
+		return action
+	default:
+		return "pause" // a debugger statement
+	}
+}
+
+// stopped records a pause and sends the stopped event.
+func (s *Server) stopped(e *debugger.EventPaused, reason string) {
+	s.mu.Lock()
+	s.resetStop()
+	s.paused = e
+	s.mu.Unlock()
+	body := godap.StoppedEventBody{Reason: reason, ThreadId: ThreadID, AllThreadsStopped: true}
+	switch reason {
+	case "breakpoint":
+		body.HitBreakpointIds = s.bps.dapIDs(e.HitBreakpoints)
+		if len(body.HitBreakpointIds) == 0 { // node's first pause on a breakpoint's line
+			if bp := s.bps.at(e.CallFrames[0].Location); bp != nil {
+				body.HitBreakpointIds = []int{bp.id}
+			}
+		}
+	case "exception":
+		body.Description, body.Text = exceptionText(e.Data)
+	case "pause":
+		if e.Reason == debugger.PausedReasonOther {
+			body.Description = "Paused on debugger statement"
+		}
+	}
+	s.event("stopped", body)
+}
+
+// resetStop forgets the current stop and its handles (s.mu held).
+func (s *Server) resetStop() {
+	s.paused = nil
+	clear(s.handles)
+}
+
+// exceptionText reads a paused event's exception data (a RemoteObject):
+// the description is the first line ("TypeError: x is not a function"),
+// the text the whole description (with the stack).
+func exceptionText(data jsonv2.Value) (desc, text string) {
+	var o runtime.RemoteObject
+	if !decode(data, &o) {
+		return "Paused on exception", ""
+	}
+	full := o.Description
+	if full == "" {
+		if o.Type == runtime.RemoteObjectTypeString {
+			var str string
+			_ = json.Unmarshal(o.Value, &str)
+			full = "Uncaught " + str
+		} else {
+			full = valueText(&o, 200)
+		}
+	}
+	first, _, _ := strings.Cut(full, "\n")
+	return first, full
+}
+
+// exceptionInfo describes the exception the program is paused on: its
+// class ("TypeError"), message and stack.
+func (s *Server) exceptionInfo(context.Context, *godap.Request, []byte) (any, error) {
+	s.mu.Lock()
+	p := s.paused
+	s.mu.Unlock()
+	if p == nil {
+		return nil, errNotPaused
+	}
+	if p.Reason != debugger.PausedReasonException && p.Reason != debugger.PausedReasonPromiseRejection {
+		return nil, errors.New("exceptionInfo: the program is not paused on an exception")
+	}
+	desc, full := exceptionText(p.Data)
+	var o runtime.RemoteObject
+	_ = jsonv2.Unmarshal(p.Data, &o)
+	id := o.ClassName
+	if id == "" {
+		id = string(o.Type)
+	}
+	msg := desc
+	if prefix := id + ": "; strings.HasPrefix(desc, prefix) {
+		msg = strings.TrimPrefix(desc, prefix)
+	}
+	mode := "always"
+	var data struct {
+		Uncaught bool `json:"uncaught"`
+	}
+	if decode(p.Data, &data) && data.Uncaught {
+		mode = "unhandled"
+	}
+	return godap.ExceptionInfoResponseBody{ExceptionId: id, Description: msg, BreakMode: godap.ExceptionBreakMode(mode),
+		Details: &godap.ExceptionDetails{Message: msg, TypeName: id, StackTrace: full}}, nil
+}

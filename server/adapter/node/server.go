@@ -1,0 +1,306 @@
+// Package node is dapscope's Node.js debug adapter: a DAP server in Go that
+// launches `node --inspect-brk` (or attaches to a running inspector) and
+// speaks the Chrome DevTools Protocol to V8's inspector. Upward it is a DAP
+// adapter on any connection (the sidecar gives it one end of a pipe), so
+// the multiplexer, sessions, MCP and the editor proxy use it like debugpy.
+//
+// server.go holds the server: options, its state, the request loop (one
+// request at a time, in order; a launch is answered after
+// configurationDone), the dispatch table and the writers of responses and
+// events. Each concern lives in its own file: cdp.go (the inspector
+// connection), launch.go (the node process), lifecycle.go (launch, attach,
+// configurationDone, disconnect, the end of the program), events.go (the
+// inspector's events), breakpoints.go, stack.go (threads, stack, scopes),
+// variables.go, format.go (values as text), evaluate.go, setvariable.go,
+// stepping.go and output.go.
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/debugger"
+	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/server/dap"
+)
+
+// ThreadID is the id of the one thread reported: Node's main thread.
+const ThreadID = 1
+
+// Options configure a Server.
+type Options struct {
+	// Node is the node executable ("": DefaultNode on PATH); a launch's
+	// runtimeExecutable overrides it.
+	Node   string
+	Logger *slog.Logger
+	// StartTimeout bounds node's start until its first pause (default 20 s).
+	StartTimeout time.Duration
+	// EvalTimeout bounds one evaluation in the debuggee (default 10 s).
+	EvalTimeout time.Duration
+	// CallTimeout bounds any other inspector call (default 30 s).
+	CallTimeout time.Duration
+}
+
+// Server is one DAP session over a node inspector.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	rw   io.ReadWriteCloser
+
+	wmu sync.Mutex // one frame at a time
+	w   *dap.Writer
+	seq int
+
+	bg sync.WaitGroup // the event loop and the process watcher
+
+	mu          sync.Mutex
+	cdp         *conn
+	proc        *process // nil when attached
+	attached    bool
+	stopOnEntry bool
+	pendingInit *godap.Request           // the launch or attach, answered after configurationDone
+	entry       *debugger.EventPaused    // node's first pause, held until configurationDone
+	entryCh     chan struct{}            // closed when entry is set (or the program ended)
+	configured  bool                     // configurationDone was handled
+	paused      *debugger.EventPaused    // nil while running
+	lastAction  string                   // "step" or "pause": the reason of the next stop
+	handles     map[int]any              // frames and variable references of this stop
+	nextHandle  int                      //
+	scripts     map[cdp.ScriptID]*script // every script parsed
+	scriptRefs  map[int]cdp.ScriptID     // sourceReference → script
+	bps         breakpoints              //
+	programDone chan struct{}            // closed when the program ended (or node died)
+	endOnce     sync.Once                //
+	exited      chan struct{}            // closed once exited/terminated were sent
+}
+
+// script is a parsed script.
+type script struct {
+	url string
+	ref int // its sourceReference when it has no file path
+}
+
+// New returns a server that will serve DAP on rw.
+func New(rw io.ReadWriteCloser, opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 20 * time.Second
+	}
+	if opts.EvalTimeout <= 0 {
+		opts.EvalTimeout = 10 * time.Second
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 30 * time.Second
+	}
+	return &Server{opts: opts, log: opts.Logger.With("adapter", "node"), rw: rw, w: dap.NewWriter(rw),
+		handles: map[int]any{}, scripts: map[cdp.ScriptID]*script{}, scriptRefs: map[int]cdp.ScriptID{},
+		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{})}
+}
+
+// handler serves one request; it returns the response body or an error.
+type handler func(s *Server, ctx context.Context, req *godap.Request, raw []byte) (any, error)
+
+var handlers = map[string]handler{
+	"initialize":              (*Server).initialize,
+	"launch":                  (*Server).launch,
+	"attach":                  (*Server).attach,
+	"configurationDone":       (*Server).configurationDone,
+	"disconnect":              (*Server).disconnect,
+	"terminate":               (*Server).terminate,
+	"setBreakpoints":          (*Server).setBreakpoints,
+	"setExceptionBreakpoints": (*Server).setExceptionBreakpoints,
+	"threads":                 (*Server).threads,
+	"stackTrace":              (*Server).stackTrace,
+	"scopes":                  (*Server).scopes,
+	"variables":               (*Server).variables,
+	"source":                  (*Server).source,
+	"evaluate":                (*Server).evaluate,
+	"exceptionInfo":           (*Server).exceptionInfo,
+	"setVariable":             (*Server).setVariable,
+	"setExpression":           (*Server).setExpression,
+	"continue":                (*Server).continue_,
+	"next":                    (*Server).next,
+	"stepIn":                  (*Server).stepIn,
+	"stepOut":                 (*Server).stepOut,
+	"pause":                   (*Server).pause,
+}
+
+// errNoBody marks a handler that wrote its response itself (or will).
+var errNoBody = errors.New("response deferred")
+
+// Serve reads requests until the connection ends, then ends the debuggee
+// (a launched node is killed) and waits for its own goroutines. Requests
+// are served one at a time, in order; the end of the connection cancels
+// the one being served.
+func (s *Server) Serve() error {
+	base, cancelAll := context.WithCancel(context.Background())
+	defer s.shutdown()
+	reqs := make(chan []byte, 64)
+	var readErr error
+	go func() {
+		defer close(reqs)
+		defer cancelAll()
+		r := dap.NewReader(s.rw)
+		for {
+			b, err := r.ReadFrame()
+			if err != nil {
+				var fe *dap.FrameError
+				if errors.As(err, &fe) {
+					s.log.Warn("malformed DAP frame", "err", err)
+				}
+				if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+					readErr = err
+				}
+				return
+			}
+			select {
+			case reqs <- b:
+			case <-base.Done():
+				return
+			}
+		}
+	}()
+	for b := range reqs {
+		s.serve(base, b)
+	}
+	return readErr
+}
+
+// serve answers one request.
+func (s *Server) serve(base context.Context, b []byte) {
+	var req godap.Request
+	if err := json.Unmarshal(b, &req); err != nil || req.Type != "request" {
+		s.log.Warn("not a DAP request", "err", err)
+		return
+	}
+	h, ok := handlers[req.Command]
+	if !ok {
+		s.fail(&req, fmt.Errorf("%s is not supported by the node adapter", req.Command))
+		return
+	}
+	ctx, cancel := context.WithTimeout(base, s.opts.CallTimeout+s.opts.EvalTimeout)
+	defer cancel()
+	body, err := h(s, ctx, &req, b)
+	switch {
+	case errors.Is(err, errNoBody):
+	case err != nil:
+		s.fail(&req, err)
+	default:
+		s.respond(&req, body)
+	}
+}
+
+// shutdown ends what the session started: a launched node is killed, the
+// inspector connection closed, and the background goroutines waited for.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	p, c := s.proc, s.cdp
+	s.mu.Unlock()
+	if p != nil {
+		p.kill()
+	}
+	if c != nil {
+		_ = c.Close()
+	}
+	s.bg.Wait()
+}
+
+// respond writes a successful response with body (nil: none).
+func (s *Server) respond(req *godap.Request, body any) {
+	s.write(func(seq int) any {
+		return struct {
+			godap.Response
+			Body any `json:"body,omitempty"`
+		}{godap.Response{ProtocolMessage: godap.ProtocolMessage{Seq: seq, Type: "response"},
+			RequestSeq: req.Seq, Command: req.Command, Success: true}, body}
+	})
+}
+
+// fail writes an error response.
+func (s *Server) fail(req *godap.Request, err error) {
+	msg := err.Error()
+	s.write(func(seq int) any {
+		return godap.ErrorResponse{Response: godap.Response{ProtocolMessage: godap.ProtocolMessage{Seq: seq, Type: "response"},
+			RequestSeq: req.Seq, Command: req.Command, Success: false, Message: msg},
+			Body: godap.ErrorResponseBody{Error: &godap.ErrorMessage{Id: 1, Format: msg, ShowUser: true}}}
+	})
+}
+
+// event writes an event with body.
+func (s *Server) event(name string, body any) {
+	s.write(func(seq int) any {
+		return struct {
+			godap.Event
+			Body any `json:"body,omitempty"`
+		}{godap.Event{ProtocolMessage: godap.ProtocolMessage{Seq: seq, Type: "event"}, Event: name}, body}
+	})
+}
+
+// write encodes and sends one message; build gets its seq.
+func (s *Server) write(build func(seq int) any) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.seq++
+	b, err := json.Marshal(build(s.seq))
+	if err != nil {
+		s.log.Error("encoding a DAP message", "err", err)
+		return
+	}
+	if err := s.w.WriteFrame(b); err != nil {
+		s.log.Debug("writing to the client", "err", err)
+	}
+}
+
+// inspector returns the inspector connection, or an error before launch.
+func (s *Server) inspector() (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cdp == nil {
+		return nil, errors.New("no program is being debugged (launch or attach first)")
+	}
+	return s.cdp, nil
+}
+
+// args decodes a request's arguments into v.
+func args(raw []byte, v any) error {
+	var m struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	if len(m.Arguments) == 0 || string(m.Arguments) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(m.Arguments, v); err != nil {
+		return fmt.Errorf("invalid arguments: %w", err)
+	}
+	return nil
+}
+
+// newHandle registers v (a frame or a variable reference) for this stop.
+func (s *Server) newHandle(v any) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextHandle++
+	s.handles[s.nextHandle] = v
+	return s.nextHandle
+}
+
+// handle looks a handle up; ok is false for an unknown or stale one.
+func handle[T any](s *Server, id int) (T, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.handles[id].(T)
+	return v, ok
+}

@@ -1,0 +1,2 @@
+// syntax_error.js: does not parse.
+const a = ;
