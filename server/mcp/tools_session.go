@@ -63,7 +63,7 @@ type launchBreakpoint struct {
 type launchArgs struct {
 	Program     string             `json:"program,omitempty"`
 	Module      string             `json:"module,omitempty" desc:"python -m module"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node"`
 	Args        []string           `json:"args,omitempty"`
 	Env         map[string]string  `json:"env,omitempty"`
 	Cwd         string             `json:"cwd,omitempty"`
