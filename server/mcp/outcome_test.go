@@ -30,3 +30,21 @@ func TestTracebackInPythonOrder(t *testing.T) {
 		t.Errorf("text does not end with the exception line:\n%s", text)
 	}
 }
+
+// TestTerminatedOutcome: a session ended by debug_terminate reads
+// "terminated by the user", not "completed, exit code 247" (issue 13.10).
+func TestTerminatedOutcome(t *testing.T) {
+	t.Parallel()
+	a, _ := newHTTPAgent(t, Options{})
+	const prog = "testdata/mcp/valdiff.py"
+	launchTo(t, a, prog, prog, "# STOP", nil)
+	var oc OutcomeResult
+	r := a.call("debug_terminate", nil, &oc)
+	if oc.Status != "terminated" || !strings.Contains(textOf(r), "outcome: terminated by the user") || strings.Contains(textOf(r), "completed") {
+		t.Errorf("terminate = %+v\n%s", oc, textOf(r))
+	}
+	r = a.call("debug_outcome", nil, &oc)
+	if !strings.Contains(textOf(r), "terminated by the user") || strings.Contains(textOf(r), "wait for a breakpoint") {
+		t.Errorf("outcome after terminate:\n%s", textOf(r))
+	}
+}

@@ -378,7 +378,11 @@ func sourceLine(path string, line int) string {
 
 func outcomeLine(o *session.Outcome) string {
 	var parts []string
-	if o.Completed {
+	switch {
+	case o.Terminated:
+		// Ended by debug_terminate: the exit code is the kill's, not the program's.
+		return "outcome: terminated by the user (debug_terminate)"
+	case o.Completed:
 		parts = append(parts, "completed")
 	}
 	if o.ExitCode != nil {
