@@ -143,19 +143,13 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if err != nil {
 		return nil, err
 	}
-	key := "inspect.probe." + probeModule
-	_, loaded := t.Values().Load(key)
-	body, err := evalProbeFn(rctx, t, frameID, "select", string(b), !loaded)
-	if err == nil && body.Result == probeMissing {
-		body, err = evalProbeFn(rctx, t, frameID, "select", string(b), true)
-	}
+	body, err := callProbe(rctx, t, frameID, "select", string(b))
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
 			return nil, ne
 		}
 		return nil, requestError(ctx, rctx, err, "selection")
 	}
-	t.Values().Store(key, true)
 	var out PageResult
 	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(body.Result)))
 	dec.UseNumber()

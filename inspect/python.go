@@ -97,14 +97,7 @@ func probeCall(fn, argsJSON string, install bool) string {
 }
 
 func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts Options) (*Result, error) {
-	argsJSON := ProbeArgsJSON(path, opts)
-	key := "inspect.probe." + probeModule
-	_, loaded := t.Values().Load(key)
-	body, err := evalProbe(ctx, t, frameID, argsJSON, !loaded)
-	if err == nil && body.Result == probeMissing {
-		// A new debuggee process (or a lost module): send the source again.
-		body, err = evalProbe(ctx, t, frameID, argsJSON, true)
-	}
+	body, err := callProbe(ctx, t, frameID, "run", ProbeArgsJSON(path, opts))
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +105,6 @@ func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts O
 	if err != nil {
 		return nil, err
 	}
-	t.Values().Store(key, true)
 	if res.Error != nil {
 		return nil, res.Error
 	}
@@ -126,8 +118,20 @@ func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts O
 	return res, nil
 }
 
-func evalProbe(ctx context.Context, t Target, frameID int, argsJSON string, install bool) (evaluateBody, error) {
-	return evalProbeFn(ctx, t, frameID, "run", argsJSON, install)
+// callProbe calls the probe's entry fn in the frame, sending the probe's
+// source first when this session has not loaded it, and again when the
+// debuggee lost it (a new process).
+func callProbe(ctx context.Context, t Target, frameID int, fn, argsJSON string) (evaluateBody, error) {
+	key := "inspect.probe." + probeModule
+	_, loaded := t.Values().Load(key)
+	body, err := evalProbeFn(ctx, t, frameID, fn, argsJSON, !loaded)
+	if err == nil && body.Result == probeMissing {
+		body, err = evalProbeFn(ctx, t, frameID, fn, argsJSON, true)
+	}
+	if err == nil {
+		t.Values().Store(key, true)
+	}
+	return body, err
 }
 
 func evalProbeFn(ctx context.Context, t Target, frameID int, fn, argsJSON string, install bool) (evaluateBody, error) {

@@ -96,19 +96,13 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	if err != nil {
 		return nil, err
 	}
-	key := "inspect.probe." + probeModule
-	_, loaded := t.Values().Load(key)
-	body, err := evalProbeFn(ctx, t, frameID, "summarize", string(b), !loaded)
-	if err == nil && body.Result == probeMissing {
-		body, err = evalProbeFn(ctx, t, frameID, "summarize", string(b), true)
-	}
+	body, err := callProbe(ctx, t, frameID, "summarize", string(b))
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
 			return nil, ne
 		}
 		return nil, err
 	}
-	t.Values().Store(key, true)
 	var out struct {
 		Items []ValueSummary `json:"items"`
 		Error *Error         `json:"error"`

@@ -117,7 +117,10 @@ func (debugpyDriver) ExceptionFilters() []string { return []string{"uncaught"} }
 // waits for a delayed ACK (~52 ms per evaluate, ~10.5 ms with it).
 const NoDelayExpr = `(lambda so, w: (w.sock.setsockopt(so.IPPROTO_TCP, so.TCP_NODELAY, 1) if hasattr(w, 'sock') else None) or 'ok')(__import__('socket'), getattr(__import__('pydevd').get_global_debugger(), 'writer', None))`
 
-// (FirstStop and Detach: debugpy_wake.go.)
+// (FirstStop and Detach: debugpy_wake.go; Traceback: debugpy_traceback.go.)
+
+// OutputCategory: debugpy's "console" messages are its own.
+func (debugpyDriver) OutputCategory(c string) string { return dapOutputCategory(c) }
 
 // fatalSignals are the signals whose exit codes debugpy reports as 256-N
 // (its launcher masks Popen's -N to 8 bits). 1 (SIGHUP → 255) and 2

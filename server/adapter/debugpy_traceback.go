@@ -6,9 +6,6 @@ package adapter
 
 import "strings"
 
-// OutputCategory: debugpy's "console" messages are its own.
-func (debugpyDriver) OutputCategory(c string) string { return dapOutputCategory(c) }
-
 // Traceback puts debugpy's stack trace in Python's order.
 func (debugpyDriver) Traceback(raw string) string {
 	lines := strings.Split(strings.TrimRight(raw, "\n"), "\n")

@@ -81,16 +81,10 @@ func (nodeDriver) Traceback(raw string) string { return raw }
 // OutputCategory: the program's console.* arrives as "console" (attached
 // programs) and is the program's; the adapter has no notices of its own.
 func (nodeDriver) OutputCategory(c string) string {
-	switch c {
-	case "stdout", "", "stderr", "console":
-		if c == "" {
-			return "stdout"
-		}
+	if c == "console" {
 		return c
-	case "telemetry":
-		return ""
 	}
-	return "debugger"
+	return dapOutputCategory(c)
 }
 
 // Diagnose: node's own stderr (a syntax error, a missing module) reaches

@@ -14,6 +14,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 			case <-deadline.C:
 				return nil, &stillRunningError{ToolError{Code: session.CodeTimeout, Field: "timeout", StillRunning: true,
 					Message: fmt.Sprintf("the previous evaluation (%s), started %s ago, is still running in the debuggee; this call waited %s for it and did not run %s",
-						clip80(prev.expr), roundDur(time.Since(prev.started)), roundDur(time.Since(start)), clip80(p.Expression)),
+						clip.Runes.Head(prev.expr, 80), roundDur(time.Since(prev.started)), roundDur(time.Since(start)), clip.Runes.Head(p.Expression, 80)),
 					Hint: "wait (debug_wait) or retry later; the debuggee runs one evaluation at a time"}}
 			case <-ctx.Done():
 				return nil, ctx.Err()
@@ -80,7 +81,7 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 		r := &EvaluateResult{Expression: p.Expression, Result: a.b.Result, Type: a.b.Type, VariablesReference: a.b.VariablesReference}
 		if waited != nil {
 			r.WaitedMs = time.Since(start).Milliseconds()
-			r.WaitedFor = clip80(waited.expr)
+			r.WaitedFor = clip.Runes.Head(waited.expr, 80)
 		}
 		return r, nil
 	case <-deadline.C:
@@ -111,11 +112,4 @@ func roundDur(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
-}
-
-func clip80(s string) string {
-	if len(s) <= 80 {
-		return s
-	}
-	return s[:77] + "…"
 }

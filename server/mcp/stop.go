@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -315,9 +316,11 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
 	if len(st.watches) == 0 {
 		return
 	}
-	stack := []godap.StackFrame{frame}
-	if more, err := watchStack(ctx, sess, st.watches); err == nil && len(more) > 1 {
-		stack = more
+	stack := []godap.StackFrame{frame} // enough unless a watch is bound to a function
+	if slices.ContainsFunc(st.watches, func(w *watch) bool { return w.function != "" }) {
+		if more, err := watchStack(ctx, sess, st.watches); err == nil && len(more) > 0 {
+			stack = more
+		}
 	}
 	for _, w := range st.watches {
 		w.evaluate(ctx, sess, stack, gen)

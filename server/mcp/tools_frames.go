@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -58,8 +57,7 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 			omitted++
 			continue
 		}
-		out = append(out, VarValue{Name: v.Name, Type: v.Type, Value: clip.Bytes.Head(v.Value, maxVarValueLen),
-			Truncated: len(v.Value) > maxVarValueLen, VariablesReference: v.VariablesReference})
+		out = append(out, varValue(v))
 	}
 	return out, omitted, nil
 }

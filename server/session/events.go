@@ -116,10 +116,15 @@ func (s *Session) onOutput(body json.RawMessage) {
 	if cat == "" {
 		return
 	}
-	if cat != "debugger" && s.mux.State().Status == mux.StatusStarting {
+	if cat != "debugger" && !s.programRan.Load() {
 		// Before launch/attach is answered the program has not run: this
-		// is the adapter talking (Delve's "Building …" on stdout).
-		cat = "debugger"
+		// is the adapter talking (Delve's "Building …" on stdout). Once it
+		// runs, the mux's state is not read again for output.
+		if s.mux.State().Status == mux.StatusStarting {
+			cat = "debugger"
+		} else {
+			s.programRan.Store(true)
+		}
 	}
 	if cat != "debugger" {
 		s.output.write(b.Output) // the program's output, in order

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dapscope/dapscope/server/adapter"
@@ -31,18 +32,19 @@ type sessionConfig struct {
 
 // Session is one live adapter session.
 type Session struct {
-	id       string
-	origin   string
-	kind     adapter.Kind
-	driver   adapter.Driver
-	cfg      sessionConfig
-	mux      *mux.Mux
-	ad       *adapter.Adapter
-	log      *slog.Logger
-	attached bool             // attach (don't terminate the debuggee on end)
-	output   *outputBuffer    // the program's output, all categories in order
-	outputs  *categoryBuffers // each category apart, the adapter's notices too
-	smart    *smartValues     // the editor's smart values (mux rewriter)
+	id         string
+	origin     string
+	kind       adapter.Kind
+	driver     adapter.Driver
+	cfg        sessionConfig
+	mux        *mux.Mux
+	ad         *adapter.Adapter
+	log        *slog.Logger
+	attached   bool             // attach (don't terminate the debuggee on end)
+	programRan atomic.Bool      // output no longer needs the start-up check (events.go)
+	output     *outputBuffer    // the program's output, all categories in order
+	outputs    *categoryBuffers // each category apart, the adapter's notices too
+	smart      *smartValues     // the editor's smart values (mux rewriter)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 

@@ -298,6 +298,18 @@ func (s *Server) newHandle(v any) int {
 }
 
 // handle looks a handle up; ok is false for an unknown or stale one.
+// live resolves a request's reference (a frame or variables handle) and
+// the inspector connection it is used on; a stale reference says why.
+func live[T any](s *Server, what string, id int) (T, *conn, error) {
+	v, ok := handle[T](s, id)
+	if !ok {
+		var zero T
+		return zero, nil, s.staleErr(what, id)
+	}
+	c, err := s.inspector()
+	return v, c, err
+}
+
 func handle[T any](s *Server, id int) (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -23,11 +23,7 @@ func (s *Server) setVariable(ctx context.Context, _ *godap.Request, raw []byte) 
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	ref, ok := handle[*varRef](s, a.VariablesReference)
-	if !ok {
-		return nil, s.staleErr("variablesReference", a.VariablesReference)
-	}
-	c, err := s.inspector()
+	ref, c, err := live[*varRef](s, "variablesReference", a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}
@@ -73,11 +69,7 @@ func (s *Server) setExpression(ctx context.Context, _ *godap.Request, raw []byte
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	fr, ok := handle[frameRef](s, a.FrameId)
-	if !ok {
-		return nil, s.staleErr("frame", a.FrameId)
-	}
-	c, err := s.inspector()
+	fr, c, err := live[frameRef](s, "frame", a.FrameId)
 	if err != nil {
 		return nil, err
 	}

@@ -146,11 +146,7 @@ func (s *Server) scopes(ctx context.Context, _ *godap.Request, raw []byte) (any,
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	fr, ok := handle[frameRef](s, a.FrameId)
-	if !ok {
-		return nil, s.staleErr("frame", a.FrameId)
-	}
-	c, err := s.inspector()
+	fr, c, err := live[frameRef](s, "frame", a.FrameId)
 	if err != nil {
 		return nil, err
 	}

@@ -56,11 +56,7 @@ func (s *Server) variables(ctx context.Context, _ *godap.Request, raw []byte) (a
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	ref, ok := handle[*varRef](s, a.VariablesReference)
-	if !ok {
-		return nil, s.staleErr("variablesReference", a.VariablesReference)
-	}
-	c, err := s.inspector()
+	ref, c, err := live[*varRef](s, "variablesReference", a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}
