@@ -4,6 +4,9 @@
 // head/tail), typed arrays, buffers, and data libraries recognised by duck
 // typing (apache-arrow, arquero, nodejs-polars, danfojs).
 
+// late checks the budget every 65,536 elements of a long loop.
+function late(i, B, label) { return (i & 0xffff) === 0xffff && !B.ok(label); }
+
 function quantile(ss, m, p) {
   const pos = p / 100 * (m - 1);
   const lo = M.floor(pos), hi = M.min(lo + 1, m - 1);
@@ -13,10 +16,11 @@ function quantile(ss, m, p) {
 // numStats: exact count, NaN/inf, min, max, mean, std, zeros over all n
 // values of get(i) (numbers); quantiles, histogram and distinct from one
 // sorted, evenly spaced sample of at most SAMPLE finite values.
-function numStats(get, n, res, ints) {
+function numStats(get, n, res, ints, B, label) {
   res.count = n;
   let nan = 0, inf = 0, zeros = 0, cnt = 0, mean = 0, m2 = 0, mn = Infinity, mx = -Infinity;
   for (let i = 0; i < n; i++) {
+    if (late(i, B, label)) return;
     const x = get(i);
     if (x !== x) { nan++; continue; }
     if (x === Infinity || x === -Infinity) { inf++; continue; }
@@ -79,13 +83,14 @@ function valueKind(v) {
   return k === 'Object' || k === 'Error' ? className(v) : k;
 }
 
-// valueStats: statistics of the values get(0..n-1) (an array's elements or
-// a table column), by their kinds. Returns {dtype, nulls}.
-function valueStats(get, n, res, B, label) {
+// valueStats: statistics of the values vals[0..n-1] (an array's elements or
+// a table column, read once), by their kinds. Returns {dtype, nulls}.
+function valueStats(vals, n, res, B, label) {
   const kinds = {};
   let nulls = 0;
   for (let i = 0; i < n; i++) {
-    const k = valueKind(get(i));
+    if (late(i, B, label)) return null;
+    const k = valueKind(vals[i]);
     kinds[k] = (kinds[k] || 0) + 1;
     if (k === 'null' || k === 'undefined') nulls++;
   }
@@ -95,18 +100,18 @@ function valueStats(get, n, res, B, label) {
   if (present.length > 1) res.element_types = kinds;
   if (!n || present.length === 0) return { dtype, nulls };
   if (dtype === 'number') {
-    const vals = new Float64Array(n - nulls);
+    const nums = new Float64Array(n - nulls);
     let ints = true;
     for (let i = 0, j = 0; i < n; i++) {
-      const x = get(i);
-      if (typeof x === 'number') { vals[j++] = x; if (ints && !Number.isInteger(x)) ints = false; }
+      const x = vals[i];
+      if (typeof x === 'number') { nums[j++] = x; if (ints && !Number.isInteger(x)) ints = false; }
     }
-    numStats((i) => vals[i], vals.length, res, ints);
+    numStats((i) => nums[i], nums.length, res, ints, B, label);
     return { dtype, nulls };
   }
   if (dtype === 'boolean') {
     let t = 0;
-    for (let i = 0; i < n; i++) if (get(i) === true) t++;
+    for (let i = 0; i < n; i++) if (vals[i] === true) t++;
     const f = n - nulls - t;
     res.true_count = t;
     res.true_rate = num(t / (n - nulls), 4);
@@ -117,7 +122,7 @@ function valueStats(get, n, res, B, label) {
   if (dtype === 'Date') {
     let mn = Infinity, mx = -Infinity, first, last, bad = 0;
     for (let i = 0; i < n; i++) {
-      const v = get(i);
+      const v = vals[i];
       if (valueKind(v) !== 'Date') continue;
       const t = apply(dateGetTime, v, []);
       if (t !== t) { bad++; continue; }
@@ -142,7 +147,7 @@ function valueStats(get, n, res, B, label) {
   let taken = 0, lmin = Infinity, lmax = 0, lsum = 0, strs = 0, unhashable = 0;
   for (let i = 0; i < n && taken < OBJ_SAMPLE; i += stride) {
     taken++;
-    let v = get(i);
+    let v = vals[i];
     if (v === null || v === undefined) continue;
     const t = typeof v;
     if (t === 'string') { const l = v.length; strs++; lsum += l; if (l < lmin) lmin = l; if (l > lmax) lmax = l; }
@@ -243,7 +248,15 @@ function inspectRecords(a, opts, B, res) {
     const cst = { name: c };
     let r;
     if (full) {
-      r = valueStats((i) => get(i, c), n, cst, B, 'statistics.columns[' + j + ']');
+      const vals = new A(n);
+      let i = 0;
+      for (; i < n; i++) {
+        if ((i & 0xffff) === 0xffff && !B.ok('statistics.columns[' + j + ':]')) break;
+        vals[i] = get(i, c);
+      }
+      if (i < n) break; // out of time part way through a column
+      r = valueStats(vals, n, cst, B, 'statistics.columns[' + j + ']');
+      if (!r) break;
       delete cst.count;
       stats.columns.push(cst);
     } else {
@@ -289,7 +302,7 @@ function inspectTyped(a, opts, B, res) {
   if (opts.include_statistics === false || !n) return;
   if (!B.ok('statistics')) return;
   const s = res.statistics = {};
-  numStats(big ? (i) => N(a[i]) : (i) => a[i], n, s, dtype.indexOf('float') < 0);
+  numStats(big ? (i) => N(a[i]) : (i) => a[i], n, s, dtype.indexOf('float') < 0, B, 'statistics');
   if (big && s.min !== undefined) {
     let mn = a[0], mx = a[0];
     for (let i = 1; i < n; i++) { if (a[i] < mn) mn = a[i]; if (a[i] > mx) mx = a[i]; }

@@ -294,7 +294,7 @@ function inspectArray(a, opts, B, res) {
   // Statistics of primitive elements (numbers, strings, booleans, dates).
   if (n && opts.include_statistics !== false && B.ok('statistics')) {
     const s = {};
-    valueStats((i) => a[i], n, s, B, 'statistics');
+    if (valueStats(a, n, s, B, 'statistics') === null) return;
     delete s.element_types; // in structure already
     if (s.min !== undefined || s.top_values || s.true_count !== undefined) res.statistics = s;
   }
