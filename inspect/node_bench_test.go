@@ -58,7 +58,7 @@ func BenchmarkNode(b *testing.B) {
 		var size int
 		var probe float64
 		for b.Loop() {
-			res, err := inspect.Inspect(ctx, s, top.Id, "bench", inspect.Options{})
+			res, err := inspect.Inspect(ctx, s, top.Id, "bench", inspect.Options{Timeout: 10})
 			if err != nil {
 				b.Fatal(err)
 			}
