@@ -115,6 +115,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
+		// An editor leaving an attached debuggee: undo the first-stop fix first.
+		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
 	})
 	s, err := m.register(origin, d, ad, mx)
 	if err != nil {
@@ -266,7 +268,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		_ = ad.Close()
 		return nil, err
 	}
-	s.attached = true
+	s.attached.Store(true)
 	// Something that accepts the connection but never speaks DAP must not
 	// hold the attach for the whole start-up bound.
 	if err := s.mux.Call(dctx, "initialize", initializeArgs(d.AdapterID()), nil); err != nil {
