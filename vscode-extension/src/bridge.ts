@@ -33,11 +33,10 @@ export class Bridge {
 
   /**
    * Whether a session goes through the bridge: every debug type but dapscope
-   * (proxied instead), and dapscope child sessions (debugpy subprocesses),
-   * which connect straight to debugpy's adapter.
+   * (proxied instead, debugpy subprocess children included).
    */
-  static bridged(debugType: string, configuration?: { subProcessId?: unknown }): boolean {
-    return debugType !== 'dapscope' || configuration?.subProcessId !== undefined;
+  static bridged(debugType: string): boolean {
+    return debugType !== 'dapscope';
   }
 
   has(id: string): boolean {
@@ -46,7 +45,7 @@ export class Bridge {
 
   /** A tracker for one session: forwards lifecycle events; returns undefined when not bridged. */
   tracker(session: BridgeSession): { onDidSendMessage(m: unknown): void; onExit(): void; onWillStopSession(): void } | undefined {
-    if (!Bridge.bridged(session.type, session.configuration)) return undefined;
+    if (!Bridge.bridged(session.type)) return undefined;
     this.sessions.set(session.id, session);
     const adapter = adapterKind(session.type === 'dapscope' ? String(session.configuration?.adapter ?? 'debugpy') : session.type);
     const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter };
