@@ -225,7 +225,7 @@ func TestNodeFacts(t *testing.T) {
 		t.Errorf("emoji preview cut inside a surrogate pair: %q", emoji.Preview.Text)
 	}
 	// The Proxy's traps never ran (they throw).
-	if p := get("proxy"); p.DetectedType != "proxy" || !strings.Contains(p.Preview.Repr, "secret") {
+	if p := get("proxy"); p.DetectedType != inspect.TypeProxy || !strings.Contains(p.Preview.Repr, "secret") {
 		t.Errorf("proxy: %+v %+v", p, p.Preview)
 	}
 }
