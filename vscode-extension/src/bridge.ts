@@ -61,12 +61,12 @@ export class Bridge {
 
   /**
    * Whether a session goes through the bridge: every debug type but dapscope
-   * (proxied instead), and dapscope child sessions (debugpy subprocesses),
-   * which connect straight to debugpy's adapter.
+   * (proxied instead, debugpy subprocess children included); of js-debug's
+   * sessions only the children that are concrete targets.
    */
-  static bridged(debugType: string, configuration?: { subProcessId?: unknown; __pendingTargetId?: unknown }): boolean {
+  static bridged(debugType: string, configuration?: { __pendingTargetId?: unknown }): boolean {
     if (isJsDebugType(debugType)) return isJsDebugTarget({ configuration });
-    return debugType !== 'dapscope' || configuration?.subProcessId !== undefined;
+    return debugType !== 'dapscope';
   }
 
   has(id: string): boolean {

@@ -73,13 +73,15 @@ test('adapter kinds', () => {
   assert.equal(adapterKind('node'), 'node');
 });
 
-test('dapscope child sessions (debugpy subprocesses) are bridged with their adapter', () => {
+test('dapscope sessions, debugpy subprocess children included, are proxied, not bridged', () => {
   const events: BridgeEvent[] = [];
   const b = new Bridge((e) => events.push(e));
   const child = { ...fakeSession('dapscope').session, id: 'c1', configuration: { subProcessId: 42, adapter: 'debugpy' } };
-  assert.ok(b.tracker(child));
-  assert.equal(events[0].adapter, 'debugpy');
+  assert.equal(b.tracker(child), undefined);
   assert.equal(b.tracker({ ...fakeSession('dapscope').session, id: 'p1', configuration: {} }), undefined);
+  assert.equal(events.length, 0);
+  assert.ok(b.tracker({ ...fakeSession('debugpy').session, id: 'd1', configuration: {} }));
+  assert.equal(events[0].adapter, 'debugpy');
 });
 
 test('debugpyAttach becomes an attach configuration of the parent type', () => {
