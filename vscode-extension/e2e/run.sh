@@ -48,7 +48,9 @@ if [ "${1:-}" = "--setup-only" ]; then log "e2e dependencies ready in $E2E_CACHE
 log "packaging the extension (.vsix with the sidecar)"
 VSIX="$T/dapscope.vsix"
 (cd "$ROOT" && DAPSCOPE_VSIX="$VSIX" npm run -s package >"$T/package.log" 2>&1) || { tail -30 "$T/package.log"; fail "packaging failed"; }
-unzip -l "$VSIX" | grep -q 'extension/bin/dapscope' || fail "the .vsix lacks bin/dapscope"
+# (the listing is read whole: grep -q quitting early would SIGPIPE unzip, which pipefail counts as a failure)
+LISTING="$(unzip -l "$VSIX")" || fail "cannot list the .vsix"
+grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/dapscope"
 
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 cp -r "$HERE/workspace/." "$T/ws/"

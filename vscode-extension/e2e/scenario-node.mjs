@@ -93,10 +93,13 @@ async function main() {
     await h.until('the webview result', async () => (await wv.locator('body').getAttribute('data-state')) === 'result');
     const summary = (await wv.locator('.summary .line').textContent()) ?? '';
     log(`webview: ${summary}`);
-    // Until the JavaScript probe is in (branch jsprobe), the sidecar inspects
-    // js-debug's value through the DAP-variables fallback: an Array.
-    // TODO(jsprobe): assert the table (40 rows, columns id, city, price, qty).
-    if (!/^Array\b/.test(summary.trim())) throw new Error(`webview summary is not js-debug's Array: ${summary}`);
+    // The JavaScript probe, run in js-debug's child session through the
+    // bridge, shows the array of records as a table (qty has 6 nulls).
+    const columns = () => wv.locator('.coltable tbody th.colname').allTextContents();
+    if (!/40 rows × 4 columns/.test(summary)) throw new Error(`webview summary is not the records table: ${summary}`);
+    const cols = await columns();
+    if (cols.join(',') !== 'id,city,price,qty') throw new Error(`webview columns: ${cols}`);
+    log(`webview columns: ${cols.join(', ')}`);
     const gen1 = Number(await wv.locator('body').getAttribute('data-generation'));
     await h.screenshot('webview-records');
 
@@ -104,13 +107,15 @@ async function main() {
     await page.locator('.debug-toolbar .codicon-debug-step-over').first().click();
     await h.until('webview refresh after the step', async () => Number(await wv.locator('body').getAttribute('data-generation')) > gen1 && (await wv.locator('body').getAttribute('data-state')) === 'result');
     log(`step: webview refreshed (refresh #${await wv.locator('body').getAttribute('data-generation')})`);
-    // TODO(jsprobe): assert the new column total after the step.
+    await h.until('the total column after the step', async () => (await columns()).join(',') === 'id,city,price,qty,total');
+    log(`after the step: ${((await wv.locator('.summary .line').textContent()) ?? '').trim()}`);
     await h.screenshot('webview-after-step');
 
     await page.waitForTimeout(1_000);
     const ext = extensionLog(UD);
     // dapscope.trace.dap logs each DAP message; the sidecar's requests reach js-debug's child session.
-    if (!/dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"expression":"records/.test(ext)) throw new Error('no evaluate of records went to the pwa-node session through the bridge');
+    // The JavaScript probe's one evaluate per inspection, in the clipboard context (untruncated).
+    if (!/dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"context":"clipboard"[^\n]*P\.run\(\(\) => records/.test(ext)) throw new Error('no probe evaluate of records went to the pwa-node session through the bridge');
     const clip = ext.split('\n').filter((l) => /dap \[pwa-node\][^\n]*"clipboard"/.test(l));
     if (clip.length) log(`clipboard evaluates through the bridge: ${clip.length}; e.g. ${clip[clip.length - 1].slice(0, 200)}`);
     log(`LATENCY inspect records (webview, js-debug bridge): ${stats(timings(ext, /inspect records answered in ([\d.]+) ms/g))}`);
