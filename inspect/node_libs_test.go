@@ -10,6 +10,8 @@ package inspect_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -168,5 +170,31 @@ func TestNodeLibsFacts(t *testing.T) {
 		if len(r.Structure.Columns) != 1 || nulls(r.Structure.Columns[0]) != want {
 			t.Errorf("%s: nulls %+v, want %d", tc.expr, r.Structure.Columns, want)
 		}
+	}
+}
+
+// TestNodeJSPaths: paths in JavaScript's grammar reach real values ($ in
+// names, reserved words as property names); a reserved word as a variable
+// is refused before anything is evaluated.
+func TestNodeJSPaths(t *testing.T) {
+	s := nodeLibsSession(t)
+	for expr, want := range map[string]any{"$opts.class": nil, "$opts.default": "3", "$opts.$inner.new": "true", "$opts.from[-1]": "3"} {
+		r, err := inspect.Inspect(context.Background(), s, 0, expr, inspect.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		if want == nil {
+			if r.DetectedType != inspect.TypeStr || r.Preview == nil || r.Preview.Text != "first" {
+				t.Errorf("%s: %s %+v", expr, r.DetectedType, r.Preview)
+			}
+		} else if fmt.Sprint(r.Structure.Value) != want {
+			t.Errorf("%s = %v, want %v", expr, r.Structure.Value, want)
+		}
+	}
+	_, err := inspect.Inspect(context.Background(), s, 0, "class", inspect.Options{})
+	var ie *inspect.Error
+	if !errors.As(err, &ie) || ie.Code != inspect.CodeInvalidExpression {
+		t.Errorf("a reserved word as a variable: %v", err)
 	}
 }

@@ -156,7 +156,7 @@ func (sv *smartValues) variables(ctx context.Context, args, resp json.RawMessage
 		if !sv.candidateType(v.Type) || v.EvaluateName == "" {
 			continue
 		}
-		if p, err := inspect.ParsePath(v.EvaluateName); err == nil {
+		if p, err := inspect.ParsePathFor(sv.t.Adapter(), v.EvaluateName); err == nil {
 			paths, at = append(paths, p), append(at, i)
 		}
 	}
@@ -191,7 +191,7 @@ func (sv *smartValues) evaluate(ctx context.Context, args, resp json.RawMessage)
 	if !sv.candidateType(r.Body.Type) {
 		return nil
 	}
-	p, err := inspect.ParsePath(strings.TrimSpace(a.Expression))
+	p, err := inspect.ParsePathFor(sv.t.Adapter(), strings.TrimSpace(a.Expression))
 	if err != nil {
 		return nil // not a plain path (a call, an operator): leave it
 	}

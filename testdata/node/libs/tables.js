@@ -1,7 +1,7 @@
 // tables.js: one value of each JavaScript data library the probe recognises
 // (apache-arrow Table and Vector, arquero tables, nodejs-polars DataFrame and
 // Series), built from the same deterministic 40-row data, for the golden
-// tests in inspect/node_libs_test.go. The libraries are installed by
+// tests in inspect/node_libs_test.go, and an object with JavaScript names. The libraries are installed by
 // `make setup-node-libs` into node_modules beside this file. The tests stop
 // at the "// BREAK" line.
 'use strict';
@@ -32,8 +32,12 @@ function build() {
   const plFrame = pl.DataFrame({ id: pl.Series('id', Array.from(id), pl.Int32), price: Array.from(price), city, qty });
   const plSeries = pl.Series('qty', qty, pl.Float64);
 
+  // JavaScript names for the path grammar: $ in names, reserved words as
+  // property names.
+  const $opts = { class: 'first', default: 3, from: [1, 2, 3], $inner: { new: true } };
+
   debugger; // BREAK
-  return [arrowTable, arrowVector, aqTable, aqFiltered, plFrame, plSeries];
+  return [arrowTable, arrowVector, aqTable, aqFiltered, plFrame, plSeries, $opts];
 }
 
 build();
