@@ -91,6 +91,7 @@ func inspectJS(ctx context.Context, t Target, frameID int, path Path, opts Optio
 		return nil, res.Error
 	}
 	res.Source = "probe"
+	res.Language = "javascript"
 	if opts.Reference {
 		var ref evaluateBody
 		if err := t.Request(ctx, "evaluate", evaluateArgs{Expression: path.JSExpr(), FrameID: frameID, Context: "watch"}, &ref); err == nil {

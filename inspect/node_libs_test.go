@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -139,6 +140,14 @@ func TestNodeLibsFacts(t *testing.T) {
 		}
 		if r.Preview == nil || len(r.Preview.Head) != 5 || r.Statistics == nil || len(r.Statistics.Columns) != len(r.Structure.Columns) {
 			t.Errorf("%s: preview %+v, statistics %+v", tc.expr, r.Preview, r.Statistics)
+		}
+	}
+	// JavaScript values print JavaScript's way in tui and markdown.
+	at := get("arrowTable")
+	for _, f := range []string{"tui", "markdown"} {
+		out, _ := inspect.Format(at, f, 100)
+		if at.Language != "javascript" || !strings.Contains(out, "top: true") || strings.Contains(out, "True") || strings.Contains(out, "False") {
+			t.Errorf("%s of a JavaScript table prints Python booleans:\n%s", f, out)
 		}
 	}
 	// NaN in a float column is a value, not a null: counted as NaN. A
