@@ -47,6 +47,7 @@ func (s *Server) handleEvent(ev event) {
 			s.mu.Lock()
 			s.scripts[e.ScriptID] = &script{url: e.URL}
 			s.mu.Unlock()
+			s.noteSourceMap(filePath(e.URL), e.SourceMapURL)
 		}
 	case "Debugger.breakpointResolved":
 		var e debugger.ResolvedBreakpoint

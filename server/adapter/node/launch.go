@@ -46,6 +46,7 @@ type process struct {
 // launchSpec is what the launch request asks for.
 type launchSpec struct {
 	Node    string
+	Flags   []string // node's own options, before the program
 	Program string
 	Args    []string
 	Cwd     string
@@ -65,7 +66,8 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 	if bin == "" {
 		bin = DefaultNode
 	}
-	argv := append([]string{"--inspect-brk=127.0.0.1:0", spec.Program}, spec.Args...)
+	argv := append([]string{"--inspect-brk=127.0.0.1:0"}, spec.Flags...)
+	argv = append(append(argv, spec.Program), spec.Args...)
 	cmd := exec.Command(bin, argv...)
 	cmd.Dir = spec.Cwd
 	cmd.Env = os.Environ()

@@ -73,9 +73,16 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	if exe == "" {
 		exe = s.opts.Node
 	}
+	if exe == "" {
+		exe = DefaultNode
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.StartTimeout)
 	defer cancel()
-	p, err := startNode(ctx, launchSpec{Node: exe, Program: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env,
+	flags, err := runtimeFlags(ctx, exe, a.Program)
+	if err != nil {
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	p, err := startNode(ctx, launchSpec{Node: exe, Flags: flags, Program: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env,
 		Output: s.output, Waiting: s.programEnded}, s.opts.StartTimeout)
 	if err != nil {
 		return nil, err

@@ -61,25 +61,26 @@ type Server struct {
 
 	bg sync.WaitGroup // the event loop and the process watcher
 
-	mu          sync.Mutex
-	cdp         *conn
-	proc        *process // nil when attached
-	attached    bool
-	stopOnEntry bool
-	pendingInit *godap.Request           // the launch or attach, answered after configurationDone
-	entry       *debugger.EventPaused    // node's first pause, held until configurationDone
-	entryCh     chan struct{}            // closed when entry is set (or the program ended)
-	configured  bool                     // configurationDone was handled
-	paused      *debugger.EventPaused    // nil while running
-	lastAction  string                   // "step" or "pause": the reason of the next stop
-	handles     map[int]any              // frames and variable references of this stop
-	nextHandle  int                      //
-	scripts     map[cdp.ScriptID]*script // every script parsed
-	scriptRefs  map[int]cdp.ScriptID     // sourceReference → script
-	bps         breakpoints              //
-	programDone chan struct{}            // closed when the program ended (or node died)
-	endOnce     sync.Once                //
-	exited      chan struct{}            // closed once exited/terminated were sent
+	mu            sync.Mutex
+	cdp           *conn
+	proc          *process // nil when attached
+	attached      bool
+	stopOnEntry   bool
+	pendingInit   *godap.Request           // the launch or attach, answered after configurationDone
+	entry         *debugger.EventPaused    // node's first pause, held until configurationDone
+	entryCh       chan struct{}            // closed when entry is set (or the program ended)
+	configured    bool                     // configurationDone was handled
+	paused        *debugger.EventPaused    // nil while running
+	lastAction    string                   // "step" or "pause": the reason of the next stop
+	handles       map[int]any              // frames and variable references of this stop
+	nextHandle    int                      //
+	scripts       map[cdp.ScriptID]*script // every script parsed
+	scriptRefs    map[int]cdp.ScriptID     // sourceReference → script
+	bps           breakpoints              //
+	programDone   chan struct{}            // closed when the program ended (or node died)
+	endOnce       sync.Once                //
+	exited        chan struct{}            // closed once exited/terminated were sent
+	sourceMapSaid bool                     // the source map notice went out (typescript.go)
 }
 
 // script is a parsed script.
