@@ -64,7 +64,7 @@ func TestLaunchArgs(t *testing.T) {
 		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
 			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"mode":"debug","output":"/tmp/dapscope-1234abcd-debug","outputMode":"remote","program":"/w/pkg","request":"launch","stopOnEntry":false}`},
 		{Node, func(c LaunchConfig) LaunchConfig { c.Program, c.Exe = "/w/app.mjs", "/usr/bin/node"; return c },
-			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"program":"/w/app.mjs","request":"launch","runtimeExecutable":"/usr/bin/node","stopOnEntry":false,"type":"node"}`},
+			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"evalTimeoutMs":15000,"program":"/w/app.mjs","request":"launch","runtimeExecutable":"/usr/bin/node","stopOnEntry":false,"type":"node"}`},
 	} {
 		d, err := DriverFor(tc.kind)
 		if err != nil {

@@ -62,6 +62,9 @@ func (s *Server) handleEvent(ev event) {
 			return
 		}
 		s.mu.Lock()
+		if s.proc != nil {
+			s.proc.started.Store(true)
+		}
 		if s.entryCh != nil && !s.configured && s.entry == nil && !s.attached {
 			s.entry = &e // node's first pause: configurationDone decides
 			close(s.entryCh)

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -41,6 +42,10 @@ type process struct {
 	url  string        // the inspector's websocket URL
 	done chan struct{} // closed once the process has exited and its pipes are drained
 	err  error         // cmd.Wait's error, set before done closes
+
+	started  atomic.Bool     // the program reached its first statement
+	stderrMu sync.Mutex      //
+	stderr   strings.Builder // stderr until it started (loaderror.go)
 }
 
 // launchSpec is what the launch request asks for.
@@ -116,6 +121,7 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 				spec.Waiting()
 			}
 			if !isNoise(line) {
+				p.noteStderr(line)
 				spec.Output("stderr", line)
 			}
 		})

@@ -50,6 +50,9 @@ type LaunchArgs struct {
 	Env               map[string]string `json:"env,omitempty"`
 	StopOnEntry       bool              `json:"stopOnEntry,omitempty"`
 	RuntimeExecutable string            `json:"runtimeExecutable,omitempty"` // node ("": the server's)
+	// EvalTimeoutMs bounds one evaluation in V8 (0: Options.EvalTimeout);
+	// headless sessions set it from their interrupt timeout.
+	EvalTimeoutMs int64 `json:"evalTimeoutMs,omitempty"`
 }
 
 func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
@@ -76,11 +79,14 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	if exe == "" {
 		exe = DefaultNode
 	}
+	if a.EvalTimeoutMs > 0 { // read by handlers only, all on this goroutine
+		s.opts.EvalTimeout = time.Duration(a.EvalTimeoutMs) * time.Millisecond
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.StartTimeout)
 	defer cancel()
 	flags, err := runtimeFlags(ctx, exe, a.Program)
 	if err != nil {
-		return nil, fmt.Errorf("launch: %w", err)
+		return nil, err
 	}
 	p, err := startNode(ctx, launchSpec{Node: exe, Flags: flags, Program: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env,
 		Output: s.output, Waiting: s.programEnded}, s.opts.StartTimeout)
@@ -241,6 +247,9 @@ func (s *Server) watchProcess(p *process) {
 	s.mu.Unlock()
 	if c != nil {
 		_ = c.Close() // pending requests fail at once
+	}
+	if le, ok := p.loadError(); ok {
+		s.event(LoadErrorEvent, le)
 	}
 	s.event("exited", godap.ExitedEventBody{ExitCode: p.exitCode()})
 	s.event("terminated", nil)

@@ -195,6 +195,7 @@ func (s *Server) serve(base context.Context, b []byte) {
 	switch {
 	case errors.Is(err, errNoBody):
 	case err != nil:
+		s.settleEnd()
 		s.fail(&req, err)
 	default:
 		s.respond(&req, body)
@@ -214,6 +215,23 @@ func (s *Server) shutdown() {
 		_ = c.Close()
 	}
 	s.bg.Wait()
+}
+
+// settleEnd: when a request failed because the inspector connection
+// dropped under a launched node (killed, crashed), the failure is sent
+// once node has been reaped (bounded), so the client sees a program that
+// is gone rather than one that merely stopped answering.
+func (s *Server) settleEnd() {
+	s.mu.Lock()
+	p, c := s.proc, s.cdp
+	s.mu.Unlock()
+	if p == nil || c == nil || !c.closed() {
+		return
+	}
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+	}
 }
 
 // respond writes a successful response with body (nil: none).

