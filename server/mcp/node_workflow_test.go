@@ -5,8 +5,9 @@
 // stop, stack, scopes, variables, diff, step, the end with outcome and
 // output; and bad input: a missing program, a syntax error (the outcome
 // names it and its line), an uncaught error in TypeScript on Node 24 (the
-// outcome with its stack), TypeScript on a node too old for it, and a
-// runtime executable that does not exist.
+// outcome with its stack), a script with a source map (one notice),
+// TypeScript on a node too old for it, and a runtime executable that does
+// not exist.
 
 package mcp
 
@@ -171,6 +172,16 @@ func TestNodeBadInputThroughMCP(t *testing.T) {
 	if o = oc.Outcome; stop.Status != session.StatusError || o == nil || o.ErrorType != "RangeError" || o.ErrorMessage != "order 2: negative quantity -1" ||
 		!strings.Contains(o.Traceback, "fails.ts:9:11") || !strings.Contains(o.Traceback, "at load") || o.ExitCode == nil || *o.ExitCode != 1 {
 		t.Fatalf("outcome = %+v (status %s)", o, stop.Status)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
+
+	// A transpiled script with a source map: its own lines, and one notice
+	// among the adapter's output.
+	a.call("debug_launch", map[string]any{"program": "testdata/node/mapped/app.js"}, &stop)
+	var out OutputResult
+	a.call("debug_output", map[string]any{"category": "debugger"}, &out)
+	if stop.Status != session.StatusCompleted || strings.Count(out.Data, "has a source map (app.js.map), which the node adapter does not follow") != 1 {
+		t.Fatalf("source map: %+v, notices %q", stop, out.Data)
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 
