@@ -1,9 +1,10 @@
 // node_workflow_test.go: the whole agent workflow on a Node program over
 // MCP (real Node): the adapter chosen from the .js extension, launch with
 // breakpoints, watch, evaluate (one that throws, one that loops forever and
-// is ended by V8 with the session still usable), set_variable, snapshot,
-// stop, stack, scopes, variables, diff, step, the end with outcome and
-// output; and bad input: a missing program, a syntax error (the outcome
+// is ended by V8 with the session still usable), set_variable (a local and
+// a nested path), inspect (the JavaScript probe: records as a table),
+// snapshot with an inspection, stop, stack, scopes, variables, diff (down
+// to a table cell), step, the end with outcome and output; and bad input: a missing program, a syntax error (the outcome
 // names it and its line), an uncaught error in TypeScript on Node 24 (the
 // outcome with its stack), a script with a source map (one notice),
 // TypeScript on a node too old for it, and a runtime executable that does
@@ -85,9 +86,19 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 	if a.call("debug_set_variable", map[string]any{"name": "threshold", "value": "50"}, &sv); sv.Previous != "10" || sv.Value != "50" {
 		t.Fatalf("set variable = %+v", sv)
 	}
+	// The smart inspector (the JavaScript probe): an array of records is a table.
+	r := a.call("debug_inspect_variable", map[string]any{"expression": "rows"}, nil)
+	if md := textOf(r); !strings.HasPrefix(md, "**rows** — Array 20 rows × 3 columns") || !strings.Contains(md, "| price | number | 0 | 0 | 95 | 47.5 | 20 |") {
+		t.Fatalf("inspect rows = %q", md)
+	}
 	var snap SnapshotResult
-	if a.call("debug_snapshot", map[string]any{"label": "before"}, &snap); snap.Snapshot == nil || snap.Snapshot.Variables != 3 {
+	if a.call("debug_snapshot", map[string]any{"label": "before", "inspect": []string{"rows"}}, &snap); snap.Snapshot == nil || snap.Snapshot.Variables != 3 ||
+		!strings.Contains(snap.Snapshot.Inspected["rows"], "20 rows × 3 columns") {
 		t.Fatalf("snapshot = %+v", snap)
+	}
+	// A nested path (15 → 16 leaves the threshold's count alone).
+	if a.call("debug_set_variable", map[string]any{"name": "rows[3].price", "value": "16"}, &sv); sv.Previous != "15" || sv.Value != "16" {
+		t.Fatalf("set rows[3].price = %+v", sv)
 	}
 	// → continue: into summarize, with the new threshold; the watch changed.
 	a.call("debug_continue", nil, &stop)
@@ -121,6 +132,10 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 	}
 	if changed["threshold"].Before != "10" || changed["threshold"].After != "50" {
 		t.Fatalf("diff from the snapshot = %+v", d)
+	}
+	if len(d.Inspections) != 1 || len(d.Inspections[0].Values) != 1 || d.Inspections[0].Values[0].Path != "rows.loc[3, 'price']" ||
+		d.Inspections[0].Values[0].Before != "15" || d.Inspections[0].Values[0].After != "16" {
+		t.Fatalf("diff inside rows = %+v", d.Inspections)
 	}
 	// → step out: back in main, where V8 stops after the call's statement.
 	a.call("debug_step", map[string]any{"direction": "out"}, &stop)

@@ -137,6 +137,8 @@ func (s *Server) stopped(e *debugger.EventPaused, reason string) {
 			body.Description = "Paused on debugger statement"
 		}
 	}
+	s.stopGate.Lock() // after the response of the request that resumed
+	s.stopGate.Unlock()
 	s.event("stopped", body)
 }
 

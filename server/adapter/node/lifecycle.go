@@ -195,6 +195,7 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 		return nil, nil
 	}
 	s.configured = true
+	defer s.settle() // after the launch's response
 	pending, entry, stopOnEntry, attached := s.pendingInit, s.entry, s.stopOnEntry, s.attached
 	s.pendingInit, s.entry = nil, nil
 	c := s.cdp
@@ -237,10 +238,16 @@ func (s *Server) programEnded() {
 	})
 }
 
+// settle ends the configuration phase: the end of a program that died
+// before it (a syntax error) is reported after the launch was answered,
+// so a client is never cut off in the middle of configuring.
+func (s *Server) settle() { s.settleOnce.Do(func() { close(s.settled) }) }
+
 // watchProcess reports node's end: exited with its code, then terminated.
 func (s *Server) watchProcess(p *process) {
 	defer s.bg.Done()
 	<-p.done
+	<-s.settled
 	s.programEnded()
 	s.mu.Lock()
 	c := s.cdp
@@ -259,6 +266,7 @@ func (s *Server) watchProcess(p *process) {
 func (s *Server) disconnect(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
 	var a godap.DisconnectArguments
 	_ = args(raw, &a)
+	s.settle()
 	s.mu.Lock()
 	p, c, attached := s.proc, s.cdp, s.attached
 	s.mu.Unlock()

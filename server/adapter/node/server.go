@@ -56,8 +56,11 @@ type Server struct {
 	rw   io.ReadWriteCloser
 
 	wmu sync.Mutex // one frame at a time
-	w   *dap.Writer
-	seq int
+	// stopGate is held by a resuming request until its response is
+	// written; a stopped event waits for it (stepping.go).
+	stopGate sync.Mutex
+	w        *dap.Writer
+	seq      int
 
 	bg sync.WaitGroup // the event loop and the process watcher
 
@@ -70,6 +73,8 @@ type Server struct {
 	entry         *debugger.EventPaused    // node's first pause, held until configurationDone
 	entryCh       chan struct{}            // closed when entry is set (or the program ended)
 	configured    bool                     // configurationDone was handled
+	settled       chan struct{}            // closed at configurationDone or disconnect (settle)
+	settleOnce    sync.Once                //
 	paused        *debugger.EventPaused    // nil while running
 	lastAction    string                   // "step" or "pause": the reason of the next stop
 	handles       map[int]any              // frames and variable references of this stop
@@ -105,7 +110,7 @@ func New(rw io.ReadWriteCloser, opts Options) *Server {
 	}
 	return &Server{opts: opts, log: opts.Logger.With("adapter", "node"), rw: rw, w: dap.NewWriter(rw),
 		handles: map[int]any{}, scripts: map[cdp.ScriptID]*script{}, scriptRefs: map[int]cdp.ScriptID{},
-		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{})}
+		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{}), settled: make(chan struct{})}
 }
 
 // handler serves one request; it returns the response body or an error.
@@ -205,6 +210,7 @@ func (s *Server) serve(base context.Context, b []byte) {
 // shutdown ends what the session started: a launched node is killed, the
 // inspector connection closed, and the background goroutines waited for.
 func (s *Server) shutdown() {
+	s.settle()
 	s.mu.Lock()
 	p, c := s.proc, s.cdp
 	s.mu.Unlock()
