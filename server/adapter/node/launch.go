@@ -30,7 +30,7 @@ var wsURL = regexp.MustCompile(`Debugger listening on (ws://\S+)`)
 // inspectorNoise are stderr lines the inspector prints for its client.
 var inspectorNoise = []string{
 	"Debugger listening on ws://",
-	"For help, see: https://nodejs.org/en/docs/inspector",
+	"For help, see: https://nodejs.org/", // en/docs/inspector (node 20), learn/getting-started/debugging (node 24)
 	"Debugger attached.",
 	"Debugger ending on ws://",
 	"Waiting for the debugger to disconnect...",

@@ -62,8 +62,8 @@ func TestTypeScriptOnNode24(t *testing.T) {
 		t.Errorf("text = %q", r.Result)
 	}
 	c.Continue(ThreadID)
-	if code := waitEnd(t, c); code != 0 || output(c, "stdout") != "HELLO ALAN\n" {
-		t.Fatalf("exit %d, stdout %q", code, output(c, "stdout"))
+	if code := waitEnd(t, c); code != 0 || output(c, "stdout") != "HELLO ALAN\n" || output(c, "stderr") != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q (node 24's inspector messages are not the program's)", code, output(c, "stdout"), output(c, "stderr"))
 	}
 }
 
