@@ -1,4 +1,4 @@
-// quickack_linux.go: TCP_QUICKACK on Linux (quickack.go says why).
+// quickack_linux.go: TCP_QUICKACK (Linux only; see quickack.go).
 
 package node
 

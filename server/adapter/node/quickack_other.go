@@ -1,6 +1,6 @@
 //go:build !linux
 
-// quickack_other.go: no TCP_QUICKACK outside Linux (quickack.go).
+// quickack_other.go: no TCP_QUICKACK outside Linux (see quickack.go).
 
 package node
 
