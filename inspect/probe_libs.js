@@ -208,7 +208,7 @@ function inspectColumns(src, opts, B, res) {
     let dtype, nulls;
     if (got.full) {
       const a = got.full, len = apply(taLength, a, []);
-      numStats((i) => a[i], len, cst, DTYPES[apply(taTag, a, [])].indexOf('float') < 0, B, label);
+      numStats(a, len, cst, DTYPES[apply(taTag, a, [])].indexOf('float') < 0, B, label);
       dtype = got.dtype || 'number'; nulls = 0;
     } else {
       const vals = got.vals, m = vals.length;
