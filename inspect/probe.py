@@ -213,16 +213,18 @@ def safe_repr(obj, tr=None, depth=0, seen=None):
 def _cell(v, depth, tr, seen=None):
     """A JSON-safe, bounded version of a value (for previews)."""
     try:
-        if v is None or isinstance(v, bool):
-            return v
         t = type(v)
+        if t is float:  # the common cells first
+            return _num(v, getattr(_PREC, 'cell', 6))
+        if t is str:
+            return _cut(v, _MAX_STR, tr)
+        if v is None or t is bool:
+            return v
         if t is int or (isinstance(v, int) and not hasattr(v, '__dict__')):
             v = int(v)
             return v if -2 ** 63 <= v < 2 ** 64 else str(v)
         if isinstance(v, float):
             return _num(v, getattr(_PREC, 'cell', 6))
-        if t is str:
-            return _cut(v, _MAX_STR, tr)
         if t in (bytes, bytearray):
             return safe_repr(v, tr)
         if t is complex:
@@ -697,12 +699,45 @@ def _series_list(df):
     return [df.iloc[:, i] for i in range(n)]
 
 
+def _column(df, i):
+    """Column i of df as a Series (see _series_list)."""
+    try:
+        return df._ixs(i, axis=1)
+    except Exception:
+        return df.iloc[:, i]
+
+
 def _cells(s, a, b):
     """Series.iloc[a:b].tolist() without building the slice Series."""
     try:
         return s._values[a:b].tolist()
     except Exception:
         return s.iloc[a:b].tolist()
+
+
+def _take(s, pos):
+    """s.iloc[pos]'s values (a numpy or extension array), without the Series."""
+    try:
+        return s._values.take(pos)
+    except Exception:
+        return s.iloc[pos]._values
+
+
+def _page_cells(np, v, tr):
+    """The cells of a 1-D numpy or extension array as _cell makes them,
+    with fast paths for numpy ints, bools and floats (a page has ~1,000
+    cells)."""
+    if type(v) is np.ndarray and v.dtype.kind in 'iubf':
+        vals = v.tolist()
+        if v.dtype.kind != 'f':
+            return vals
+        if getattr(_PREC, 'full', False):
+            return [x if x - x == 0 else _num(x) for x in vals]
+        d = getattr(_PREC, 'cell', 6)
+        big, fmt = 10.0 ** (d - 1), '%%.%dg' % d
+        # NaN, ±inf and large values (all fail the test) go through _num
+        return [float(fmt % x) if -big < x < big else _num(x, d) for x in vals]
+    return [_cell(x, 1, tr) for x in v.tolist()]
 
 
 def _memory(df, series, deep):
@@ -1864,6 +1899,8 @@ def _summarize(L, G, args_json):
 _SEL = {'gen': None, 'cache': {}, 'bytes': 0, 'tick': 0}
 _SEL_LIMIT = 256 * 1024 * 1024
 _MAX_PAGE = 1000
+_PREFIX = 10000        # rows of a one-column sort computed first, in O(n)
+_PREFIX_MIN = 100000   # rows from which that prefix is worth it
 
 
 def _sel_frame(obj, pd):
@@ -1908,8 +1945,36 @@ def _sel_columns(df, spec):
     return out
 
 
-def _sel_order(df, sel, np, B):
-    """Positions of the filtered, sorted view (None: all rows in order)."""
+def _sort_key(np, v, descending):
+    """A numeric array whose stable ascending order is the stable order of
+    v (NaN last either way); None for other dtypes."""
+    k = v.dtype.kind
+    if k == 'f':
+        return -v if descending else v  # NaN stays NaN, which numpy puts last
+    if k in 'iu':
+        return ~v if descending else v  # ~ reverses the order, no overflow
+    return None
+
+
+def _sorted_prefix(np, key, k):
+    """Positions of the first k rows of the stable ascending sort of key,
+    in O(n) (a partition, then a sort of k candidates); None when key has
+    fewer than k non-NaN values."""
+    t = np.partition(key, k - 1)[k - 1]
+    if t != t:
+        return None
+    lt = np.flatnonzero(key < t)
+    eq = np.flatnonzero(key == t)[:k - lt.shape[0]]  # ties: the first ones by position
+    cand = np.concatenate((lt, eq))
+    cand.sort()
+    return cand[np.argsort(key[cand], kind='stable')]
+
+
+def _sel_order(df, sel, np, B, want=None):
+    """Positions of the filtered, sorted view (None: all rows in order) and
+    whether they are complete. With want (rows needed), a one-column numeric
+    sort of a big view returns only its first _PREFIX rows (O(n), not a
+    full sort of millions of values); a later page asks for the rest."""
     order = None
     flt = sel.get('filter')
     if flt:
@@ -1932,6 +1997,17 @@ def _sel_order(df, sel, np, B):
         cols = _sel_columns(df, [k['column'] for k in sort])
         if len(cols) != len(sort):
             raise _ProbeError('INVALID_ARGUMENT', 'sort names each column once')
+        n = len(df) if order is None else len(order)
+        v = getattr(_column(df, cols[0]), '_values', None) if len(cols) == 1 else None
+        key = _sort_key(np, v if order is None else v[order], bool(sort[0].get('descending'))) if type(v) is np.ndarray else None
+        if key is not None:  # one numeric column: numpy on its values, as pandas' nargsort does
+            perm = None
+            if want is not None and want <= _PREFIX and n >= _PREFIX_MIN:
+                perm = _sorted_prefix(np, key, _PREFIX)
+            full = perm is None
+            if full:
+                perm = np.argsort(key, kind='stable')
+            return (perm if order is None else order[perm]), full, n
         view = df if order is None else df.iloc[order]
         keys = view.iloc[:, cols]
         keys.columns = range(len(cols))
@@ -1942,7 +2018,7 @@ def _sel_order(df, sel, np, B):
         except Exception as e:
             raise _ProbeError('INVALID_ARGUMENT', 'cannot sort by %s: %s: %s' % ([k['column'] for k in sort], _short(type(e)), _cut(str(e), 200, _Trunc())))
         order = perm if order is None else order[perm]
-    return order
+    return order, True, (len(df) if order is None else len(order))
 
 
 def _select(L, G, args_json):
@@ -1960,39 +2036,40 @@ def _select(L, G, args_json):
     obj = _resolve(L, G, path)
     df, kind = _sel_frame(obj, pd)
     n = len(df)
+    rows = sel.get('rows') or {}
+    off = max(0, int(rows.get('offset', 0)))
+    lim = min(_MAX_PAGE, max(0, int(rows.get('limit', 100))))
     key = (id(obj), json.dumps([sel.get('filter'), sel.get('sort')], sort_keys=True, default=str))
     hit = _SEL['cache'].get(key)
-    cached = hit is not None
-    if hit is not None:
-        order = hit[0]
+    cached = hit is not None and (hit['full'] or off + lim <= len(hit['order']))
+    if cached:
+        order, total = hit['order'], hit['total']
         _SEL['tick'] += 1
-        hit[1] = _SEL['tick']
+        hit['tick'] = _SEL['tick']
     else:
-        order = _sel_order(df, sel, np, B)
+        if hit is not None:
+            _SEL['bytes'] -= _SEL['cache'].pop(key)['order'].nbytes
+        order, full, total = _sel_order(df, sel, np, B, want=None if hit is not None else off + lim)
         if order is not None:
             _SEL['tick'] += 1
-            _SEL['cache'][key] = [order, _SEL['tick']]
+            _SEL['cache'][key] = {'order': order, 'total': total, 'full': full, 'tick': _SEL['tick']}
             _SEL['bytes'] += order.nbytes
             while _SEL['bytes'] > _SEL_LIMIT and len(_SEL['cache']) > 1:
-                old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k][1])
-                _SEL['bytes'] -= _SEL['cache'].pop(old)[0].nbytes
-    rows = sel.get('rows') or {}
-    total = n if order is None else len(order)
-    off = max(0, int(rows.get('offset', 0)))
-    if off < 0:
-        off = 0
-    lim = min(_MAX_PAGE, max(0, int(rows.get('limit', 100))))
+                old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k]['tick'])
+                _SEL['bytes'] -= _SEL['cache'].pop(old)['order'].nbytes
     pos = np.arange(off, min(off + lim, total)) if order is None else order[off:off + lim]
     cols = _sel_columns(df, sel.get('columns'))
-    part = df.iloc[pos, cols]
     tr = _Trunc()
+    # cells column by column (a take and one tolist per column), then rows
+    series = [_column(df, i) for i in cols]
+    cells = [_page_cells(np, _take(s, pos), tr) for s in series]
     page = {
         'kind': kind, 'total_rows': int(total), 'all_rows': int(n), 'offset': off, 'limit': lim,
-        'positions': [int(p) for p in pos],
-        'columns': [{'name': _label(df.columns[i])[0], 'dtype': str(df.dtypes.iloc[i])} for i in cols],
+        'positions': pos.tolist(),
+        'columns': [{'name': _label(df.columns[i])[0], 'dtype': str(s.dtype)} for i, s in zip(cols, series)],
         'column_count': int(df.shape[1]),
-        'index': [_cell(x, 1, tr) for x in part.index.tolist()] if kind in ('dataframe', 'series') else None,
-        'rows': [[_cell(v, 1, tr) for v in part.iloc[r].tolist()] for r in range(len(part))],
+        'index': [_cell(x, 1, tr) for x in df.index[pos].tolist()] if kind in ('dataframe', 'series') else None,
+        'rows': [list(r) for r in zip(*cells)] if cells else [[] for _ in range(len(pos))],
         'cached': cached,
     }
     if page['index'] is None:
