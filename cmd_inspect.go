@@ -25,8 +25,9 @@ import (
 
 const inspectUsage = `usage: dapscope inspect PROGRAM:LINE EXPR... [flags] [-- program args]
 
-Runs PROGRAM (a .py file under debugpy, or a .go file / package directory
-under Delve) headless to LINE, inspects every EXPR there, prints the results
+Runs PROGRAM (a .py file under debugpy, a .go file / package directory
+under Delve, or a .js/.mjs/.cjs file under dapscope's Node adapter, whose
+values the JavaScript probe inspects) headless to LINE, inspects every EXPR there, prints the results
 and ends the program. EXPR is a name or a path: df, self.cache,
 data['train'], arr[0], obj.items[-1].
 
@@ -172,7 +173,8 @@ func cutLast(s, sep string) (string, string, bool) {
 }
 
 // launchSpecFor picks the adapter from the file's extension (.go → Delve
-// on the package directory; anything else → the default, debugpy).
+// on the package directory; .js/.mjs/.cjs → Node; anything else → the
+// default, debugpy).
 func launchSpecFor(workspace, file string, line int, args []string) session.LaunchSpec {
 	kind, ok := adapter.KindForPath(file)
 	if !ok {

@@ -45,6 +45,9 @@ type bridged struct {
 }
 
 func (b *bridged) Request(ctx context.Context, command string, args any, out any) error {
+	if command == "evaluate" && b.adapter == "node" {
+		args = withFrameZero(args)
+	}
 	var raw json.RawMessage
 	params := map[string]any{"vscodeSessionId": b.id, "command": command, "arguments": args}
 	if _, err := b.conn.Call(ctx, "dapscope/dapRequest", params, &raw); err != nil {
@@ -54,6 +57,27 @@ func (b *bridged) Request(ctx context.Context, command string, args any, out any
 		return nil
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// withFrameZero gives an evaluate without a frameId the frame id 0.
+// js-debug numbers its frames from 0 (its first stop's top frame is 0),
+// while the inspector's request types drop a zero frameId (omitempty), and
+// js-debug would then evaluate globally ("x is not defined"). The inspector
+// always evaluates in a resolved frame on a paused session, so a missing
+// frameId on this path can only mean frame 0.
+func withFrameZero(args any) any {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return args
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return args
+	}
+	if _, ok := m["frameId"]; !ok {
+		m["frameId"] = 0
+	}
+	return m
 }
 
 func (b *bridged) Adapter() string { return b.adapter }

@@ -120,14 +120,15 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 			s.log.Debug("hover: stackTrace failed", "err", err)
 			continue
 		}
-		frameID := 0
+		// Frame ids may start at 0 (js-debug numbers its first frame 0).
+		frameID, found := 0, false
 		for _, f := range frames {
 			if f.Source != nil && samePath(f.Source.Path, file) {
-				frameID = f.Id
+				frameID, found = f.Id, true
 				break
 			}
 		}
-		if frameID == 0 {
+		if !found {
 			var paths []string
 			for _, f := range frames {
 				if f.Source != nil {

@@ -20,7 +20,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/dapscope/dapscope/inspect"
-	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -315,57 +314,6 @@ func (s *Server) sessions(ctx context.Context, _ json.RawMessage) (any, error) {
 	}
 	s.mu.Unlock()
 	return out, nil
-}
-
-// StartProxyParams are the dapscope/startProxy parameters.
-type StartProxyParams struct {
-	Configuration   map[string]any `json:"configuration"`
-	VSCodeSessionID string         `json:"vscodeSessionId,omitempty"`
-}
-
-// StartProxyResult is the address VS Code connects to as its debug adapter.
-type StartProxyResult struct {
-	Address string `json:"address"`
-	Adapter string `json:"adapter"`
-}
-
-func (s *Server) startProxy(ctx context.Context, params json.RawMessage) (any, error) {
-	var p StartProxyParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	kind := adapterOf(p.Configuration)
-	if kind == "" {
-		return nil, invalidParams("configuration.adapter must be %s, got %v", adapter.KindList("%s"), p.Configuration["adapter"])
-	}
-	addr, err := s.mgr.ListenEditor(s.proxyCtx, session.ProxySpec{Adapter: kind})
-	if err != nil {
-		return nil, err
-	}
-	if p.VSCodeSessionID != "" {
-		s.mu.Lock()
-		s.pending = append(s.pending, p.VSCodeSessionID)
-		s.mu.Unlock()
-	}
-	s.log.Info("proxy listening", "addr", addr, "adapter", kind, "vscodeSession", p.VSCodeSessionID)
-	return StartProxyResult{Address: addr, Adapter: kind}, nil
-}
-
-// adapterOf is the adapter kind a configuration asks for: its "adapter"
-// (a kind or an alias), else the kind its program's extension implies, else
-// the default; "" when "adapter" names no known adapter.
-func adapterOf(cfg map[string]any) string {
-	a, _ := cfg["adapter"].(string)
-	if prog, _ := cfg["program"].(string); a == "" {
-		if k, ok := adapter.KindForPath(prog); ok {
-			return string(k)
-		}
-	}
-	k, err := adapter.ParseKind(a)
-	if err != nil {
-		return ""
-	}
-	return string(k)
 }
 
 // pair matches proxies the extension asked for with editor sessions, in order.

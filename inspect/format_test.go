@@ -16,7 +16,7 @@ import (
 
 func checkTextGolden(t *testing.T, name, got string) {
 	t.Helper()
-	got = addrRe.ReplaceAllString(got, "0xADDR") + "\n"
+	got = strings.ReplaceAll(addrRe.ReplaceAllString(got, "0xADDR"), checkoutRoot, "$ROOT") + "\n"
 	path := filepath.Join("testdata", "golden", name)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

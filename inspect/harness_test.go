@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -149,8 +150,18 @@ func normalize(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	out = addrRe.ReplaceAll(out, []byte("0xADDR"))
+	out = []byte(strings.ReplaceAll(string(out), checkoutRoot, "$ROOT")) // paths in stacks
 	return append(out, '\n')
 }
+
+// checkoutRoot is this checkout's absolute path (goldens say $ROOT).
+var checkoutRoot = func() string {
+	p, err := filepath.Abs("..")
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
 
 func scrub(v any) {
 	switch v := v.(type) {

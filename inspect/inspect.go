@@ -1,7 +1,7 @@
 // This file holds Inspect, the engine's entry point: it validates the
-// request, resolves the frame, dispatches to the Python probe (debugpy) or to
-// the DAP-variables fallback (Delve and others), then summarizes and caps the
-// result.
+// request, resolves the frame, dispatches to the Python probe (debugpy), the
+// JavaScript probe (node) or the DAP-variables fallback (Delve and others),
+// then summarizes and caps the result.
 
 package inspect
 
@@ -38,9 +38,12 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 		}
 	}
 	var res *Result
-	if t.Adapter() == "debugpy" {
+	switch t.Adapter() {
+	case "debugpy":
 		res, err = inspectPython(rctx, t, frameID, path, opts)
-	} else {
+	case "node":
+		res, err = inspectJS(rctx, t, frameID, path, opts)
+	default:
 		res, err = inspectVariables(rctx, t, frameID, path, opts)
 	}
 	if err != nil {

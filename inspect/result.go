@@ -38,6 +38,17 @@ const (
 	TypeMap     = "map"
 	TypeStruct  = "struct"
 	TypePointer = "pointer"
+	// JavaScript (the JS probe; arrays of records are TypeDataFrame, typed
+	// arrays TypeNDArray, Buffer/ArrayBuffer TypeBytes, null TypeNone).
+	TypeUndefined = "undefined"
+	TypeSymbol    = "symbol"
+	TypeDate      = "date"
+	TypeRegExp    = "regexp"
+	TypeJSError   = "error"
+	TypePromise   = "promise"
+	TypeProxy     = "proxy"
+	TypeWeakMap   = "weakmap"
+	TypeWeakSet   = "weakset"
 )
 
 // Result is one inspected value. Every field is optional in JSON.

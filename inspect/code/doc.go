@@ -11,7 +11,8 @@
 //	sym, callers, ok := ix.Enclosing("/abs/or/rel/path.py", 42) // stop responses
 //	res, err := code.InspectEntity(repoRoot, q)           // one-shot: Open + InspectEntity
 //
-// Open walks the repository (Python, Go and Markdown files; vendor,
+// Open walks the repository (Python, Go, Markdown, JavaScript and
+// TypeScript files; vendor,
 // node_modules, testdata, __pycache__, hidden directories and .dapscope are
 // skipped, as are files over Options.MaxFileBytes), re-parses only files
 // whose size/mtime changed and whose sha256 differs from the stored record,
@@ -37,5 +38,9 @@
 //
 // Python is parsed by the interpreter's own ast module (pyast_helper.py,
 // one subprocess per re-index batch): the real grammar of the installed
-// Python with no cgo. Go is parsed with go/parser.
+// Python with no cgo. Go is parsed with go/parser. JavaScript is parsed in
+// process by sobek's ECMAScript parser (pure Go); TypeScript is first
+// stripped of its types by Node's module.stripTypeScriptTypes
+// (ts_strip_helper.js, one `node -e` per batch, positions kept). Symbols
+// of JS/TS are "path/without/ext.Class.method" (docs/mcp.md).
 package code

@@ -50,7 +50,7 @@ func (g *graph) enrich(id int32) Enrichment {
 	if e.kind == "class" {
 		sig = nil
 		for _, ch := range e.children {
-			if c := g.ents[ch].d; c != nil && c.Name == d.Name+".__init__" {
+			if c := g.ents[ch].d; c != nil && (c.Name == d.Name+".__init__" || c.Name == d.Name+".constructor" && isJSLang(e.file.Lang)) {
 				sig = c
 				if di2 := parseDoc(c.Doc); len(di2.params) > 0 && len(di.params) == 0 {
 					di.params = di2.params
@@ -183,6 +183,14 @@ func sideEffects(fr *fileRec, calls []call, globals []string) []string {
 	alias := map[string]string{}
 	for _, im := range fr.Imports {
 		alias[im.Name] = im.Target
+		if spec, name, ok := splitJSTarget(im.Target); ok { // JS: fs, fs.writeFileSync
+			spec = strings.TrimPrefix(spec, "node:")
+			if name == "*" || name == "default" {
+				alias[im.Name] = spec
+			} else {
+				alias[im.Name] = spec + "." + name
+			}
+		}
 	}
 	for _, c := range calls {
 		name := c.Name
@@ -210,6 +218,9 @@ func sideEffects(fr *fileRec, calls []call, globals []string) []string {
 
 func classifyCall(lang, name string) string {
 	last := name[strings.LastIndexByte(name, '.')+1:]
+	if isJSLang(lang) {
+		return classifyJSCall(name, last)
+	}
 	if lang == "go" {
 		switch {
 		case strings.HasPrefix(name, "fmt.Print"), strings.HasPrefix(name, "fmt.Fprint"):
@@ -274,6 +285,42 @@ func classifyCall(lang, name string) string {
 		if strings.Contains(name, ".") {
 			return "writes files (." + last + ")"
 		}
+	}
+	return ""
+}
+
+// classifyJSCall names the side effect of a JavaScript call (module
+// aliases already resolved: fs.writeFileSync, child_process.spawn).
+func classifyJSCall(name, last string) string {
+	head, _, _ := strings.Cut(name, ".")
+	switch {
+	case name == "console.error" || name == "console.warn":
+		return "writes to stderr (" + name + ")"
+	case head == "console":
+		return "writes to stdout (" + name + ")"
+	case name == "process.exit" || name == "process.abort":
+		return "exits the process (" + name + ")"
+	case strings.HasPrefix(name, "process.stdout."):
+		return "writes to stdout (" + name + ")"
+	case strings.HasPrefix(name, "process.stderr."):
+		return "writes to stderr (" + name + ")"
+	case head == "child_process":
+		return "runs a subprocess (" + name + ")"
+	case name == "fetch" || head == "http" || head == "https" || head == "net" || head == "axios":
+		return "network I/O (" + name + ")"
+	case head == "fs" || strings.HasPrefix(name, "fs/promises"):
+		switch {
+		case strings.HasPrefix(last, "write"), strings.HasPrefix(last, "append"), strings.HasPrefix(last, "mkdir"),
+			strings.HasPrefix(last, "rm"), strings.HasPrefix(last, "unlink"), strings.HasPrefix(last, "rename"),
+			strings.HasPrefix(last, "copy"), strings.HasPrefix(last, "cp"), strings.HasPrefix(last, "chmod"),
+			strings.HasPrefix(last, "createWriteStream"), strings.HasPrefix(last, "truncate"), strings.HasPrefix(last, "symlink"):
+			return "filesystem write (" + name + ")"
+		case strings.HasPrefix(last, "read"), strings.HasPrefix(last, "stat"), strings.HasPrefix(last, "exists"),
+			strings.HasPrefix(last, "createReadStream"), strings.HasPrefix(last, "access"), strings.HasPrefix(last, "open"):
+			return "filesystem read (" + name + ")"
+		}
+	case head == "setTimeout" || head == "setInterval":
+		return "schedules a timer (" + name + ")"
 	}
 	return ""
 }

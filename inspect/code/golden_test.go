@@ -63,7 +63,11 @@ func TestGoldenRenderings(t *testing.T) {
 			if dir == "" {
 				dir = copyFixture(t)
 			}
-			ix, err := Open(dir, Options{NoGit: true})
+			opts := Options{NoGit: true}
+			if strings.HasPrefix(filepath.Base(file), "ts_") {
+				opts.Node = node24(t) // TypeScript is stripped by Node
+			}
+			ix, err := Open(dir, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

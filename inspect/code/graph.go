@@ -4,7 +4,8 @@
 // parameters and locals), tests -> subjects (name conventions and calls from
 // test files) and docs -> symbols (code mentions in Markdown). buildGraph
 // is the list of phases; the resolvers and the test and doc phases live
-// beside it: link_python.go, link_go.go, link_tests.go and link_docs.go.
+// beside it: link_python.go, link_go.go, link_javascript.go,
+// link_tests.go and link_docs.go.
 
 package code
 
@@ -57,6 +58,11 @@ type graph struct {
 	goDirs       map[string]bool
 	goMod        string
 
+	// jsSubjects maps a JS/TS subject stem ("calc") to its code files and
+	// jsTests to the test files named after it (calc.test.js, calc.spec.ts).
+	jsSubjects map[string][]string
+	jsTests    map[string][]string
+
 	// classAttrs maps a class/struct to its typed attributes / fields.
 	classAttrs map[int32]map[string]attrSrc
 
@@ -73,7 +79,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 		byQual:  make(map[string][]int32, 4*len(files)),
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
 		pyMods: map[string]string{}, pyModDups: map[string][]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
-		goMod: goMod,
+		goMod: goMod, jsSubjects: map[string][]string{}, jsTests: map[string][]string{},
 	}
 	g.addEntities(files)
 	g.linkContainment()
@@ -114,6 +120,14 @@ func (g *graph) addEntities(files map[string]*fileRec) {
 		case "go":
 			fe.qual, fe.kind = fr.Module, "package"
 			g.goDirs[fr.Dir] = true
+		case "javascript", "typescript":
+			fe.qual, fe.kind = fr.Module, "module"
+			stem := jsSubjectStem(p)
+			if fr.Kind == "test" {
+				g.jsTests[stem] = append(g.jsTests[stem], p)
+			} else {
+				g.jsSubjects[stem] = append(g.jsSubjects[stem], p)
+			}
 		default:
 			fe.qual, fe.kind = fr.Path, "document"
 		}
@@ -285,7 +299,7 @@ func (g *graph) suffixes() map[string][]int32 {
 				continue
 			}
 			q := e.qual
-			for i := strings.IndexByte(q, '.'); i >= 0; i = strings.IndexByte(q, '.') {
+			for i := strings.IndexAny(q, "./"); i >= 0; i = strings.IndexAny(q, "./") {
 				q = q[i+1:]
 				m[q] = append(m[q], int32(id))
 			}

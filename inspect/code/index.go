@@ -1,6 +1,7 @@
 // index.go holds Index and Open: walking the repository, deciding which files
 // changed (size+mtime first, then the sha256 of the content), re-parsing only
-// those (Go and Markdown in process, Python in one helper batch), and keeping
+// those (Go, Markdown and JavaScript in process, Python and the
+// TypeScript type stripper in one helper batch each), and keeping
 // the store under .dapscope/ up to date.
 
 package code
@@ -85,10 +86,10 @@ func (ix *Index) Stats() Stats {
 
 // storeFormat changes whenever the stored records change meaning; the
 // helper script's hash is added so a new Python parser re-indexes too.
-const storeFormat = "code-index/5"
+const storeFormat = "code-index/6"
 
 var storeVersion = func() string {
-	sum := sha256.Sum256([]byte(pyHelper))
+	sum := sha256.Sum256([]byte(pyHelper + tsHelper))
 	return storeFormat + "/" + hex.EncodeToString(sum[:6])
 }()
 
@@ -139,6 +140,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 	relink := false // the graph must be rebuilt
 	var pyBatch []pyInput
 	pyRecs := map[string]*fileRec{}
+	var tsBatch []tsInput
+	tsRecs := map[string]*fileRec{}
 	now := time.Now().Unix()
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
@@ -152,6 +155,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 		case "go":
 			d, _ := splitPath(c.rel)
 			dir = d
+		case "javascript", "typescript":
+			module = jsModule(c.rel)
 		}
 		old := prev[c.rel]
 		if old != nil && old.Hash != "" && old.Size == c.size && old.ModTime == c.mod && (c.lang != "python" || old.Module == module) {
@@ -206,6 +211,11 @@ func (ix *Index) refresh(ctx context.Context) error {
 		case "python":
 			pyBatch = append(pyBatch, pyInput{Path: c.rel, Module: module, Pkg: isPkg, Test: fr.Kind == "test", Src: string(src)})
 			pyRecs[c.rel] = fr
+		case "javascript":
+			parseJS(fr, string(src))
+		case "typescript":
+			tsBatch = append(tsBatch, tsInput{Path: c.rel, Src: string(src)})
+			tsRecs[c.rel] = fr
 		}
 		files[c.rel] = fr
 		stats.Parsed++
@@ -232,6 +242,9 @@ func (ix *Index) refresh(ctx context.Context) error {
 				fr.Hash = "" // never reused: parse again next time
 			}
 		}
+	}
+	if err := ix.parseTypeScript(ctx, tsRecs, tsBatch); err != nil {
+		return err
 	}
 	for p := range prev {
 		if _, ok := files[p]; !ok {

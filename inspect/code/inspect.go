@@ -314,7 +314,8 @@ func (g *graph) parentPackage(fr *fileRec) int32 {
 }
 
 // testFilesFor finds test files named after a source file: core.py ->
-// test_core.py / core_test.py; x.go -> x_test.go in the same directory.
+// test_core.py / core_test.py; x.go -> x_test.go in the same directory;
+// calc.js -> calc.test.js, calc.spec.ts anywhere.
 func (g *graph) testFilesFor(fr *fileRec) []int32 {
 	dir, base := splitPath(fr.Path)
 	var names []string
@@ -331,6 +332,15 @@ func (g *graph) testFilesFor(fr *fileRec) []int32 {
 			return []int32{id}
 		}
 		return nil
+	case "javascript", "typescript":
+		if fr.Kind == "test" {
+			return nil
+		}
+		var out []int32
+		for _, p := range g.jsTests[jsSubjectStem(fr.Path)] {
+			out = append(out, g.fileEnt[p])
+		}
+		return out
 	case "python":
 		if fr.Kind == "test" {
 			return nil
@@ -377,7 +387,8 @@ func fileSummary(g *graph, fr *fileRec, rel string, nLines int) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	lang := map[string]string{"python": "Python module " + fr.Module, "go": "Go package " + fr.Module, "markdown": "Markdown document"}[fr.Lang]
+	lang := map[string]string{"python": "Python module " + fr.Module, "go": "Go package " + fr.Module, "markdown": "Markdown document",
+		"javascript": "JavaScript module " + fr.Module, "typescript": "TypeScript module " + fr.Module}[fr.Lang]
 	s := fmt.Sprintf("%s, %d lines", lang, nLines)
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")

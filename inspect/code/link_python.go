@@ -14,8 +14,11 @@ func (g *linker) resolveCall(from int32, c call) int32 {
 	if c.Name == "" || strings.HasPrefix(c.Name, "?") {
 		return -1
 	}
-	if g.ents[from].file.Lang == "go" {
+	switch g.ents[from].file.Lang {
+	case "go":
 		return g.resolveGoCall(from, c)
+	case "javascript", "typescript":
+		return g.resolveJSCall(from, c)
 	}
 	return g.resolvePyCall(from, c)
 }

@@ -64,6 +64,9 @@ func (g *linker) testsByName(id int32) []int32 {
 	local := e.d.Name
 	last := local[strings.LastIndexByte(local, '.')+1:]
 	var out []int32
+	if isJSLang(fr.Lang) {
+		return g.jsTestsByName(id)
+	}
 	if fr.Lang == "go" {
 		base := last
 		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
@@ -174,7 +177,7 @@ func testWords(te *entity) map[string]bool {
 			s = strings.TrimPrefix(s, p)
 		}
 		s = strings.TrimSuffix(s, "_test")
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' }) {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || r == ' ' }) {
 			words[w] = true
 		}
 	}
@@ -184,6 +187,9 @@ func testWords(te *entity) map[string]bool {
 		}
 	}
 	_, base := splitPath(te.file.Path)
+	if isJSLang(te.file.Lang) {
+		base = jsSubjectStem(base)
+	}
 	add(strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(base, ".py"), ".go")))
 	return words
 }

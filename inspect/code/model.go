@@ -144,8 +144,13 @@ type Options struct {
 	MaxNeighbors int
 	// NoGit disables provenance lookups (last_commit stays null).
 	NoGit bool
-	// ParseTimeout bounds one Python parser batch; default 5 minutes.
+	// ParseTimeout bounds one Python parser batch (and one TypeScript
+	// type-stripping batch); default 5 minutes.
 	ParseTimeout time.Duration
+	// Node is the node binary that strips TypeScript types
+	// (module.stripTypeScriptTypes, Node >= 22.13 / 23.2); default "node"
+	// on PATH. JavaScript needs no Node: it is parsed in process.
+	Node string
 }
 
 func (o *Options) defaults() {
@@ -178,9 +183,9 @@ type Stats struct {
 // fileRec is one indexed file.
 type fileRec struct {
 	Path      string // repo-relative, slash-separated
-	Lang      string // python, go, markdown
+	Lang      string // python, go, markdown, javascript, typescript
 	Kind      string // code, test, docs, config
-	Module    string // Python dotted module, Go package name, Markdown path
+	Module    string // Python dotted module, Go package name, JS/TS path without extension, Markdown path
 	Dir       string // Go: slash directory (import identity); others: ""
 	Hash      string // sha256 of the content
 	Size      int64
@@ -188,7 +193,8 @@ type fileRec struct {
 	IndexedAt int64 // unix seconds
 	Lines     int
 	Doc       string   // module docstring / package comment
-	Imports   []imp    // local name -> qualified target
+	Imports   []imp    // local name -> qualified target (JS: jsTarget)
+	Exports   []imp    // JS: exported name -> local name or jsTarget
 	Calls     []call   // module-level calls
 	Defs      []def    // definitions in source order
 	Mentions  []string // Markdown: per-def mentions are in def.Mentions; file-level here

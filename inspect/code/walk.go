@@ -1,5 +1,5 @@
-// walk.go finds the files the index covers: .py, .go and .md under the
-// root (skipping vendored, generated and hidden directories and files over
+// walk.go finds the files the index covers: .py, .go, .md, JavaScript and
+// TypeScript under the root (skipping vendored, generated and hidden directories and files over
 // the size limit), each file's language and kind (code, test, doc), and the
 // Go module path.
 
@@ -16,7 +16,8 @@ import (
 	"strings"
 )
 
-// walk lists the indexable files: .py, .go and .md under the root, skipping
+// walk lists the indexable files: .py, .go, .md, .js/.mjs/.cjs and
+// .ts/.mts/.cts (not .d.ts, not .min.js) under the root, skipping
 // vendored, generated and hidden directories and files over the size limit.
 func (ix *Index) walk(ctx context.Context) ([]candidate, map[string]bool, error) {
 	skip := map[string]bool{"vendor": true, "node_modules": true, "__pycache__": true, "site-packages": true, "testdata": true}
@@ -84,6 +85,16 @@ func langOf(name string) string {
 		return "go"
 	case strings.HasSuffix(name, ".md"), strings.HasSuffix(name, ".markdown"):
 		return "markdown"
+	case strings.HasSuffix(name, ".js"), strings.HasSuffix(name, ".mjs"), strings.HasSuffix(name, ".cjs"):
+		if strings.HasSuffix(name, ".min.js") {
+			return "" // minified bundles: one line, no useful graph
+		}
+		return "javascript"
+	case strings.HasSuffix(name, ".ts"), strings.HasSuffix(name, ".mts"), strings.HasSuffix(name, ".cts"):
+		if strings.HasSuffix(name, ".d.ts") || strings.HasSuffix(name, ".d.mts") || strings.HasSuffix(name, ".d.cts") {
+			return "" // declarations only
+		}
+		return "typescript"
 	}
 	return ""
 }
@@ -103,6 +114,16 @@ func fileKind(rel, lang string) string {
 		}
 		for _, part := range strings.Split(dir, "/") {
 			if part == "tests" || part == "test" {
+				return "test"
+			}
+		}
+		return "code"
+	case "javascript", "typescript":
+		if isJSTestFile(base) {
+			return "test"
+		}
+		for _, part := range strings.Split(dir, "/") {
+			if part == "__tests__" || part == "test" || part == "tests" {
 				return "test"
 			}
 		}
@@ -157,3 +178,13 @@ func joinImport(mod, dir string) string {
 	}
 	return mod + "/" + dir
 }
+
+// isJSTestFile: x.test.js, x.spec.ts, x.test.mjs… (Jest, Vitest, Mocha).
+func isJSTestFile(base string) bool {
+	stem := base[:len(base)-len(jsExt(base))]
+	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+}
+
+// jsModule is the module name of a JS/TS file: its path without the
+// extension ("web/calc", "web/calc.test").
+func jsModule(rel string) string { return rel[:len(rel)-len(jsExt(rel))] }

@@ -105,9 +105,9 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	return args
 }
 
-// AttachArgs attach to the adapter debugpy.listen() runs in the debuggee.
-func (debugpyDriver) AttachArgs() (map[string]any, error) {
-	return map[string]any{"request": "attach", "type": "python", "justMyCode": true}, nil
+// Attach dials the adapter debugpy.listen() runs for the debuggee.
+func (debugpyDriver) Attach(string, int) (AttachPlan, error) {
+	return AttachPlan{Dial: true, Args: map[string]any{"request": "attach", "type": "python", "justMyCode": true}}, nil
 }
 
 func (debugpyDriver) ExceptionFilters() []string { return []string{"uncaught"} }

@@ -162,6 +162,6 @@ func (dlvDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	return args
 }
 
-func (dlvDriver) AttachArgs() (map[string]any, error) {
-	return nil, fmt.Errorf("attaching to a running Delve is not supported")
+func (dlvDriver) Attach(string, int) (AttachPlan, error) {
+	return AttachPlan{}, fmt.Errorf("attaching to a running Delve is not supported")
 }

@@ -27,9 +27,9 @@ type Driver interface {
 	Dir(program string) string
 	// LaunchArgs are the arguments of the launch request.
 	LaunchArgs(cfg LaunchConfig) map[string]any
-	// AttachArgs are the arguments of an attach request to an adapter
-	// reached with Dial; an error when the adapter cannot attach so.
-	AttachArgs() (map[string]any, error)
+	// Attach says how to reach a debuggee that waits for debuggers on
+	// host:port; an error when this adapter cannot attach so.
+	Attach(host string, port int) (AttachPlan, error)
 	// ExceptionFilters are set with setExceptionBreakpoints before
 	// configurationDone (never nil: an empty list clears them).
 	ExceptionFilters() []string
@@ -136,4 +136,14 @@ func dapOutputCategory(category string) string {
 		return ""
 	}
 	return "debugger"
+}
+
+// AttachPlan is how a session attaches to a debuggee listening on
+// host:port: Dial connects to a DAP adapter that already runs there
+// (debugpy.listen()); otherwise the driver's own adapter is started and
+// sent an attach request with Args (the node adapter reaching V8's
+// inspector at that address).
+type AttachPlan struct {
+	Dial bool
+	Args map[string]any
 }

@@ -90,13 +90,16 @@ func TestDriverDetails(t *testing.T) {
 	if b, _ := json.Marshal(dlv.ExceptionFilters()); string(b) != `[]` {
 		t.Errorf("dlv filters %s", b)
 	}
-	if a, err := py.AttachArgs(); err != nil || a["type"] != "python" || a["request"] != "attach" {
+	if a, err := py.Attach("127.0.0.1", 5678); err != nil || !a.Dial || a.Args["type"] != "python" || a.Args["request"] != "attach" {
 		t.Errorf("debugpy attach %v %v", a, err)
 	}
-	if _, err := dlv.AttachArgs(); err == nil {
+	if _, err := dlv.Attach("127.0.0.1", 5678); err == nil {
 		t.Error("dlv attach: want an error")
 	}
 	nd, _ := DriverFor(Node)
+	if a, err := nd.Attach("::1", 9229); err != nil || a.Dial || a.Args["address"] != "::1" || a.Args["port"] != 9229 {
+		t.Errorf("node attach %v %v", a, err)
+	}
 	if b, _ := json.Marshal(nd.ExceptionFilters()); string(b) != `["uncaught"]` {
 		t.Errorf("node filters %s", b)
 	}

@@ -106,8 +106,10 @@ func (nodeDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	return args
 }
 
-func (nodeDriver) AttachArgs() (map[string]any, error) {
-	return nil, fmt.Errorf("attaching to a running node through the session API is not supported yet (use a launch, or the DAP attach request with address and port)")
+// Attach starts the node adapter, which reaches the inspector of a node
+// started with --inspect=HOST:PORT.
+func (nodeDriver) Attach(host string, port int) (AttachPlan, error) {
+	return AttachPlan{Args: map[string]any{"request": "attach", "type": "node", "address": host, "port": port}}, nil
 }
 
 // nodeSignals are the signals whose exit codes (128+N, as the node adapter

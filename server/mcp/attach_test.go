@@ -38,3 +38,43 @@ func TestAttachToListeningProgram(t *testing.T) {
 	}
 	a.call("debug_terminate", nil, nil)
 }
+
+// TestAttachToInspectedNode: debug_attach with adapter node reaches a node
+// started with --inspect; a breakpoint set at attach time hits and the
+// stop report shows the closure's locals.
+func TestAttachToInspectedNode(t *testing.T) {
+	cmd := exec.Command("node", "--inspect=127.0.0.1:0", filepath.Join(repoRoot(t), "testdata/node/spin.js"))
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	sc := bufio.NewScanner(stderr)
+	port := 0
+	for port == 0 && sc.Scan() {
+		if i := strings.Index(sc.Text(), "ws://127.0.0.1:"); i >= 0 {
+			rest := sc.Text()[i+len("ws://127.0.0.1:"):]
+			port, _ = strconv.Atoi(rest[:strings.IndexByte(rest, '/')])
+		}
+	}
+	if port == 0 {
+		t.Fatal("node did not announce its inspector")
+	}
+	go func() {
+		for sc.Scan() { // keep draining node's stderr
+		}
+	}()
+	a, _ := newHTTPAgent(t, Options{})
+	var stop StopReport
+	a.call("debug_attach", map[string]any{"adapter": "node", "port": port, "wait": true, "timeout": 60,
+		"breakpoints": []map[string]any{{"file": "testdata/node/spin.js", "line": 4}}}, &stop)
+	if stop.Status != "paused" || stop.Location == nil || stop.Location.Line != 4 {
+		t.Fatalf("attach stop = %+v", stop)
+	}
+	var ev EvaluateResult
+	a.call("debug_evaluate", map[string]any{"expression": "typeof timer"}, &ev)
+	if !strings.Contains(ev.Result, "object") {
+		t.Fatalf("evaluate in the closure = %+v", ev)
+	}
+	a.call("debug_terminate", nil, nil)
+}

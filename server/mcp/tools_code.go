@@ -113,21 +113,20 @@ func (s *Server) registerCodeTools() {
 				if err != nil {
 					return nil, err
 				}
-				frameID, err := s.frameOrTop(ctx, sess, p.FrameID)
-				if err != nil {
-					return nil, err
-				}
+				// One stackTrace: the top frame is its first (an adapter
+				// may number frames anew on every stackTrace, as the Node
+				// adapter does, so a second call's ids need not match).
 				frames, err := sess.StackTrace(ctx, 0, 100)
 				if err != nil {
 					return nil, err
 				}
-				for _, f := range frames {
-					if f.Id == frameID && f.Source != nil {
+				for i, f := range frames {
+					if (f.Id == p.FrameID || p.FrameID == 0 && i == 0) && f.Source != nil {
 						q.Path, q.Line = f.Source.Path, f.Line
 					}
 				}
 				if q.Path == "" {
-					return nil, argError("frame_id", "frame %d has no source file", frameID)
+					return nil, argError("frame_id", "frame %d has no source file", p.FrameID)
 				}
 			}
 			wctx, cancel := context.WithTimeout(ctx, 60*time.Second)

@@ -74,8 +74,9 @@ type launchArgs struct {
 }
 
 type attachArgs struct {
-	Host string `json:"host,omitempty"`
-	Port int    `json:"port" mcp:"required"`
+	Adapter string `json:"adapter,omitempty" enum:"debugpy,node" desc:"default debugpy; node: node --inspect=HOST:PORT"`
+	Host    string `json:"host,omitempty"`
+	Port    int    `json:"port" mcp:"required"`
 	// Breakpoints are set before the debuggee resumes, so early lines hit.
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	Wait        *bool              `json:"wait,omitempty"`
@@ -142,11 +143,11 @@ func (s *Server) registerSessionTools() {
 			return s.waitAndReport(ctx, c, sess, p.Timeout)
 		})
 
-	addTool(s, toolSpec{name: "debug_attach", title: "Attach to a running debugpy",
-		desc:  "Attach to a debugpy listening on host:port; the session becomes active.",
+	addTool(s, toolSpec{name: "debug_attach", title: "Attach to a running program",
+		desc:  "Attach to a debugpy listening on host:port, or a node --inspect; the session becomes active.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			spec := session.AttachSpec{Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
+			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}

@@ -175,6 +175,9 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 		m.state.Program = programOf(a.Arguments)
 		m.mu.Unlock()
 	}
+	if env.Command == "disconnect" && m.opts.BeforeDisconnect != nil {
+		m.opts.BeforeDisconnect(ed.ctx)
+	}
 	ed.upstream(env, body)
 }
 

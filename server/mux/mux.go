@@ -63,6 +63,10 @@ type Options struct {
 	// requests before they are forwarded (the sidecar's own options may
 	// ride in them); an error answers the request instead of forwarding it.
 	CheckLaunch func(command string, args json.RawMessage) error
+	// BeforeDisconnect runs before the editor's disconnect is forwarded
+	// (the session may undo what it changed in a debuggee that goes on
+	// running); it must return within a few seconds.
+	BeforeDisconnect func(ctx context.Context)
 	// Rewriter, when set, may replace the adapter's responses to some
 	// editor requests (smart values), within RewriteBudget.
 	Rewriter      Rewriter

@@ -36,7 +36,7 @@ func (s *Session) end(ctx context.Context) {
 		if !s.mux.State().AdapterDead {
 			s.undoFirstStop(ctx) // an attached debuggee outlives us
 			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			_ = s.mux.Call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: !s.attached}, nil)
+			_ = s.mux.Call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: !s.attached.Load()}, nil)
 			cancel()
 		}
 		_ = s.ad.Close()

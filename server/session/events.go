@@ -40,7 +40,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 				StartMethod     string `json:"startMethod"`
 			}
 			_ = json.Unmarshal(ev.Body, &b)
-			if !s.attached && b.StartMethod != "attach" {
+			if !s.attached.Load() && b.StartMethod != "attach" {
 				s.ad.TrackProcess(b.SystemProcessID) // ended with the adapter, even after a crash
 			}
 			s.mu.Lock()
@@ -243,7 +243,7 @@ func (s *Session) firstStop(ctx context.Context, frameID int) {
 // there is one, else frameless).
 func (s *Session) undoFirstStop(ctx context.Context) {
 	s.mu.Lock()
-	undo := s.undoOnLeave && s.attached && (s.outcome == nil || !s.outcome.Completed)
+	undo := s.undoOnLeave && s.attached.Load() && (s.outcome == nil || !s.outcome.Completed)
 	s.undoOnLeave = false
 	s.mu.Unlock()
 	if !undo {

@@ -35,10 +35,12 @@ type LaunchSpec struct {
 	StopOnEntry bool              `json:"stop_on_entry,omitempty"`
 }
 
-// AttachSpec attaches to a Python adapter listening on host:port (one that
-// the debuggee's listen() started).
+// AttachSpec attaches to a debuggee that waits for debuggers on host:port:
+// debugpy's adapter that its listen() started, or (Adapter "node") the V8
+// inspector of a node started with --inspect=HOST:PORT.
 type AttachSpec struct {
-	Host        string       `json:"host,omitempty"` // loopback unless in ManagerOptions.AttachHosts
+	Adapter     string       `json:"adapter,omitempty"` // an adapter.Kind or alias ("": debugpy)
+	Host        string       `json:"host,omitempty"`    // loopback unless in ManagerOptions.AttachHosts
 	Port        int          `json:"port"`
 	Breakpoints []Breakpoint `json:"breakpoints,omitempty"` // set before configurationDone
 	// ConnectTimeout bounds connecting and the adapter's first answer
@@ -115,6 +117,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
+		// An editor leaving an attached debuggee: undo the first-stop fix first.
+		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
 	})
 	s, err := m.register(origin, d, ad, mx)
 	if err != nil {
@@ -227,8 +231,8 @@ func withOutputTail(err error, s *Session) error {
 	return &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\noutput:\n" + out}
 }
 
-// Attach connects to the Python adapter that a debuggee's listen() runs on
-// host:port, directly as a DAP client.
+// Attach connects to a debuggee waiting on host:port: to debugpy's adapter
+// directly as a DAP client, or through the node adapter to V8's inspector.
 func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error) {
 	if spec.Host == "" {
 		spec.Host = "127.0.0.1"
@@ -246,27 +250,34 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
-	d, err := adapter.DriverFor(adapter.Debugpy)
+	if spec.Adapter == "" {
+		spec.Adapter = string(adapter.Debugpy)
+	}
+	d, err := driverOf(spec.Adapter)
 	if err != nil {
 		return nil, err
 	}
-	args, err := d.AttachArgs()
+	plan, err := d.Attach(spec.Host, spec.Port)
 	if err != nil {
 		return nil, invalid("adapter", "%s", err.Error())
 	}
 	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
 	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)
 	defer cancel()
-	ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
-	if err != nil {
-		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error() + " (is a debug adapter listening there? e.g. python -m debugpy --listen PORT)"}
-	}
-	s, err := m.newLiveOn(ctx, OriginHeadless, d, ad)
-	if err != nil {
-		_ = ad.Close()
+	var s *Session
+	if plan.Dial {
+		ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
+		if err != nil {
+			return nil, &Error{Code: CodeLaunchFailed, Message: err.Error() + " (is a debug adapter listening there? e.g. python -m debugpy --listen PORT)"}
+		}
+		if s, err = m.newLiveOn(ctx, OriginHeadless, d, ad); err != nil {
+			_ = ad.Close()
+			return nil, err
+		}
+	} else if s, err = m.newLive(ctx, OriginHeadless, d, ""); err != nil {
 		return nil, err
 	}
-	s.attached = true
+	s.attached.Store(true)
 	// Something that accepts the connection but never speaks DAP must not
 	// hold the attach for the whole start-up bound.
 	if err := s.mux.Call(dctx, "initialize", initializeArgs(d.AdapterID()), nil); err != nil {
@@ -278,7 +289,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, &Error{Code: CodeLaunchFailed, Message: "initialize: " + wrap(err).Error()}
 	}
 	s.initialized = true
-	if err := s.start(ctx, "attach", args, byFile); err != nil {
+	if err := s.start(ctx, "attach", plan.Args, byFile); err != nil {
 		s.end(context.Background())
 		m.Remove(s.id)
 		return nil, err

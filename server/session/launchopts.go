@@ -73,6 +73,9 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	if command == "attach" {
+		s.attached.Store(true) // the debuggee outlives the session
+	}
 	if o.Adapter != "" {
 		if want, _ := adapter.ParseKind(o.Adapter); want != s.kind {
 			return fmt.Errorf("dapscope: this %s asks for adapter %q but this proxy runs %s; start it with `dapscope dap --adapter %s`", command, o.Adapter, s.kind, want)

@@ -15,6 +15,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // ProxySpec configures an editor-facing proxy session.
@@ -22,6 +25,10 @@ type ProxySpec struct {
 	Adapter string `json:"adapter,omitempty"` // an adapter.Kind or alias ("": adapter.Default)
 	// Dir is the adapter's working directory (default: the workspace).
 	Dir string `json:"dir,omitempty"`
+	// Connect is the host:port of an adapter that already runs, instead of
+	// starting one: debugpy's adapter waiting for a subprocess's child
+	// session. Loopback only unless the host is in ManagerOptions.AttachHosts.
+	Connect string `json:"connect,omitempty"`
 }
 
 // ServeEditor runs one editor connection as the primary client of a new
@@ -33,7 +40,12 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 		_ = conn.Close()
 		return err
 	}
-	s, err := m.newLive(ctx, OriginEditor, d, spec.Dir)
+	var s *Session
+	if spec.Connect != "" {
+		s, err = m.connectEditor(ctx, d, spec.Connect)
+	} else {
+		s, err = m.newLive(ctx, OriginEditor, d, spec.Dir)
+	}
 	if err != nil {
 		_ = conn.Close()
 		return err
@@ -41,6 +53,31 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 	err = s.mux.ServeEditor(ctx, conn)
 	s.end(context.Background())
 	return err
+}
+
+// connectEditor is the session of an editor's child session on an adapter
+// that already runs (a debugpy subprocess): dialed, never started, and
+// attached (the debuggee is not ours to end).
+func (m *Manager) connectEditor(ctx context.Context, d adapter.Driver, hostPort string) (*Session, error) {
+	host, _, err := net.SplitHostPort(hostPort)
+	if err != nil {
+		return nil, invalid("connect", "%q is not host:port", clip.Bytes.Head(hostPort, 200))
+	}
+	if !m.attachHostAllowed(host) {
+		return nil, invalid("connect", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(host, 200), clip.Bytes.Head(host, 200))
+	}
+	dctx, cancel := context.WithTimeout(ctx, DefaultConnectTimeout)
+	defer cancel()
+	ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
+	if err != nil {
+		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+	}
+	s, err := m.newLiveOn(ctx, OriginEditor, d, ad)
+	if err != nil {
+		return nil, err
+	}
+	s.attached.Store(true)
+	return s, nil
 }
 
 // ListenEditor listens for ONE editor connection and serves it in the

@@ -40,7 +40,7 @@ type Session struct {
 	mux        *mux.Mux
 	ad         *adapter.Adapter
 	log        *slog.Logger
-	attached   bool             // attach (don't terminate the debuggee on end)
+	attached   atomic.Bool      // attach (don't terminate the debuggee on end; undo the first-stop fix)
 	programRan atomic.Bool      // output no longer needs the start-up check (events.go)
 	output     *outputBuffer    // the program's output, all categories in order
 	outputs    *categoryBuffers // each category apart, the adapter's notices too

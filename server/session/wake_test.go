@@ -304,33 +304,42 @@ func TestWakeUninstalledOnDetach(t *testing.T) {
 			}
 			_ = s.Terminate(ctx) // detach: uninstall, then disconnect without terminating
 
-			plain := newTestManager(t, ManagerOptions{DisableNoDelay: true})
-			s2, err := plain.Attach(ctx, AttachSpec{Port: port, Breakpoints: bp})
-			if err != nil {
-				t.Fatal(err)
-			}
-			frame := waitStop(t, s2).Location.FrameID
-			r, err := s2.Evaluate(ctx, "("+adapter.WakeMarkerExpr+", __import__('pydevd').time is __import__('time'), hasattr(__import__('pydevd').PyDB.post_internal_command, '_dapscope_wake'))", frame, "watch")
-			if err != nil || r.Result != "(None, True, False)" {
-				t.Fatalf("after detach: (marker, pydevd.time restored, wrapper present) = %s, %v", r.Result, err)
-			}
-			if _, err := s2.Evaluate(ctx, "stop.__setitem__(0, True)", frame, "watch"); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s2.SetBreakpoints(ctx, rel, nil); err != nil {
-				t.Fatal(err)
-			}
-			_ = s2.Terminate(ctx)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("debuggee ended with %v", err)
-				}
-			case <-ctx.Done():
-				t.Fatal("debuggee did not finish after the last detach")
-			}
+			expectUnpatched(t, port, cmd, rel, bp)
 		})
+	}
+}
+
+// expectUnpatched attaches a second, unpatched session to the wake_listen.py
+// debuggee on port: pydevd must be as it was before any session patched it;
+// then it lets the debuggee finish and checks that it ends normally.
+func expectUnpatched(t *testing.T, port int, cmd *exec.Cmd, rel string, bp []Breakpoint) {
+	t.Helper()
+	ctx := testCtx(t)
+	plain := newTestManager(t, ManagerOptions{DisableNoDelay: true})
+	s2, err := plain.Attach(ctx, AttachSpec{Port: port, Breakpoints: bp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := waitStop(t, s2).Location.FrameID
+	r, err := s2.Evaluate(ctx, "("+adapter.WakeMarkerExpr+", __import__('pydevd').time is __import__('time'), hasattr(__import__('pydevd').PyDB.post_internal_command, '_dapscope_wake'))", frame, "watch")
+	if err != nil || r.Result != "(None, True, False)" {
+		t.Fatalf("after detach: (marker, pydevd.time restored, wrapper present) = %s, %v", r.Result, err)
+	}
+	if _, err := s2.Evaluate(ctx, "stop.__setitem__(0, True)", frame, "watch"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.SetBreakpoints(ctx, rel, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = s2.Terminate(ctx)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("debuggee ended with %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("debuggee did not finish after the last detach")
 	}
 }

@@ -3,7 +3,9 @@
 # installs what is missing (cached), packages the extension (.vsix with the
 # sidecar), installs it into a fresh code-server, runs e2e/scenario.mjs
 # (F5 → stop → hover df → webview from the Variables view → step → refresh →
-# MCP endpoint), stops every process it started, prints PASS/FAIL.
+# MCP endpoint), then e2e/scenario-node.mjs (a `"type": "node"` session of
+# VS Code's own js-debug, joined through the bridge), stops every process it
+# started, prints PASS/FAIL.
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -46,7 +48,9 @@ if [ "${1:-}" = "--setup-only" ]; then log "e2e dependencies ready in $E2E_CACHE
 log "packaging the extension (.vsix with the sidecar)"
 VSIX="$T/dapscope.vsix"
 (cd "$ROOT" && DAPSCOPE_VSIX="$VSIX" npm run -s package >"$T/package.log" 2>&1) || { tail -30 "$T/package.log"; fail "packaging failed"; }
-unzip -l "$VSIX" | grep -q 'extension/bin/dapscope' || fail "the .vsix lacks bin/dapscope"
+# (the listing is read whole: grep -q quitting early would SIGPIPE unzip, which pipefail counts as a failure)
+LISTING="$(unzip -l "$VSIX")" || fail "cannot list the .vsix"
+grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/dapscope"
 
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 cp -r "$HERE/workspace/." "$T/ws/"
@@ -100,10 +104,23 @@ if [ -n "${E2E_KEEP:-}" ]; then
   while [ -e "$E2E_KEEP" ]; do sleep 1; done
   exit 0
 fi
-log "running the scenario"
+rc=0
+# E2E_ONLY=node runs the JavaScript scenario alone (while working on it).
+if [ "${E2E_ONLY:-}" != node ]; then
+  log "running the scenario"
+  E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
+    CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
+    node "$HERE/scenario.mjs"
+  rc=$?
+fi
+# The JavaScript scenario (VS Code's own js-debug joined through the bridge), same window.
+s0=$SECONDS
+log "running the JavaScript scenario"
 E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
   CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
-  node "$HERE/scenario.mjs"
-rc=$?
+  node "$HERE/scenario-node.mjs"
+rc_node=$?
+log "the JavaScript scenario took $((SECONDS - s0)) s"
+[ $rc = 0 ] && rc=$rc_node
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
 exit $rc

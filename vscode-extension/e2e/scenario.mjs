@@ -478,7 +478,7 @@ async function main() {
     await until('the session to end', async () => (await page.locator('.debug-toolbar:visible').count()) === 0, 60_000);
     await screenshot('ended');
 
-    // A debugpy subprocess: the child session (debugpyAttach) is inspected through the bridge.
+    // A debugpy subprocess: the child session (debugpyAttach) goes through the sidecar's proxy like its parent.
     await runCommand('View: Show Explorer');
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'child.py' }).click();
     await page.locator('.tabs-container .tab', { hasText: 'child.py' }).waitFor({ state: 'visible' });
@@ -501,9 +501,10 @@ async function main() {
     await screenshot('child-stopped');
     const childHover = await altHover(childEditor, '# CHILD BREAKPOINT', 'settings', /dict/, 'child-hover');
     if (!/settings/.test(childHover) || !/3/.test(childHover)) throw new Error(`hover on the child's dict: ${JSON.stringify(childHover)}`);
-    log(`child hover (through the bridge): ${childHover.slice(0, 80).replace(/\s+/g, ' ')}…`);
+    log(`child hover (proxied child session): ${childHover.slice(0, 80).replace(/\s+/g, ' ')}…`);
+    if (!/startProxy for "Subprocess \d+"/.test(extensionLog())) throw new Error('the child session did not go through the sidecar (no startProxy for "Subprocess N" in the extension log)');
     await page.waitForTimeout(1_000);
-    log(`LATENCY hover through the bridge (child session, seen by the extension): ${stats(timings(extensionLog(), /hover child\.py:\d+:\d+ answered in ([\d.]+) ms/g))}`);
+    log(`LATENCY hover in the child session (proxied, seen by the extension): ${stats(timings(extensionLog(), /hover child\.py:\d+:\d+ answered in ([\d.]+) ms/g))}`);
     await until('all sessions to end', async () => {
       if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
       await page.keyboard.press('Shift+F5');

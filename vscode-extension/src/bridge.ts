@@ -1,27 +1,55 @@
 // The bridge for sessions of other debug types (e.g. the Python extension's
 // `debugpy`): a DebugAdapterTracker reports their stops to the sidecar, and the
 // sidecar's DAP requests for smart inspect come back as `dapscope/dapRequest`
-// and run through `session.customRequest`. Written against small interfaces so
-// the logic is unit-tested without VS Code.
+// and run through `session.customRequest`. VS Code's JavaScript debugger
+// (js-debug) splits a run into a launcher parent and a child per target: only
+// the child, which owns the thread, is bridged. Written against small
+// interfaces so the logic is unit-tested without VS Code.
 
-import { parseAdapterKind } from './adapter';
+import { isJsDebugType, parseAdapterKind } from './adapter';
 import type { BridgeEvent, DapRequestParams } from './protocol';
 
 export interface BridgeSession {
   id: string;
   type: string;
   name: string;
-  configuration?: { subProcessId?: unknown; [k: string]: unknown };
+  configuration?: { subProcessId?: unknown; __pendingTargetId?: unknown; [k: string]: unknown };
+  parentSession?: { id: string; type: string };
   customRequest(command: string, args?: unknown): Thenable<unknown>;
 }
 
-/** Maps a VS Code debug type (or a configuration's `adapter`) to the sidecar's adapter kind; unknown types pass through. */
+/**
+ * Maps a VS Code debug type (or a configuration's `adapter`) to the sidecar's
+ * adapter kind: js-debug's types (`node`, `pwa-node`, `chrome`, …) are `node`;
+ * unknown types pass through.
+ */
 export function adapterKind(debugType: string): string {
+  if (isJsDebugType(debugType)) return 'node';
   return parseAdapterKind(debugType) ?? debugType;
+}
+
+/**
+ * Whether a js-debug session is a concrete target (a child holding the
+ * thread). js-debug's parent session only launches or attaches: it answers
+ * `threads` with an empty list and never stops. Its children carry
+ * `__pendingTargetId` in their configuration (js-debug's own test,
+ * `isConcreteSession`) and a parent session.
+ */
+export function isJsDebugTarget(session: Pick<BridgeSession, 'configuration'>): boolean {
+  return session.configuration?.__pendingTargetId !== undefined;
 }
 
 /** Commands the sidecar may send through the bridge: read-only inspection traffic. */
 const ALLOWED = new Set(['evaluate', 'stackTrace', 'scopes', 'variables', 'threads', 'source']);
+
+/**
+ * Evaluate contexts the bridge passes on. `clipboard` is how the JavaScript
+ * probe gets a value untruncated from js-debug (1.117: budget unlimited,
+ * the value serialized as code: a string comes back as a JSON string literal,
+ * e.g. `"{\"a\":1}"`, or as a backtick template when it holds a newline).
+ * Anything else (or none) is refused before it reaches the debugger.
+ */
+const EVALUATE_CONTEXTS = new Set(['watch', 'repl', 'hover', 'clipboard', 'variables']);
 
 export class Bridge {
   private sessions = new Map<string, BridgeSession>();
@@ -33,11 +61,12 @@ export class Bridge {
 
   /**
    * Whether a session goes through the bridge: every debug type but dapscope
-   * (proxied instead), and dapscope child sessions (debugpy subprocesses),
-   * which connect straight to debugpy's adapter.
+   * (proxied instead, debugpy subprocess children included); of js-debug's
+   * sessions only the children that are concrete targets.
    */
-  static bridged(debugType: string, configuration?: { subProcessId?: unknown }): boolean {
-    return debugType !== 'dapscope' || configuration?.subProcessId !== undefined;
+  static bridged(debugType: string, configuration?: { __pendingTargetId?: unknown }): boolean {
+    if (isJsDebugType(debugType)) return isJsDebugTarget({ configuration });
+    return debugType !== 'dapscope';
   }
 
   has(id: string): boolean {
@@ -91,6 +120,10 @@ export class Bridge {
     const s = this.sessions.get(p.vscodeSessionId);
     if (!s) throw new Error(`dapscope bridge: no live debug session ${p.vscodeSessionId}`);
     if (!ALLOWED.has(p.command)) throw new Error(`dapscope bridge: command ${p.command} is not allowed`);
+    if (p.command === 'evaluate') {
+      const ctx = (p.arguments as { context?: unknown } | undefined)?.context;
+      if (ctx !== undefined && !EVALUATE_CONTEXTS.has(String(ctx))) throw new Error(`dapscope bridge: evaluate context ${String(ctx)} is not allowed`);
+    }
     const t0 = Date.now();
     const body = await s.customRequest(p.command, p.arguments);
     this.log(`bridge ${p.command} on ${s.type} session took ${Date.now() - t0} ms`);

@@ -17,6 +17,7 @@ export function adapterFor(config: Record<string, unknown>, languageId?: string)
   const program = String(config.program ?? '');
   if (program.endsWith('.go')) return 'dlv';
   if (program.endsWith('.py') || config.module) return 'debugpy';
+  if (/\.[mc]?js$/.test(program)) return 'node';
   return languageId === 'go' ? 'dlv' : 'debugpy';
 }
 
@@ -38,7 +39,7 @@ export function withDefaults(config: Record<string, unknown>, languageId?: strin
     if (adapter === 'debugpy') {
       c.console = c.console ?? 'internalConsole';
       c.justMyCode = c.justMyCode ?? true;
-    } else {
+    } else if (adapter === 'dlv') {
       c.mode = c.mode ?? 'debug';
     }
   }

@@ -33,13 +33,9 @@ export class DescriptorFactory implements vscode.DebugAdapterDescriptorFactory {
 
   async createDebugAdapterDescriptor(session: vscode.DebugSession): Promise<vscode.DebugAdapterDescriptor> {
     const cfg = session.configuration;
-    const connect = cfg.connect as { host?: string; port?: number } | undefined;
-    if (cfg.request === 'attach' && cfg.subProcessId !== undefined && connect?.port) {
-      // A debugpy child session (startDebugging): debugpy's adapter already
-      // listens for it; connect straight to it like the Python extension does.
-      this.log.info(`child session ${session.name}: connecting to debugpy adapter at ${connect.host ?? '127.0.0.1'}:${connect.port}`);
-      return new vscode.DebugAdapterServer(connect.port, connect.host ?? '127.0.0.1');
-    }
+    // A debugpy child session (subProcessId + connect) goes through the
+    // sidecar too: it dials debugpy's adapter, which waits for the child,
+    // so the subprocess gets the same fast wake and smart values.
     const t0 = Date.now();
     const res = await this.starter.startProxy(cfg, session.id);
     const addr = parseAddress(res.address);

@@ -3,9 +3,10 @@
 // `dapscope` debug type and its proxy factory (debug.ts), the tracker on
 // every session (tracker.ts), the commands (commands.ts), the MCP server
 // definition provider (mcp.ts) — and starts the sidecar (sidecar.ts) once a
-// Python or Go file or a debug session needs it.
+// Python, Go or JavaScript file or a debug session needs it.
 
 import * as vscode from 'vscode';
+import { HOVER_LANGUAGES } from './adapter';
 import { registerCommands } from './commands';
 import { ConfigurationProvider, DescriptorFactory } from './debug';
 import { registerMcp } from './mcp';
@@ -32,13 +33,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   registerMcp(context, log, () => state.sidecar.mcpEndpoint());
 
-  // Start the sidecar now when a Python or Go file is open (hover needs it).
+  // Start the sidecar now when a Python, Go or JavaScript file is open (hover needs it).
   const lang = vscode.window.activeTextEditor?.document.languageId;
-  if (lang === 'python' || lang === 'go' || vscode.debug.activeDebugSession) {
+  if ((lang && HOVER_LANGUAGES.includes(lang)) || vscode.debug.activeDebugSession) {
     state.sidecar.startInBackground();
   } else {
     const sub = vscode.workspace.onDidOpenTextDocument((d) => {
-      if (d.languageId === 'python' || d.languageId === 'go') {
+      if (HOVER_LANGUAGES.includes(d.languageId)) {
         sub.dispose();
         state.sidecar.startInBackground();
       }

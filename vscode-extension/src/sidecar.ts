@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { HOVER_LANGUAGES } from './adapter';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, PageParams, PageResult, SessionEvent, StartProxyResult } from './protocol';
 import type { InspectResult } from './types';
@@ -88,10 +89,7 @@ export class Sidecar {
     const serverOptions: ServerOptions = { command: bin, args, options: { cwd: root } };
     const log = this.log;
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [
-        { scheme: 'file', language: 'python' },
-        { scheme: 'file', language: 'go' },
-      ],
+      documentSelector: HOVER_LANGUAGES.map((language) => ({ scheme: 'file', language })),
       outputChannel: log,
       // The hover's "Open in dapscope" link runs this one command.
       markdown: { isTrusted: { enabledCommands: ['dapscope.inspectExpression'] } },

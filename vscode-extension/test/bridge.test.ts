@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Bridge, adapterKind, childConfiguration } from '../src/bridge';
 import type { BridgeEvent } from '../src/protocol';
 
-function fakeSession(type = 'debugpy') {
+function fakeSession(type = 'debugpy', configuration?: Record<string, unknown>, parentSession?: { id: string; type: string }) {
   const calls: { command: string; args: unknown }[] = [];
   return {
     calls,
@@ -13,6 +13,8 @@ function fakeSession(type = 'debugpy') {
       id: 's1',
       type,
       name: 'Python: current file',
+      configuration,
+      parentSession,
       customRequest: async (command: string, args?: unknown) => {
         calls.push({ command, args });
         if (command === 'evaluate') return { result: '{"name": "df"}', variablesReference: 0 };
@@ -71,13 +73,15 @@ test('adapter kinds', () => {
   assert.equal(adapterKind('node'), 'node');
 });
 
-test('dapscope child sessions (debugpy subprocesses) are bridged with their adapter', () => {
+test('dapscope sessions, debugpy subprocess children included, are proxied, not bridged', () => {
   const events: BridgeEvent[] = [];
   const b = new Bridge((e) => events.push(e));
   const child = { ...fakeSession('dapscope').session, id: 'c1', configuration: { subProcessId: 42, adapter: 'debugpy' } };
-  assert.ok(b.tracker(child));
-  assert.equal(events[0].adapter, 'debugpy');
+  assert.equal(b.tracker(child), undefined);
   assert.equal(b.tracker({ ...fakeSession('dapscope').session, id: 'p1', configuration: {} }), undefined);
+  assert.equal(events.length, 0);
+  assert.ok(b.tracker({ ...fakeSession('debugpy').session, id: 'd1', configuration: {} }));
+  assert.equal(events[0].adapter, 'debugpy');
 });
 
 test('debugpyAttach becomes an attach configuration of the parent type', () => {
@@ -88,4 +92,51 @@ test('debugpyAttach becomes an attach configuration of the parent type', () => {
   assert.equal(c.subProcessId, 42);
   assert.deepEqual(c.connect, { host: '127.0.0.1', port: 5679 });
   assert.equal(childConfiguration({ name: 'x' }, 'dapscope'), undefined);
+});
+
+test("js-debug: only the child session (the target with the thread) is bridged, as adapter node", async () => {
+  const events: BridgeEvent[] = [];
+  const b = new Bridge((e) => events.push(e));
+  // What js-debug 1.117 starts for a plain `"type": "node"` launch: a parent
+  // of type pwa-node that only launches (threads: []), then a child per
+  // target with __pendingTargetId and the parent session.
+  const parent = { ...fakeSession('pwa-node', { type: 'pwa-node', request: 'launch', program: '/w/records.js' }).session, id: 'p1' };
+  assert.equal(b.tracker(parent), undefined);
+  const { session, calls } = fakeSession('pwa-node', { type: 'pwa-node', request: 'launch', __pendingTargetId: 'T1' }, { id: 'p1', type: 'pwa-node' });
+  const child = { ...session, id: 'c1', name: 'records.js [1234]' };
+  const t = b.tracker(child)!;
+  assert.ok(t);
+  // js-debug's one thread has id 0: it must reach the sidecar as 0, not be dropped.
+  t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 0, allThreadsStopped: false } });
+  assert.deepEqual(events.map((e) => [e.vscodeSessionId, e.kind, e.adapter, e.debugType]), [
+    ['c1', 'started', 'node', 'pwa-node'],
+    ['c1', 'stopped', 'node', 'pwa-node'],
+  ]);
+  assert.equal(events[1].threadId, 0);
+  // The JavaScript probe reads values untruncated with context clipboard.
+  const args = { expression: 'records', frameId: 0, context: 'clipboard' };
+  await b.request({ vscodeSessionId: 'c1', command: 'evaluate', arguments: args });
+  assert.deepEqual(calls, [{ command: 'evaluate', args }]);
+  await assert.rejects(b.request({ vscodeSessionId: 'p1', command: 'evaluate', arguments: args }), /no live debug session/);
+});
+
+test('chrome and extension host children are bridged too; other types are unchanged', () => {
+  const b = new Bridge(() => {});
+  assert.ok(b.tracker({ ...fakeSession('pwa-chrome', { __pendingTargetId: 'page' }).session, id: 'ch' }));
+  assert.equal(b.tracker({ ...fakeSession('chrome', { request: 'launch' }).session, id: 'chp' }), undefined);
+  assert.equal(b.tracker({ ...fakeSession('pwa-extensionHost', { request: 'launch' }).session, id: 'eh' }), undefined);
+  assert.ok(b.tracker({ ...fakeSession('python', {}).session, id: 'py' }));
+  assert.equal(Bridge.bridged('node-terminal', {}), false);
+  assert.equal(Bridge.bridged('node-terminal', { __pendingTargetId: 'x' }), true);
+});
+
+test('evaluate contexts: the DAP ones pass, anything else is refused', async () => {
+  const b = new Bridge(() => {});
+  const { session, calls } = fakeSession();
+  b.tracker(session);
+  for (const context of ['watch', 'repl', 'hover', 'clipboard', 'variables', undefined]) {
+    await b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context } });
+  }
+  await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context: 'inject' } }), /context inject is not allowed/);
+  assert.equal(calls.length, 6);
 });

@@ -76,7 +76,7 @@ type conn struct {
 
 // dialCDP connects to the inspector's websocket URL.
 func dialCDP(ctx context.Context, url string) (*conn, error) {
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: quickAckClient, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the inspector at %s: %w", url, err)
 	}

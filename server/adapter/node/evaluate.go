@@ -1,12 +1,14 @@
 // evaluate.go: evaluate in a stack frame (Debugger.evaluateOnCallFrame) or
 // globally (Runtime.evaluate, also while the program runs), bounded by a
 // timeout inside V8 (a runaway loop is terminated, the session goes on),
-// side-effect free for hovers, and a thrown exception as an error.
+// side-effect free for hovers, and a thrown exception as an error; a
+// clipboard evaluation answers a string raw and untruncated.
 
 package node
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,6 +63,11 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	v := s.variable("", res, a.Expression)
 	if res != nil {
 		v.Value = valueText(res, max)
+	}
+	// A clipboard string is the text itself, unquoted and whole (as in
+	// js-debug): what is copied, and how the smart-inspect probe answers.
+	if a.Context == "clipboard" && res != nil && res.Type == runtime.RemoteObjectTypeString {
+		_ = json.Unmarshal(res.Value, &v.Value)
 	}
 	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil

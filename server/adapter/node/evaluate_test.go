@@ -29,6 +29,10 @@ func TestEvaluateAndSetVariable(t *testing.T) {
 	} else if el := c.Variables(r.VariablesReference); len(el) < 2 || el[0].EvaluateName != "rows[0]" {
 		t.Errorf("rows elements = %+v", el)
 	}
+	// → evaluate for the clipboard: a string comes back raw and whole
+	if r := c.Evaluate("'it\\'s ' + 'x'.repeat(3000)", frame.Id, "clipboard"); r.Result != "it's "+strings.Repeat("x", 3000) {
+		t.Errorf("clipboard string = %.40q… (%d bytes), want it raw and untruncated", r.Result, len(r.Result))
+	}
 	// → evaluate without a frame: the global scope
 	if r := c.Evaluate("typeof process.version", 0, "repl"); r.Result != "'string'" {
 		t.Errorf("global evaluate = %+v", r)

@@ -1,0 +1,389 @@
+// dapscope inspection probe for JavaScript, part 1 of 3 (probe_core.js,
+// probe_values.js, probe_table.js are concatenated by inspect/node.go into one
+// function body that returns P). It runs inside the debuggee: installed once
+// under globalThis[Symbol.for('dapscope.probe.<hash>')], then called by ONE
+// evaluate per inspection: P.run(() => NAME, ARGS_JSON) -> one JSON string in
+// the shape of inspect.Result. It imports nothing into the program, never
+// calls a user's toString/toJSON/valueOf, never invokes getters (except the
+// ones a path names), and reads built-in internals through intrinsics
+// captured at install time.
+// This part: intrinsics, the time budget, bounded cells and reprs, type tags,
+// path resolution and the entry points.
+
+const ELL = '\u2026';
+const MAX_STR = 256;          // chars per string in reprs and cells
+const MAX_ITEMS = 50;         // items per container in reprs
+const MAX_DEPTH = 2;          // nesting depth of reprs and cells
+const SAMPLE = 20000;         // finite numbers sorted for quantiles, histogram, distinct
+const OBJ_SAMPLE = 100000;    // values counted for top values and string lengths
+const TYPE_SAMPLE = 1000;     // elements whose types are counted (containers)
+const ROW_SAMPLE = 1000;      // rows looked at to recognise an array of records
+const STAT_COLUMNS = 100;     // columns that get statistics
+const PREVIEW_COLUMNS = 200;  // columns shown in previews
+const MAX_COLUMNS = 1000;     // more distinct keys than this: not a table
+const MAX_OUT = 4 * 1024 * 1024;
+
+// Intrinsics, captured once so that a program that replaces them cannot
+// change what the probe does.
+const O = Object, R = Reflect, A = Array, S = String, N = Number, M = Math, J = JSON;
+const getProto = O.getPrototypeOf, ownKeys = R.ownKeys, getDesc = O.getOwnPropertyDescriptor;
+const keysOf = O.keys, isArray = A.isArray, apply = R.apply, hasOwn = O.prototype.hasOwnProperty;
+const fnToString = Function.prototype.toString, objToString = O.prototype.toString;
+const ObjectProto = O.prototype, FunctionProto = Function.prototype;
+const dateGetTime = Date.prototype.getTime, dateISO = Date.prototype.toISOString;
+const getter = (C, k) => getDesc(C.prototype, k).get;
+const mapSize = getter(Map, 'size'), setSize = getter(Set, 'size');
+const mapEntries = Map.prototype.entries, setValues = Set.prototype.values;
+const iterNext = getProto(new Map().entries()).next, setIterNext = getProto(new Set().values()).next;
+const reSource = getter(RegExp, 'source'), reFlags = getter(RegExp, 'flags');
+const TypedArray = getProto(Int8Array);
+const taLength = getDesc(TypedArray.prototype, 'length').get, taTag = getDesc(TypedArray.prototype, Symbol.toStringTag).get;
+const abByteLength = getter(ArrayBuffer, 'byteLength');
+const symToString = Symbol.prototype.toString, bigToString = BigInt.prototype.toString;
+const strSlice = S.prototype.slice, strIndexOf = S.prototype.indexOf, charCodeAt = S.prototype.charCodeAt;
+const now = (typeof performance === 'object' && performance && typeof performance.now === 'function')
+  ? performance.now.bind(performance) : Date.now;
+const BufferCtor = typeof Buffer === 'function' ? Buffer : null;
+// util (Node 20.16+, 22.3+): native brand checks that never run a Proxy's
+// traps, and the state of a Promise. Loaded from Node's own built-ins (no
+// require, nothing added to the program's module cache); absent elsewhere.
+let util = null;
+try {
+  if (typeof process === 'object' && process && typeof process.getBuiltinModule === 'function') {
+    util = process.getBuiltinModule('node:util');
+  }
+} catch (e) { util = null; }
+const T = util && util.types;
+
+function ProbeError(code, message, hint, available) {
+  this.code = code; this.message = message; this.hint = hint; this.available = available;
+}
+
+function Budget(seconds) {
+  this.deadline = now() + seconds * 1000;
+  this.timedOut = [];
+}
+Budget.prototype.ok = function (what) {
+  if (now() < this.deadline) return true;
+  if (this.timedOut.indexOf(what) < 0) this.timedOut.push(what);
+  return false;
+};
+
+function Trunc() { this.hit = false; }
+
+// cut shortens s to n UTF-16 units, never inside a surrogate pair.
+function cut(s, n, tr) {
+  if (s.length <= n) return s;
+  if (tr) tr.hit = true;
+  let k = n;
+  const c = apply(charCodeAt, s, [k - 1]);
+  if (c >= 0xd800 && c <= 0xdbff) k--;
+  return apply(strSlice, s, [0, k]) + ELL;
+}
+
+// tailOf is the last n units of s, never starting inside a surrogate pair.
+function tailOf(s, n) {
+  let k = s.length - n;
+  const c = apply(charCodeAt, s, [k]);
+  if (c >= 0xdc00 && c <= 0xdfff) k++;
+  return apply(strSlice, s, [k]);
+}
+
+// num rounds a finite number to digits significant digits; infinities as
+// strings, NaN as null (as the Python probe).
+function num(x, digits) {
+  if (x !== x) return null;
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (x === 0 || !digits) return x === 0 ? 0 : x;
+  return N(x.toPrecision(digits));
+}
+
+function isProxy(v) { return T ? T.isProxy(v) : false; }
+
+// protoChain lists v's prototypes (without Object.prototype), bounded.
+function protoChain(v) {
+  const out = [];
+  let p = v;
+  for (let i = 0; i < 32; i++) {
+    if (isProxy(p)) break;
+    p = getProto(p);
+    if (p === null || p === ObjectProto) break;
+    out.push(p);
+  }
+  return out;
+}
+
+// dataValue reads key on v or its prototypes without running a getter
+// (undefined when missing or an accessor).
+function dataValue(v, key) {
+  let o = v;
+  for (let i = 0; i < 32 && o !== null && o !== undefined; i++) {
+    if (isProxy(o)) return undefined;
+    const d = getDesc(o, key);
+    if (d) return 'value' in d ? d.value : undefined;
+    o = getProto(o);
+  }
+  return undefined;
+}
+
+// className is the name of v's constructor, read without getters.
+function className(v) {
+  if (isProxy(v)) return 'Proxy';
+  const p = getProto(v);
+  if (p === null) return 'Object';
+  const c = dataValue(p, 'constructor');
+  if (typeof c === 'function') {
+    const n = dataValue(c, 'name');
+    if (typeof n === 'string' && n) return n;
+  }
+  const tag = dataValue(v, Symbol.toStringTag);
+  return typeof tag === 'string' ? tag : 'Object';
+}
+
+// tag is the probe's kind of a value (brand checks, no traps, no getters).
+function tag(v) {
+  const t = typeof v;
+  if (v === null) return 'null';
+  if (t !== 'object' && t !== 'function') return t;
+  if (isProxy(v)) return 'Proxy';
+  if (t === 'function') return 'function';
+  if (isArray(v)) return 'Array';
+  if (T) {
+    if (T.isTypedArray(v)) return BufferCtor && v instanceof BufferCtor ? 'Buffer' : 'TypedArray';
+    if (T.isArrayBuffer(v) || T.isSharedArrayBuffer(v)) return 'ArrayBuffer';
+    if (T.isDate(v)) return 'Date';
+    if (T.isRegExp(v)) return 'RegExp';
+    if (T.isNativeError(v)) return 'Error';
+    if (T.isMap(v)) return 'Map';
+    if (T.isSet(v)) return 'Set';
+    if (T.isWeakMap(v)) return 'WeakMap';
+    if (T.isWeakSet(v)) return 'WeakSet';
+    if (T.isPromise(v)) return 'Promise';
+    if (T.isBoxedPrimitive(v)) return 'Boxed';
+    if (T.isModuleNamespaceObject(v)) return 'Module';
+    return v instanceof Error ? 'Error' : 'Object';
+  }
+  // Without util: brand checks through intrinsics that throw on other objects.
+  const brand = (f) => { try { apply(f, v, []); return true; } catch (e) { return false; } };
+  if (brand(taTag) && taTag.call(v) !== undefined) return BufferCtor && v instanceof BufferCtor ? 'Buffer' : 'TypedArray';
+  if (brand(abByteLength)) return 'ArrayBuffer';
+  if (brand(dateGetTime)) return 'Date';
+  if (v !== RegExp.prototype && brand(reSource)) return 'RegExp';
+  if (brand(mapSize)) return 'Map';
+  if (brand(setSize)) return 'Set';
+  if (v instanceof Error) return 'Error';
+  if (v instanceof Promise) return 'Promise';
+  if (typeof WeakMap === 'function' && v instanceof WeakMap) return 'WeakMap';
+  if (typeof WeakSet === 'function' && v instanceof WeakSet) return 'WeakSet';
+  return 'Object';
+}
+
+// typeName is the short type of a value for element_types and attributes.
+function typeName(v) {
+  const k = tag(v);
+  switch (k) {
+    case 'Object': case 'Error': case 'TypedArray': case 'Buffer': return className(v);
+    case 'function': return isClass(v) ? 'class' : 'function';
+  }
+  return k;
+}
+
+function isClass(f) {
+  try { return /^class\b/.test(apply(fnToString, f, [])); } catch (e) { return false; }
+}
+
+function dateText(d) {
+  const t = apply(dateGetTime, d, []);
+  return t === t ? apply(dateISO, d, []) : 'Invalid Date';
+}
+
+function bigText(b) { return apply(bigToString, b, []); }
+
+// cell is a JSON-safe, bounded version of a value (previews, top values).
+function cell(v, depth, tr, seen) {
+  try {
+    const t = typeof v;
+    if (v === null || v === undefined) return null;
+    if (t === 'boolean') return v;
+    if (t === 'number') return Number.isInteger(v) ? v : num(v, 6);
+    if (t === 'string') return cut(v, MAX_STR, tr);
+    if (t === 'bigint') return bigText(v);
+    if (t === 'symbol') return apply(symToString, v, []);
+    const k = tag(v);
+    if (k === 'Date') return dateText(v);
+    if ((k === 'Array' || k === 'Object') && !seen) seen = [];
+    if (k === 'Array' || (k === 'Object' && className(v) === 'Object')) {
+      if (seen.indexOf(v) >= 0) { tr.hit = true; return '<cycle>'; }
+      if (depth >= MAX_DEPTH) { tr.hit = true; return k === 'Array' ? '<Array len=' + v.length + '>' : '<Object>'; }
+      seen.push(v);
+      try {
+        if (k === 'Array') {
+          const out = [];
+          const n = v.length;
+          for (let i = 0; i < n; i++) {
+            if (i >= 10) { tr.hit = true; out.push(ELL); break; }
+            const d = getDesc(v, i);
+            out.push(d === undefined ? null : 'value' in d ? cell(d.value, depth + 1, tr, seen) : '<getter>');
+          }
+          return out;
+        }
+        const out = {};
+        const ks = keysOf(v);
+        for (let i = 0; i < ks.length; i++) {
+          if (i >= 10) { tr.hit = true; out[ELL] = (ks.length - 10) + ' more'; break; }
+          const d = getDesc(v, ks[i]);
+          out[cut(ks[i], 64, tr)] = d && 'value' in d ? cell(d.value, depth + 1, tr, seen) : '<getter>';
+        }
+        return out;
+      } finally { seen.pop(); }
+    }
+    return repr(v, tr, 1);
+  } catch (e) {
+    tr.hit = true;
+    return '<unreadable>';
+  }
+}
+
+function errText(e) {
+  try {
+    if (e !== null && typeof e === 'object' && tag(e) === 'Error') {
+      const n = dataValue(e, 'name'), m = dataValue(e, 'message');
+      return (typeof n === 'string' ? n : 'Error') + (typeof m === 'string' && m ? ': ' + cut(m, 200) : '');
+    }
+    return 'a thrown ' + typeName(e) + (typeof e === 'string' ? ': ' + cut(e, 200) : '');
+  } catch (x) { return 'an exception'; }
+}
+
+// ---------------------------------------------------------------- paths
+
+function pathStr(path) {
+  let s = '';
+  for (const [kind, v] of path) {
+    if (kind === 'name') s += v;
+    else if (kind === 'attr') s += '.' + v;
+    else s += '[' + (typeof v === 'string' ? J.stringify(v) : S(v)) + ']';
+  }
+  return s;
+}
+
+function someKeys(v) {
+  try {
+    if (isProxy(v)) return [];
+    const out = [];
+    for (const k of ownKeys(v)) {
+      if (typeof k === 'string') out.push(k);
+      if (out.length >= 50) break;
+    }
+    return out;
+  } catch (e) { return []; }
+}
+
+// step reads one attribute or item, as JavaScript would (getters named by
+// the path run), with Python-like misses: an unknown key is
+// VARIABLE_NOT_FOUND, a negative index counts from the end, a Map's item is
+// its entry.
+function step(obj, kind, key, where) {
+  if (obj === null || obj === undefined) {
+    throw new ProbeError('INVALID_EXPRESSION', where + ' is ' + obj + ': it has no ' + (kind === 'attr' ? 'property ' : 'item ') + J.stringify(key));
+  }
+  const k = tag(obj);
+  if (kind === 'item' && k === 'Map') {
+    if (obj.has(key)) return obj.get(key);
+    throw new ProbeError('VARIABLE_NOT_FOUND', where + ' has no key ' + J.stringify(key), 'available_variables lists its first string keys', mapKeys(obj));
+  }
+  const indexed = k === 'Array' || k === 'TypedArray' || k === 'Buffer' || typeof obj === 'string';
+  if (kind === 'item' && typeof key === 'number' && indexed) {
+    const n = obj.length;
+    const i = key < 0 ? n + key : key;
+    if (i < 0 || i >= n) throw new ProbeError('VARIABLE_NOT_FOUND', where + ' has no item ' + key + ' (length ' + n + ')');
+    return obj[i];
+  }
+  const box = O(obj);
+  let present;
+  try { present = key in box; } catch (e) {
+    throw new ProbeError('VARIABLE_NOT_FOUND', where + ' cannot be searched for ' + J.stringify(key) + ': ' + errText(e));
+  }
+  if (!present) {
+    throw new ProbeError('VARIABLE_NOT_FOUND', where + ' (' + typeName(obj) + ') has no ' + (kind === 'attr' ? 'property ' : 'item ') + J.stringify(key),
+      'available_variables lists its own properties', someKeys(box));
+  }
+  try { return obj[key]; } catch (e) {
+    throw new ProbeError('VARIABLE_NOT_FOUND', where + (kind === 'attr' ? '.' + key : '[' + J.stringify(key) + ']') + ' raised ' + errText(e));
+  }
+}
+
+function mapKeys(m) {
+  const out = [];
+  const it = apply(mapEntries, m, []);
+  for (let i = 0; i < 50; i++) {
+    const r = apply(iterNext, it, []);
+    if (r.done) break;
+    out.push(typeof r.value[0] === 'string' ? r.value[0] : S(cell(r.value[0], 1, new Trunc())));
+  }
+  return out;
+}
+
+function resolve(thunk, path) {
+  let obj;
+  try { obj = thunk(); } catch (e) {
+    if (e instanceof ReferenceError) {
+      throw new ProbeError('VARIABLE_NOT_FOUND', S(dataValue(e, 'message') || 'name ' + path[0][1] + ' is not defined') + ' in this frame',
+        'pick one of available_variables, or another frame');
+    }
+    throw new ProbeError('VARIABLE_NOT_FOUND', path[0][1] + ' raised ' + errText(e));
+  }
+  for (let i = 1; i < path.length; i++) obj = step(obj, path[i][0], path[i][1], pathStr(path.slice(0, i)));
+  return obj;
+}
+
+function errorJSON(e) {
+  if (e instanceof ProbeError) {
+    const err = { code: e.code, message: e.message };
+    if (e.hint) err.hint = e.hint;
+    if (e.available && e.available.length) err.available_variables = e.available;
+    return J.stringify({ error: err });
+  }
+  return J.stringify({ error: { code: 'INTERNAL', message: 'probe failed: ' + errText(e) } });
+}
+
+function dumps(res) {
+  let out = J.stringify(res);
+  if (out.length > MAX_OUT) {
+    delete res.preview;
+    if (res.statistics) delete res.statistics.columns;
+    (res.warnings = res.warnings || []).push('result over ' + MAX_OUT + ' bytes: preview and column statistics dropped');
+    out = J.stringify(res);
+    if (out.length > MAX_OUT) {
+      out = J.stringify({ name: res.name, type: res.type, detected_type: res.detected_type, warnings: res.warnings.concat(['structure dropped too']) });
+    }
+  }
+  return out;
+}
+
+const P = {};
+
+// P.run inspects the value thunk() reaches through args.path[1:].
+P.run = function (thunk, argsJSON) {
+  const t0 = now();
+  try {
+    const args = J.parse(argsJSON);
+    const path = args.path, opts = args.opts || {};
+    const B = new Budget(N(opts.timeout || 2));
+    const obj = resolve(thunk, path);
+    const res = { name: pathStr(path), warnings: [], source: 'probe' };
+    try {
+      inspectValue(obj, opts, B, res);
+    } catch (e) {
+      if (e instanceof ProbeError) throw e;
+      res.warnings.push('inspection failed part way: ' + errText(e));
+      res.partial = true;
+    }
+    if (B.timedOut.length) { res.partial = true; res.timed_out = B.timedOut; }
+    if (!res.warnings.length) delete res.warnings;
+    res.probe_ms = M.round((now() - t0) * 1000) / 1000;
+    return dumps(res);
+  } catch (e) {
+    return errorJSON(e);
+  }
+};

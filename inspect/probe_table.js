@@ -1,0 +1,407 @@
+// dapscope JavaScript probe, part 3 of 3: statistics (numbers, strings,
+// booleans, dates, mixed values), arrays of records as tables (like a
+// DataFrame: columns with types, nulls, distinct, min/max/mean, top values,
+// head/tail), typed arrays, buffers, and data libraries recognised by duck
+// typing (apache-arrow, arquero, nodejs-polars, danfojs).
+
+// late checks the budget every 65,536 elements of a long loop.
+function late(i, B, label) { return (i & 0xffff) === 0xffff && !B.ok(label); }
+
+function quantile(ss, m, p) {
+  const pos = p / 100 * (m - 1);
+  const lo = M.floor(pos), hi = M.min(lo + 1, m - 1);
+  return ss[lo] + (ss[hi] - ss[lo]) * (pos - lo);
+}
+
+// numStats: exact count, NaN/inf, min, max, mean, std, zeros over the n
+// numbers xs[0..n-1] (an array or typed array); quantiles, histogram and
+// distinct from one sorted, evenly spaced sample of at most SAMPLE finite
+// values. The loops are plain indexed reads with no calls: code evaluated
+// in a paused V8 runs unoptimised, where every call per element counts.
+function numStats(xs, n, res, ints, B, label) {
+  res.count = n;
+  let nan = 0, inf = 0, zeros = 0, cnt = 0, s1 = 0, s2 = 0, k = 0, mn = Infinity, mx = -Infinity;
+  let sorted, m, d = 0, f1 = 0;
+  if (n <= SAMPLE) {
+    // Every value fits the sample: copy and sort natively (NaN sorts last,
+    // then ±Infinity sit at the ends), and take sums, distinct values and
+    // singletons in ONE interpreted pass over the sorted finite values.
+    const all = new Float64Array(xs).sort();
+    let hiN = n;
+    while (hiN > 0 && all[hiN - 1] !== all[hiN - 1]) hiN--;
+    let lo = 0, hi = hiN;
+    while (lo < hi && all[lo] === -Infinity) lo++;
+    while (hi > lo && all[hi - 1] === Infinity) hi--;
+    nan = n - hiN; inf = lo + hiN - hi;
+    sorted = all.subarray(lo, hi); m = cnt = hi - lo;
+    if (cnt) {
+      mn = sorted[0]; mx = sorted[cnt - 1]; k = sorted[0];
+      let run = 1;
+      for (let i = 0; i < cnt; i++) {
+        const x = sorted[i];
+        const dx = x - k;
+        s1 += dx; s2 += dx * dx;
+        if (x === 0) zeros++;
+        if (i && x !== sorted[i - 1]) { d++; if (run === 1) f1++; run = 1; } else if (i) run++;
+      }
+      d++; if (run === 1) f1++;
+    }
+  } else {
+    // One pass: counts, min/max, sums shifted by the first finite value (a
+    // stable variance); then an evenly spaced sample of the finite values.
+    k = NaN;
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0xffff && !B.ok(label)) return;
+      const x = xs[i];
+      if (x - x !== 0) { if (x !== x) nan++; else inf++; continue; } // NaN or ±Infinity
+      if (cnt === 0) k = x;
+      cnt++;
+      const dx = x - k;
+      s1 += dx;
+      s2 += dx * dx;
+      if (x < mn) mn = x;
+      if (x > mx) mx = x;
+      if (x === 0) zeros++;
+    }
+    if (cnt) {
+      const ss = new Float64Array(SAMPLE);
+      const step = M.max(1, M.floor(cnt / SAMPLE));
+      m = 0;
+      for (let i = 0, f = 0; i < n && m < SAMPLE; i++) {
+        const x = xs[i];
+        if (x - x !== 0) continue;
+        if (f++ % step === 0) ss[m++] = x;
+      }
+      sorted = ss.subarray(0, m).sort();
+      let run = 1;
+      d = m ? 1 : 0;
+      for (let i = 1; i < m; i++) {
+        if (sorted[i] !== sorted[i - 1]) { d++; if (run === 1) f1++; run = 1; } else run++;
+      }
+      if (m && run === 1) f1++;
+    }
+  }
+  res.nan_count = nan;
+  res.inf_count = inf;
+  if (!cnt) return;
+  const mean = k + s1 / cnt;
+  res.min = ints ? mn : num(mn, 6);
+  res.max = ints ? mx : num(mx, 6);
+  res.mean = num(mean, 5);
+  res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), 5);
+  res.zeros = zeros;
+  const sampled = m < cnt;
+  if (sampled) { res.sampled = true; res.sample_size = m; }
+  res.quantiles = { p5: num(quantile(sorted, m, 5), 5), p25: num(quantile(sorted, m, 25), 5), p50: num(quantile(sorted, m, 50), 5),
+    p75: num(quantile(sorted, m, 75), 5), p95: num(quantile(sorted, m, 95), 5) };
+  let lo = mn, hi = mx;
+  if (lo === hi) { lo -= 0.5; hi += 0.5; }
+  // Ten bins [e0, e1) … [e9, e10]: on sorted values, a bin's count is the
+  // difference of two lower bounds (binary searches, not a pass).
+  const edges = [], counts = new A(10);
+  for (let i = 0; i <= 10; i++) edges.push(lo + (hi - lo) * i / 10);
+  const below = (e) => { let l = 0, h = m; while (l < h) { const mid = (l + h) >> 1; if (sorted[mid] < e) l = mid + 1; else h = mid; } return l; };
+  let prev = 0;
+  for (let b = 0; b < 9; b++) { const at = below(edges[b + 1]); counts[b] = at - prev; prev = at; }
+  counts[9] = m - prev;
+  res.histogram = { edges: edges.map((e) => num(e, 4)), counts: sampled ? counts.map((c) => M.round(c * cnt / m)) : counts };
+  if (!sampled) { res.distinct = d; } else {
+    const est = d > 0.9 * m ? d / m * cnt : M.sqrt(cnt / m) * f1 + (d - f1);
+    res.distinct = M.min(cnt, M.max(d, M.round(est)));
+    res.distinct_estimated = true;
+  }
+}
+
+// valueKind is the column type of one value ("undefined" for missing keys).
+function valueKind(v) {
+  const t = typeof v;
+  if (v === null) return 'null';
+  if (t !== 'object' && t !== 'function') return t;
+  const k = tag(v);
+  return k === 'Object' || k === 'Error' ? className(v) : k;
+}
+
+// valueStats: statistics of the values vals[0..n-1] (an array's elements or
+// a table column, read once), by their kinds. Returns {dtype, nulls}.
+// (counted: the primitive kind counts a caller already took in its own
+// pass over the values, when it saw no objects; saves a pass.)
+function valueStats(vals, n, res, B, label, counted) {
+  const kinds = {};
+  let nNum = 0, nStr = 0, nBool = 0, nNull = 0, nUndef = 0;
+  if (counted) {
+    ({ nNum, nStr, nBool, nNull, nUndef } = counted);
+  } else {
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0xffff && !B.ok(label)) return null;
+      const v = vals[i];
+      const t = typeof v;
+      if (t === 'number') nNum++;
+      else if (t === 'string') nStr++;
+      else if (t === 'boolean') nBool++;
+      else if (t === 'undefined') nUndef++;
+      else if (v === null) nNull++;
+      else { const k = valueKind(v); kinds[k] = (kinds[k] || 0) + 1; }
+    }
+  }
+  if (nNum) kinds.number = nNum;
+  if (nStr) kinds.string = nStr;
+  if (nBool) kinds.boolean = nBool;
+  if (nNull) kinds.null = nNull;
+  if (nUndef) kinds.undefined = nUndef;
+  const nulls = nNull + nUndef;
+  const present = keysOf(kinds).filter((k) => k !== 'null' && k !== 'undefined');
+  const dtype = present.length === 0 ? 'null' : present.length === 1 ? present[0] : 'mixed';
+  res.count = n;
+  if (present.length > 1) res.element_types = kinds;
+  if (!n || present.length === 0) return { dtype, nulls };
+  if (dtype === 'number') {
+    let nums = vals, ints = true;
+    if (nulls) {
+      nums = new Float64Array(n - nulls);
+      for (let i = 0, j = 0; i < n; i++) { const x = vals[i]; if (typeof x === 'number') nums[j++] = x; }
+    }
+    const m = nums.length;
+    for (let i = 0; i < m; i++) { const x = nums[i]; if (x - x !== 0 || x !== M.floor(x)) { ints = false; break; } } // not Number.isInteger
+    numStats(nums, m, res, ints, B, label);
+    return { dtype, nulls };
+  }
+  if (dtype === 'boolean') {
+    let t = 0;
+    for (let i = 0; i < n; i++) if (vals[i] === true) t++;
+    const f = n - nulls - t;
+    res.true_count = t;
+    res.true_rate = num(t / (n - nulls), 4);
+    res.top_values = [{ value: true, count: t }, { value: false, count: f }].filter((x) => x.count).sort((a, b) => b.count - a.count);
+    res.distinct = (t > 0 ? 1 : 0) + (f > 0 ? 1 : 0);
+    return { dtype, nulls };
+  }
+  if (dtype === 'Date') {
+    let mn = Infinity, mx = -Infinity, first, last, bad = 0;
+    for (let i = 0; i < n; i++) {
+      const v = vals[i];
+      if (valueKind(v) !== 'Date') continue;
+      const t = apply(dateGetTime, v, []);
+      if (t !== t) { bad++; continue; }
+      if (first === undefined) first = t;
+      last = t;
+      if (t < mn) mn = t;
+      if (t > mx) mx = t;
+    }
+    if (first !== undefined) {
+      const iso = (t) => new Date(t).toISOString();
+      res.first = iso(first); res.last = iso(last); res.min = iso(mn); res.max = iso(mx);
+    }
+    if (bad) res.nan_count = bad;
+    return { dtype, nulls };
+  }
+  // Strings, bigints, objects, mixed: distinct and top values of the
+  // primitive values over a sample, string lengths.
+  if (!B.ok(label + '.top_values')) return { dtype, nulls };
+  const sampled = n > OBJ_SAMPLE;
+  const stride = sampled ? M.floor(n / OBJ_SAMPLE) : 1;
+  const counts = new Map();
+  let taken = 0, lmin = Infinity, lmax = 0, lsum = 0, strs = 0, unhashable = 0;
+  for (let i = 0; i < n && taken < OBJ_SAMPLE; i += stride) {
+    taken++;
+    let v = vals[i];
+    if (v === null || v === undefined) continue;
+    const t = typeof v;
+    if (t === 'string') { const l = v.length; strs++; lsum += l; if (l < lmin) lmin = l; if (l > lmax) lmax = l; }
+    else if (t === 'bigint') v = bigText(v) + 'n';
+    else if (t === 'object' || t === 'function' || t === 'symbol') { unhashable++; continue; }
+    counts.set(v, (counts.get(v) || 0) + 1);
+  }
+  if (sampled) { res.sampled = true; res.sample_size = taken; }
+  if (counts.size) {
+    res.distinct = counts.size;
+    if (sampled) res.distinct_estimated = true;
+    const top = [];
+    for (const [v, c] of counts) {
+      if (top.length < 5) { top.push([v, c]); top.sort((a, b) => b[1] - a[1]); } else if (c > top[4][1]) { top[4] = [v, c]; top.sort((a, b) => b[1] - a[1]); }
+    }
+    const tr = new Trunc();
+    res.top_values = top.map(([v, c]) => ({ value: cell(v, 1, tr), count: c }));
+  }
+  if (dtype === 'string' && strs) res.str_len = { min: lmin, max: lmax, mean: num(lsum / strs, 4) };
+  return { dtype, nulls };
+}
+
+// recordColumns recognises an array of records: up to ROW_SAMPLE evenly
+// spaced rows are objects of one shape family (plain or one class), with
+// keys shared by most rows. Returns the column names (first-seen order) and
+// the keys that are accessors (never read), or null.
+function recordColumns(a, n) {
+  if (!n) return null;
+  const step = n > ROW_SAMPLE ? M.floor(n / ROW_SAMPLE) : 1;
+  const seen = new Map();
+  const accessors = new Set();
+  let rows = 0, proto;
+  for (let i = 0, k = 0; i < n && k < ROW_SAMPLE; i += step, k++) {
+    const d = getDesc(a, i);
+    if (!d || !('value' in d)) return null;
+    const r = d.value;
+    if (r === null || r === undefined) continue;
+    if (typeof r !== 'object' || isArray(r) || tag(r) !== 'Object') return null;
+    const p = getProto(r);
+    if (proto === undefined) proto = p;
+    else if (p !== proto && !(p === ObjectProto && proto === null) && !(p === null && proto === ObjectProto)) return null;
+    rows++;
+    for (const key of keysOf(r)) {
+      if (!seen.has(key)) {
+        if (seen.size >= MAX_COLUMNS) return null;
+        seen.set(key, 0);
+      }
+      seen.set(key, seen.get(key) + 1);
+      if (!accessors.has(key) && !('value' in getDesc(r, key))) accessors.add(key);
+    }
+  }
+  if (!rows || !seen.size) return null;
+  let best = 0;
+  for (const c of seen.values()) if (c > best) best = c;
+  if (best * 2 < rows) return null;
+  return { columns: A.from(seen.keys()), accessors };
+}
+
+function inspectRecords(a, opts, B, res) {
+  const n = a.length;
+  const rc = recordColumns(a, n);
+  if (!rc) return false;
+  const cols = rc.columns, ncols = cols.length;
+  res.detected_type = 'dataframe';
+  const st = res.structure = { shape: [n, ncols], column_count: ncols };
+  const columns = cols.map((c) => ({ name: c }));
+  st.columns = columns;
+  st.index = { type: 'positions', length: n, start: 0, stop: n, step: 1, is_unique: true, dtype: 'number' };
+  const get = (i, c) => {
+    const r = a[i];
+    return r === null || r === undefined ? undefined : r[c];
+  };
+  // Preview: head and tail rows.
+  const pc = M.min(ncols, PREVIEW_COLUMNS);
+  const rows = N(opts.max_preview_rows || 5);
+  const tailN = n > rows ? M.max(1, M.floor(rows / 2)) : 0;
+  const tr = new Trunc();
+  const row = (i) => ({ index: i, values: cols.slice(0, pc).map((c) => rc.accessors.has(c) ? '<getter>' : cell(get(i, c), 1, tr)) });
+  const pv = res.preview = { columns: cols.slice(0, pc), head: [] };
+  if (pc < ncols) res.warnings.push('preview shows the first ' + pc + ' of ' + ncols + ' columns');
+  for (let i = 0; i < M.min(rows, n); i++) pv.head.push(row(i));
+  if (tailN) {
+    const start = M.max(rows, n - tailN);
+    pv.tail = [];
+    for (let i = start; i < n; i++) pv.tail.push(row(i));
+    pv.omitted_rows = start - rows;
+  }
+  if (tr.hit) pv.is_truncated = true;
+  if (rc.accessors.size) res.warnings.push('columns with getters are listed, never read: ' + A.from(rc.accessors).join(', '));
+  // Column types, nulls, statistics: one pass per column.
+  const stats = opts.include_statistics !== false ? { columns: [] } : null;
+  if (stats) res.statistics = stats;
+  for (let j = 0; j < ncols; j++) {
+    const c = cols[j];
+    if (rc.accessors.has(c)) { columns[j].dtype = 'getter'; continue; }
+    const full = stats && j < STAT_COLUMNS;
+    if (!B.ok(full ? 'statistics.columns[' + j + ':]' : 'null_counts')) break;
+    const cst = { name: c };
+    let r;
+    if (full) {
+      // The column's values and their primitive kinds, in one pass.
+      const vals = new A(n);
+      let i = 0, nNum = 0, nStr = 0, nBool = 0, nNull = 0, nUndef = 0, other = 0;
+      for (; i < n; i++) {
+        if ((i & 0xffff) === 0xffff && !B.ok('statistics.columns[' + j + ':]')) break;
+        const row = a[i];
+        const v = row === null || row === undefined ? undefined : row[c];
+        vals[i] = v;
+        const t = typeof v;
+        if (t === 'number') nNum++;
+        else if (t === 'string') nStr++;
+        else if (t === 'boolean') nBool++;
+        else if (t === 'undefined') nUndef++;
+        else if (v === null) nNull++;
+        else other++;
+      }
+      if (i < n) break; // out of time part way through a column
+      const counted = other ? undefined : { nNum, nStr, nBool, nNull, nUndef };
+      r = valueStats(vals, n, cst, B, 'statistics.columns[' + j + ']', counted);
+      if (!r) break;
+      delete cst.count;
+      stats.columns.push(cst);
+    } else {
+      r = { dtype: 'unknown', nulls: 0 };
+      const kinds = {};
+      for (let i = 0; i < n; i++) { const k = valueKind(get(i, c)); kinds[k] = (kinds[k] || 0) + 1; }
+      r.nulls = (kinds.null || 0) + (kinds.undefined || 0);
+      const present = keysOf(kinds).filter((k) => k !== 'null' && k !== 'undefined');
+      r.dtype = present.length === 1 ? present[0] : present.length ? 'mixed' : 'null';
+    }
+    columns[j].dtype = r.dtype;
+    columns[j].null_count = r.nulls;
+    columns[j].non_null = n - r.nulls;
+  }
+  if (stats && ncols > STAT_COLUMNS) res.warnings.push('statistics cover the first ' + STAT_COLUMNS + ' of ' + ncols + ' columns');
+  return true;
+}
+
+const DTYPES = { Int8Array: 'int8', Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Int16Array: 'int16', Uint16Array: 'uint16',
+  Int32Array: 'int32', Uint32Array: 'uint32', Float32Array: 'float32', Float64Array: 'float64', BigInt64Array: 'int64',
+  BigUint64Array: 'uint64', Float16Array: 'float16' };
+
+function edgeValues(get, n, k) {
+  const out = [];
+  if (n <= 2 * k) { for (let i = 0; i < n; i++) out.push(get(i)); return out; }
+  for (let i = 0; i < k; i++) out.push(get(i));
+  out.push(ELL);
+  for (let i = n - k; i < n; i++) out.push(get(i));
+  return out;
+}
+
+function inspectTyped(a, opts, B, res) {
+  const name = apply(taTag, a, []);
+  const n = apply(taLength, a, []);
+  const dtype = DTYPES[name] || name;
+  res.type = className(a); res.detected_type = 'ndarray';
+  const bpe = dataValue(a, 'BYTES_PER_ELEMENT') || 1;
+  res.structure = { shape: [n], ndim: 1, length: n, dtype: dtype, itemsize: bpe, nbytes: n * bpe };
+  const big = dtype === 'int64' || dtype === 'uint64';
+  const tr = new Trunc();
+  res.preview = { values: edgeValues((i) => (big ? bigText(a[i]) : cell(a[i], 1, tr)), n, 3) };
+  if (n > 6) res.preview.is_truncated = true;
+  if (opts.include_statistics === false || !n) return;
+  if (!B.ok('statistics')) return;
+  const s = res.statistics = {};
+  let xs = a;
+  if (big) { xs = new Float64Array(n); for (let i = 0; i < n; i++) xs[i] = N(a[i]); }
+  numStats(xs, n, s, dtype.indexOf('float') < 0, B, 'statistics');
+  if (big && s.min !== undefined) {
+    let mn = a[0], mx = a[0];
+    for (let i = 1; i < n; i++) { if (a[i] < mn) mn = a[i]; if (a[i] > mx) mx = a[i]; }
+    s.min = bigText(mn); s.max = bigText(mx);
+  }
+}
+
+// inspectBytes: a Buffer (text preview of its bytes, like Python bytes) or
+// an ArrayBuffer / SharedArrayBuffer (its length and first bytes).
+function inspectBytes(b, k, B, res) {
+  const n = k === 'Buffer' ? apply(taLength, b, []) : apply(abByteLength, b, []);
+  const u8 = k === 'Buffer' ? b : new Uint8Array(b, 0, M.min(n, 250));
+  res.type = className(b); res.detected_type = 'bytes';
+  res.structure = { length: n, nbytes: n };
+  const esc = (i) => {
+    const c = u8[i];
+    if (c === 92) return '\\\\';
+    if (c >= 32 && c < 127) return S.fromCharCode(c);
+    if (c === 10) return '\\n';
+    if (c === 13) return '\\r';
+    if (c === 9) return '\\t';
+    return '\\x' + (c < 16 ? '0' : '') + c.toString(16);
+  };
+  let text = '';
+  const head = M.min(n, 200);
+  for (let i = 0; i < head; i++) text += esc(i);
+  if (k === 'Buffer' && n > 250) {
+    text += ELL;
+    for (let i = n - 50; i < n; i++) text += esc(i);
+  } else if (n > head) text += ELL;
+  res.preview = { text };
+  if (n > 250 || (k !== 'Buffer' && n > head)) res.preview.is_truncated = true;
+}

@@ -1,0 +1,138 @@
+// The JavaScript end-to-end scenario in a real VS Code (code-server), run by
+// run.sh after the Python one in the same window: records.js is debugged
+// with a plain `"type": "node"` launch configuration, i.e. by VS Code's own
+// JavaScript debugger (js-debug), not by dapscope. dapscope joins through
+// the bridge: js-debug's child session (the one with the thread) is
+// reported to the sidecar as adapter node, and every inspection request runs
+// through session.customRequest. Checked: the stop, the webview from the
+// Variables view, its refresh after a step, and the latency seen by the
+// extension. Not yet: the Alt-hover in a .js file (in code-server 4.139.1 the
+// language hover request is cancelled at once while js-debug is paused;
+// editor/bridge_jsdebug_test.go covers the sidecar's side of that hover).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extensionLog, makeHelpers, stats, timings, LONG } from './util.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const require = createRequire(join(here, '..', '..', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const URL_ = process.env.E2E_URL;
+const WS = process.env.E2E_WS;
+const UD = process.env.E2E_USERDATA;
+const ART = process.env.E2E_ARTIFACTS;
+const t0 = Date.now();
+const log = (m) => console.log(`[scenario-node +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+
+const MARK = '// BREAKPOINT';
+const src = readFileSync(join(WS, 'records.js'), 'utf8').split('\n');
+const bpLine = src.findIndex((l) => l.includes(MARK)) + 1;
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  let page;
+  let h;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(URL_).origin });
+    page = await context.newPage();
+    page.setDefaultTimeout(LONG);
+    h = makeHelpers(page, log, ART, 'node-');
+
+    log(`opening ${URL_}`);
+    await page.goto(URL_);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    await h.runCommand('View: Show Explorer');
+    const fileRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'records.js' });
+    await fileRow.waitFor({ state: 'visible' });
+    await fileRow.click();
+    await page.locator('.tabs-container .tab', { hasText: 'records.js' }).waitFor({ state: 'visible' });
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: MARK }).waitFor({ state: 'visible' });
+    log('records.js open');
+    await h.runCommand('dapscope: Show Output');
+    await h.setBreakpoint(editor, MARK);
+    log(`breakpoint set on line ${bpLine}`);
+
+    // js-debug's own configuration: `"type": "node"`.
+    await h.startConfiguration('Node: records');
+    await h.until('the stop (Paused on breakpoint)', async () => (await page.locator('.debug-toolbar').count()) > 0 && (await page.getByText('Paused on breakpoint').count()) > 0);
+    log('js-debug stopped at the breakpoint');
+    const recordsRow = page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*records\b/ }).first();
+    await h.until('records in the Variables view', async () => {
+      if (await recordsRow.isVisible()) return true;
+      const local = page.locator('.debug-variables .monaco-list-row', { hasText: /^\s*Local\b/ }).first();
+      if ((await local.getAttribute('aria-expanded')) === 'false') await local.click();
+      return false;
+    }, 60_000, 1_000);
+    // js-debug keeps its own Variables view (not rewritten: a foreign session).
+    log(`Variables view (js-debug's own): ${((await recordsRow.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)}`);
+    await h.screenshot('stopped');
+
+    // Variables view → Inspect with dapscope → the webview.
+    await h.until('Inspect with dapscope in the Variables context menu', async () => {
+      await page.keyboard.press('Escape');
+      await recordsRow.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Inspect with dapscope' }).first();
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      await page.waitForTimeout(400);
+      await item.hover();
+      await item.click();
+      try {
+        await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 90_000, 1_000);
+    const wv = h.webview();
+    await h.until('the webview result', async () => (await wv.locator('body').getAttribute('data-state')) === 'result');
+    const summary = (await wv.locator('.summary .line').textContent()) ?? '';
+    log(`webview: ${summary}`);
+    // The JavaScript probe, run in js-debug's child session through the
+    // bridge, shows the array of records as a table (qty has 6 nulls).
+    const columns = () => wv.locator('.coltable tbody th.colname').allTextContents();
+    if (!/40 rows × 4 columns/.test(summary)) throw new Error(`webview summary is not the records table: ${summary}`);
+    const cols = await columns();
+    if (cols.join(',') !== 'id,city,price,qty') throw new Error(`webview columns: ${cols}`);
+    log(`webview columns: ${cols.join(', ')}`);
+    const gen1 = Number(await wv.locator('body').getAttribute('data-generation'));
+    await h.screenshot('webview-records');
+
+    // Step over addTotals(records): the webview refreshes on js-debug's stop.
+    await page.locator('.debug-toolbar .codicon-debug-step-over').first().click();
+    await h.until('webview refresh after the step', async () => Number(await wv.locator('body').getAttribute('data-generation')) > gen1 && (await wv.locator('body').getAttribute('data-state')) === 'result');
+    log(`step: webview refreshed (refresh #${await wv.locator('body').getAttribute('data-generation')})`);
+    await h.until('the total column after the step', async () => (await columns()).join(',') === 'id,city,price,qty,total');
+    log(`after the step: ${((await wv.locator('.summary .line').textContent()) ?? '').trim()}`);
+    await h.screenshot('webview-after-step');
+
+    await page.waitForTimeout(1_000);
+    const ext = extensionLog(UD);
+    // dapscope.trace.dap logs each DAP message; the sidecar's requests reach js-debug's child session.
+    // The JavaScript probe's one evaluate per inspection, in the clipboard context (untruncated).
+    if (!/dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"context":"clipboard"[^\n]*P\.run\(\(\) => records/.test(ext)) throw new Error('no probe evaluate of records went to the pwa-node session through the bridge');
+    const clip = ext.split('\n').filter((l) => /dap \[pwa-node\][^\n]*"clipboard"/.test(l));
+    if (clip.length) log(`clipboard evaluates through the bridge: ${clip.length}; e.g. ${clip[clip.length - 1].slice(0, 200)}`);
+    log(`LATENCY inspect records (webview, js-debug bridge): ${stats(timings(ext, /inspect records answered in ([\d.]+) ms/g))}`);
+
+    await h.until('the session to end', async () => {
+      if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
+      await page.keyboard.press('Shift+F5');
+      return false;
+    }, 90_000, 3_000);
+    log('PASS');
+  } catch (e) {
+    log(`FAIL: ${e.stack ?? e}`);
+    if (h) await h.screenshot('failure');
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();
