@@ -4,6 +4,11 @@
 
 package inspect
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 // Detected types (Result.DetectedType).
 const (
 	TypeDataFrame = "dataframe"
@@ -277,6 +282,34 @@ type Histogram struct {
 	Start  float64 `json:"start"`
 	Width  float64 `json:"width"`
 	Counts []int64 `json:"counts"`
+}
+
+// UnmarshalJSON reads start/width/counts, and also edges/counts (the
+// JavaScript probe's form), kept as start and width.
+func (h *Histogram) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Start  *float64  `json:"start"`
+		Width  *float64  `json:"width"`
+		Edges  []float64 `json:"edges"`
+		Counts []int64   `json:"counts"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*h = Histogram{Counts: raw.Counts}
+	switch {
+	case raw.Start != nil:
+		h.Start = *raw.Start
+		if raw.Width != nil {
+			h.Width = *raw.Width
+		}
+	case len(raw.Edges) >= 2:
+		n := len(raw.Edges) - 1
+		h.Start = raw.Edges[0]
+		// 12 significant digits: no float noise from the subtraction
+		h.Width, _ = strconv.ParseFloat(strconv.FormatFloat((raw.Edges[n]-raw.Edges[0])/float64(n), 'g', 12, 64), 64)
+	}
+	return nil
 }
 
 // Edges returns the len(Counts)+1 bin edges.
