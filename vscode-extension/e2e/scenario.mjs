@@ -350,10 +350,13 @@ async function main() {
       's = b.sort_values("value", kind="stable", na_position="last"); f = s.query(\'group == "b" and value > 2\'); ' +
       'print(json.dumps([[int(b.index[-1]), float(b["value"].iloc[-1]), b["group"].iloc[-1]], [int(s.index[0]), float(s["value"].iloc[0])], [len(f), int(f.index[0]), float(f["value"].iloc[0])]]))', WS],
       { encoding: 'utf8' }).trim().split('\n').pop());
-    // Close df's viewer first (one webview at a time).
-    await page.locator('.tabs-container .tab', { hasText: 'dapscope: df' }).first().click();
-    await runCommand('View: Close Editor');
-    await until('df\'s viewer closed', async () => (await page.locator('iframe.webview').count()) === 0, 30_000);
+    // Close df's viewer first (one webview at a time): a middle click on its tab.
+    await until('df\'s viewer closed', async () => {
+      const tab = page.locator('.tabs-container .tab', { hasText: 'dapscope: df' }).first();
+      if ((await tab.count()) === 0) return (await page.locator('iframe.webview').count()) === 0;
+      await tab.click({ button: 'middle', timeout: 5_000 }).catch(() => {});
+      return false;
+    }, 60_000, 1_000);
     const bigRow = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*table\b/ }).first();
     await until('Inspect with dapscope on table', async () => {
       await page.keyboard.press('Escape');
