@@ -28,7 +28,7 @@ type inspectArgs struct {
 	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
 	Width             int     `json:"width,omitempty"`
 	MaxBytes          int     `json:"max_bytes,omitempty" desc:"response budget, default 8192, max 102400"`
-	Precision         string  `json:"precision,omitempty" enum:"short,full" desc:"floats: short (4 significant digits, default) or full"`
+	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	browseArgs
 }
 
