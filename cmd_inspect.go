@@ -60,6 +60,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	noStats := fs.Bool("no-stats", false, "skip statistics")
 	maxBytes := fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024), dropping tail rows, preview rows, histograms, quantiles, then columns; the result's budget says what went")
 	deep := fs.Bool("deep-memory", false, "measure object memory deeply")
+	precision := fs.String("precision", "short", "floats in statistics and preview: short (4 significant digits) or full (exact)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
 
 	var progArgs []string
@@ -95,7 +96,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	exprs := pos[1:]
-	opts := inspect.Options{MaxPreviewRows: rows.preview, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep}
+	opts := inspect.Options{MaxPreviewRows: rows.preview, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep, Precision: *precision}
 	if *noStats {
 		opts.IncludeStatistics = inspect.Bool(false)
 	}

@@ -139,7 +139,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if s, ok := t.(stopper); ok {
 		gen = s.StopGen()
 	}
-	b, err := json.Marshal(map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout})
+	b, err := json.Marshal(map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout, "precision": opts.Precision})
 	if err != nil {
 		return nil, err
 	}

@@ -52,8 +52,9 @@ func breakLine(tb testing.TB, rel string) int {
 	return 0
 }
 
-// launchStopped starts program under adapter and waits for its breakpoint.
-func launchStopped(tb testing.TB, adapter, program string, bp session.Breakpoint) (*session.Manager, *session.Session, error) {
+// launchStopped starts program (with args) under adapter and waits for its
+// breakpoint.
+func launchStopped(tb testing.TB, adapter, program string, bp session.Breakpoint, args ...string) (*session.Manager, *session.Session, error) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		return nil, nil, err
@@ -64,7 +65,7 @@ func launchStopped(tb testing.TB, adapter, program string, bp session.Breakpoint
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	s, err := mgr.Launch(ctx, session.LaunchSpec{Adapter: adapter, Program: program, Breakpoints: []session.Breakpoint{bp}})
+	s, err := mgr.Launch(ctx, session.LaunchSpec{Adapter: adapter, Program: program, Args: args, Breakpoints: []session.Breakpoint{bp}})
 	if err != nil {
 		mgr.Close()
 		return nil, nil, err

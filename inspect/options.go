@@ -45,7 +45,17 @@ type Options struct {
 	// Reference asks for Result.VariablesReference on debugpy, which costs a
 	// second evaluate (the Delve fallback always has it).
 	Reference bool `json:"variables_reference,omitempty"`
+	// Precision of floats from the probe: "short" (default: 4 significant
+	// digits in statistics and preview cells, 6 in browsed pages) or "full"
+	// (every float exact).
+	Precision string `json:"precision,omitempty"`
 }
+
+// Precisions.
+const (
+	PrecisionShort = "short"
+	PrecisionFull  = "full"
+)
 
 // Bool returns a pointer to b, for Options.IncludeStatistics.
 func Bool(b bool) *bool { return &b }
@@ -83,6 +93,13 @@ func (o *Options) Normalize() error {
 	case "json", "tui", "markdown":
 	default:
 		return bad("format must be json, tui or markdown, got %q", o.Format)
+	}
+	switch o.Precision {
+	case "":
+		o.Precision = PrecisionShort
+	case PrecisionShort, PrecisionFull:
+	default:
+		return bad("precision must be short or full, got %q", o.Precision)
 	}
 	if o.RequestTimeout == 0 {
 		o.RequestTimeout = max(DefaultRequestTimeout, o.Timeout+1)

@@ -63,6 +63,7 @@ func probeOptions(o Options) map[string]any {
 		"include_statistics": o.IncludeStatistics == nil || *o.IncludeStatistics,
 		"deep_memory":        o.DeepMemory,
 		"timeout":            o.Timeout,
+		"precision":          o.Precision,
 	}
 }
 

@@ -4,6 +4,11 @@
 
 package inspect
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 // Detected types (Result.DetectedType).
 const (
 	TypeDataFrame = "dataframe"
@@ -191,9 +196,10 @@ type Column struct {
 	Name string `json:"name"`
 	// Key is the original label when it is not a plain string (numbers,
 	// MultiIndex tuples as lists).
-	Key       any    `json:"key,omitempty"`
-	Dtype     string `json:"dtype,omitempty"`
-	NonNull   *int64 `json:"non_null,omitempty"`
+	Key   any    `json:"key,omitempty"`
+	Dtype string `json:"dtype,omitempty"`
+	// NullCount is set whenever nulls were counted (0 included); the
+	// non-null count is the row count minus it.
 	NullCount *int64 `json:"null_count,omitempty"`
 	Duplicate bool   `json:"duplicate,omitempty"`
 }
@@ -223,7 +229,9 @@ type Attribute struct {
 }
 
 // Statistics are computed facts; for a DataFrame they are per column in
-// Columns (aligned with Structure.Columns by Name).
+// Columns (aligned with Structure.Columns by Name). The counters Zeros,
+// NaNCount and InfCount are left out when zero. Floats are rounded to 4
+// significant digits unless Options.Precision is "full".
 type Statistics struct {
 	Name  string `json:"name,omitempty"`
 	Count *int64 `json:"count,omitempty"`
@@ -272,10 +280,57 @@ type Quantiles struct {
 	P95 any `json:"p95"`
 }
 
-// Histogram is a compact histogram: len(Edges) == len(Counts)+1.
+// Histogram has len(Counts) equal bins: bin i covers
+// [Start+i*Width, Start+(i+1)*Width) (the last one includes its end).
 type Histogram struct {
-	Edges  []float64 `json:"edges"`
-	Counts []int64   `json:"counts"`
+	Start  float64 `json:"start"`
+	Width  float64 `json:"width"`
+	Counts []int64 `json:"counts"`
+}
+
+// UnmarshalJSON reads start/width/counts, and also edges/counts (the
+// JavaScript probe's form), kept as start and width.
+func (h *Histogram) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Start  *float64  `json:"start"`
+		Width  *float64  `json:"width"`
+		Edges  []float64 `json:"edges"`
+		Counts []int64   `json:"counts"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*h = Histogram{Counts: raw.Counts}
+	switch {
+	case raw.Start != nil:
+		h.Start = *raw.Start
+		if raw.Width != nil {
+			h.Width = *raw.Width
+		}
+	case len(raw.Edges) >= 2:
+		n := len(raw.Edges) - 1
+		h.Start = raw.Edges[0]
+		// 12 significant digits: no float noise from the subtraction
+		h.Width, _ = strconv.ParseFloat(strconv.FormatFloat((raw.Edges[n]-raw.Edges[0])/float64(n), 'g', 12, 64), 64)
+	}
+	return nil
+}
+
+// Edges returns the len(Counts)+1 bin edges.
+func (h *Histogram) Edges() []float64 {
+	out := make([]float64, len(h.Counts)+1)
+	for i := range out {
+		out[i] = h.Start + float64(i)*h.Width
+	}
+	return out
+}
+
+// nonZero is k as an optional counter: nil when zero.
+func nonZero(k int64) *int64 {
+	if k == 0 {
+		return nil
+	}
+	return &k
 }
 
 // ValueCount is one frequent value.

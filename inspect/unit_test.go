@@ -65,10 +65,10 @@ func TestOptionsNormalize(t *testing.T) {
 	if err := o.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	if o.MaxPreviewRows != 5 || o.MaxPreviewItems != 10 || !*o.IncludeStatistics || o.Timeout != 2 || o.Format != "json" || o.RequestTimeout != 10 {
+	if o.MaxPreviewRows != 5 || o.MaxPreviewItems != 10 || !*o.IncludeStatistics || o.Timeout != 2 || o.Format != "json" || o.RequestTimeout != 10 || o.Precision != PrecisionShort {
 		t.Fatalf("defaults: %+v", o)
 	}
-	for _, bad := range []Options{{MaxPreviewRows: 101}, {MaxPreviewRows: -1}, {MaxPreviewItems: 500}, {Timeout: 0.05}, {Timeout: 11}, {Format: "yaml"}, {RequestTimeout: -1}} {
+	for _, bad := range []Options{{MaxPreviewRows: 101}, {MaxPreviewRows: -1}, {MaxPreviewItems: 500}, {Timeout: 0.05}, {Timeout: 11}, {Format: "yaml"}, {RequestTimeout: -1}, {Precision: "exact"}} {
 		err := bad.Normalize()
 		var ie *Error
 		if !errors.As(err, &ie) || ie.Code != CodeInvalidArgument {

@@ -121,7 +121,7 @@ func numericStats(vars []dapVariable) *Statistics {
 		mn, mx, sum = math.Min(mn, x), math.Max(mx, x), sum+x
 		fin = append(fin, x)
 	}
-	st.Zeros, st.NaNCount, st.InfCount = &zeros, &nan, &inf
+	st.Zeros, st.NaNCount, st.InfCount = nonZero(zeros), nonZero(nan), nonZero(inf)
 	if len(fin) == 0 {
 		return st
 	}

@@ -267,7 +267,7 @@ func diffInspections(a, b json.RawMessage) []FieldChange {
 	xst, _ := x["statistics"].(map[string]any)
 	yst, _ := y["statistics"].(map[string]any)
 	for _, f := range statFields {
-		cmp("statistics."+f, xst[f], yst[f])
+		cmp("statistics."+f, counter(f, xst[f], yst[f]), counter(f, yst[f], xst[f]))
 	}
 	xsc, ysc := byName(xst["columns"]), byName(yst["columns"])
 	for _, n := range unionKeys(xsc, ysc) {
@@ -276,10 +276,22 @@ func diffInspections(a, b json.RawMessage) []FieldChange {
 			continue
 		}
 		for _, f := range statFields {
-			cmp("statistics."+n+"."+f, p[f], q[f])
+			cmp("statistics."+n+"."+f, counter(f, p[f], q[f]), counter(f, q[f], p[f]))
 		}
 	}
 	return out
+}
+
+// counter reads an absent zero counter (the inspector leaves nan_count,
+// inf_count and zeros out when zero) as 0 when the other side has a count.
+func counter(field string, v, other any) any {
+	switch field {
+	case "nan_count", "inf_count", "zeros":
+		if v == nil && other != nil {
+			return 0.0
+		}
+	}
+	return v
 }
 
 func sameJSON(p, q any) bool {

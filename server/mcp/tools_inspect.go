@@ -28,6 +28,7 @@ type inspectArgs struct {
 	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
 	Width             int     `json:"width,omitempty"`
 	MaxBytes          int     `json:"max_bytes,omitempty" desc:"response budget, default 8192, max 102400"`
+	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	browseArgs
 }
 
@@ -74,7 +75,7 @@ func (s *Server) registerInspectTools() {
 				return nil, err
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
-				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format}
+				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision}
 			if p.Width != 0 && (p.Width < 40 || p.Width > 300) {
 				return nil, argError("width", "must be 40..300")
 			}

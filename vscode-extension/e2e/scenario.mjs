@@ -3,8 +3,10 @@
 // launch configuration, wait for the stop, hover `df` and see its shape, open
 // the inspection webview from the Variables view and see its columns, step
 // and see the webview refresh (a new column appears), sort the data viewer by
-// a column and see the program's own first row, and reach the same
-// session through the sidecar's MCP endpoint. Every wait polls with a
+// a column and see the program's own first row; open the data viewer on a
+// 100,000-row frame, scroll to its end, sort and filter it and see the
+// program's own rows each time; and reach the same session through the
+// sidecar's MCP endpoint. Every wait polls with a
 // generous bound (2-core CI); screenshots go to E2E_ARTIFACTS. Latencies seen
 // by the extension are read from its log file and printed.
 import { execFileSync } from 'node:child_process';
@@ -338,8 +340,82 @@ async function main() {
     if (Math.abs(price - want[1]) > 0.01) throw new Error(`sorted first row ${first}, the program says index ${want[0]} price ${want[1]}`);
     log(`data viewer sorted by price: first row ${first.join(' | ')} (the program: index ${want[0]}, price ${want[1]})`);
     await screenshot('webview-sorted');
+
+    // A 100,000-row frame in the data viewer: scroll to the end, sort, filter;
+    // each time the rows are the program's own (computed by running its
+    // big_table() with the same interpreter).
+    const bigStart = Date.now();
+    const [bigLast, bigFirst, bigFiltered] = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+      'import json, sys; sys.path.insert(0, sys.argv[1]); import example; b = example.big_table(); ' +
+      's = b.sort_values("value", kind="stable", na_position="last"); f = s.query(\'group == "b" and value > 2\'); ' +
+      'print(json.dumps([[int(b.index[-1]), float(b["value"].iloc[-1]), b["group"].iloc[-1]], [int(s.index[0]), float(s["value"].iloc[0])], [len(f), int(f.index[0]), float(f["value"].iloc[0])]]))', WS],
+      { encoding: 'utf8' }).trim().split('\n').pop());
+    // Close df's viewer first (one webview at a time): a middle click on its tab.
+    await until('df\'s viewer closed', async () => {
+      const tab = page.locator('.tabs-container .tab', { hasText: 'dapscope: df' }).first();
+      if ((await tab.count()) === 0) return (await page.locator('iframe.webview').count()) === 0;
+      await tab.click({ button: 'middle', timeout: 5_000 }).catch(() => {});
+      return false;
+    }, 60_000, 1_000);
+    const bigRow = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*table\b/ }).first();
+    await until('Inspect with dapscope on table', async () => {
+      await page.keyboard.press('Escape');
+      if (!(await bigRow.isVisible())) {
+        const globals = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*Globals\s*$/ }).first();
+        if ((await globals.getAttribute('aria-expanded')) === 'false') await globals.click();
+        return false;
+      }
+      await bigRow.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Inspect with dapscope' }).first();
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      await page.waitForTimeout(400);
+      await item.hover();
+      await item.click();
+      return await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 }).then(() => true, () => false);
+    }, 90_000, 1_000);
+    await until('the 100,000 rows of table', async () => /of 100,000$/.test((await webview().locator('.vcount').textContent()) ?? ''));
+    // Cells as text without thousands separators; numbers as the grid shows them (4 significant digits).
+    const bigCells = async (sel) => (await webview().locator(sel).first().locator('th, td').allTextContents()).map((c) => c.replace(/(\d),(?=\d{3})/g, '$1'));
+    const near = (shown, want) => Math.abs(Number(shown) - want) <= 5e-4 * Math.max(1, Math.abs(want));
+    const header = async () => (await webview().locator('.vtable thead .vsort').allTextContents()).map((c) => c.replace(/[^\w]+$/, ''));
+    // Scroll to the end (End in the grid): the program's last row.
+    await webview().locator('.vscroll').focus();
+    await page.keyboard.press('End');
+    const last = await until('the last row of table after End', async () => {
+      const cells = await bigCells(`.vtable tbody tr.vrow[data-row="99999"]:not(.vloading)`);
+      return cells.length && cells[0] === String(bigLast[0]) ? cells : '';
+    }, 60_000);
+    let hdr = await header();
+    if (!near(last[1 + hdr.indexOf('value')], bigLast[1]) || last[1 + hdr.indexOf('group')] !== bigLast[2]) throw new Error(`last row ${last}, the program says ${bigLast}`);
+    log(`table: scrolled to the end, row ${last.join(' | ')} (the program: ${bigLast.join(', ')}); ${await webview().locator('.vcount').textContent()}`);
+    await screenshot('big-end');
+    // Sort by value: the smallest value first, as pandas sorts it.
+    await webview().locator('.vtable thead .vsort', { hasText: /^value/ }).click();
+    const sorted = await until('table sorted by value', async () => {
+      if ((await webview().locator('.vtable thead th[aria-sort="ascending"]').count()) !== 1) return '';
+      const cells = await bigCells('.vtable tbody tr.vrow[data-row="0"]:not(.vloading)');
+      return cells.length && cells[0] === String(bigFirst[0]) ? cells : '';
+    }, 60_000);
+    hdr = await header();
+    if (!near(sorted[1 + hdr.indexOf('value')], bigFirst[1])) throw new Error(`sorted first row ${sorted}, the program says ${bigFirst}`);
+    log(`table sorted by value: first row ${sorted.join(' | ')} (the program: ${bigFirst.join(', ')})`);
+    // Filter (kept sorted): the count and the first row of pandas' query.
+    const filterBox = webview().locator('.vfilter');
+    await filterBox.fill('group == "b" and value > 2');
+    await filterBox.press('Enter');
+    const filtered = await until('table filtered', async () => {
+      const count = (await webview().locator('.vcount').textContent()) ?? '';
+      if (!count.includes(`of ${bigFiltered[0].toLocaleString('en-US')} (filtered from 100,000)`)) return '';
+      const cells = await bigCells('.vtable tbody tr.vrow[data-row="0"]:not(.vloading)');
+      return cells.length && cells[0] === String(bigFiltered[1]) ? cells : '';
+    }, 60_000);
+    if (!near(filtered[1 + hdr.indexOf('value')], bigFiltered[2]) || filtered[1 + hdr.indexOf('group')] !== 'b') throw new Error(`filtered first row ${filtered}, the program says ${bigFiltered}`);
+    log(`table filtered (group == "b" and value > 2), sorted: ${bigFiltered[0]} rows, first ${filtered.join(' | ')} (the program: ${bigFiltered.slice(1).join(', ')})`);
+    await screenshot('big-filtered');
+    log(`TIME big data viewer steps: ${((Date.now() - bigStart) / 1000).toFixed(1)} s`);
     // Give the focus back to the first editor group (files opened later go there).
-    await page.locator('.tabs-container .tab', { hasText: 'example.py' }).first().click();
+    const exampleTab = page.locator('.tabs-container .tab', { hasText: 'example.py' }).first();
+    if (await exampleTab.count()) await exampleTab.click();
 
     // The same session through the sidecar's MCP endpoint.
     await runCommand('dapscope: Copy MCP Endpoint');

@@ -91,7 +91,6 @@ export interface Column {
   name: string;
   key?: unknown;
   dtype?: string;
-  non_null?: number;
   null_count?: number;
   duplicate?: boolean;
 }
@@ -148,8 +147,10 @@ export interface Statistics {
   columns?: Statistics[];
 }
 
+/** Equal bins: bin i covers start + i × width … start + (i + 1) × width. */
 export interface Histogram {
-  edges: number[];
+  start: number;
+  width: number;
   counts: number[];
 }
 

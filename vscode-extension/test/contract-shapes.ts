@@ -28,8 +28,8 @@ import type {
 import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
 import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
 
-const histogram = object<Histogram>({ edges: req(), counts: req() });
-const column = object<Column>({ name: req(), key: opt(), dtype: opt(), non_null: opt(), null_count: opt(), duplicate: opt() });
+const histogram = object<Histogram>({ start: req(), width: req(), counts: req() });
+const column = object<Column>({ name: req(), key: opt(), dtype: opt(), null_count: opt(), duplicate: opt() });
 const indexInfo = object<IndexInfo>({
   type: opt(), name: opt(), dtype: opt(), length: opt(), start: opt(), stop: opt(), step: opt(), is_unique: opt(), levels: opt(), names: opt(), first: opt(), last: opt(),
 });

@@ -3,7 +3,7 @@
 // objects, errors).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellText, escapeHtml, formatBytes, formatNumber, renderHistogram, renderResult, renderView } from '../src/webview/render';
+import { cellText, escapeHtml, formatBytes, formatNumber, histogramEdges, renderHistogram, renderResult, renderView } from '../src/webview/render';
 import { contentSecurityPolicy, webviewHtml } from '../src/webview/html';
 import { golden, goldenError, partial } from './goldens';
 
@@ -18,10 +18,13 @@ test('escaping and number formatting', () => {
   assert.equal(cellText([1, 2]), '[1,2]');
 });
 
-test('histogram bars scale to the tallest bin', () => {
-  const svg = renderHistogram({ edges: [0, 1, 2, 3], counts: [5, 10, 0] }, 30, 20);
+test('histogram bars scale to the tallest bin; edges from start and width', () => {
+  const svg = renderHistogram({ start: 0, width: 0.1, counts: [5, 10, 0] }, 30, 20);
   const heights = [...svg.matchAll(/height="(\d+)"><title>/g)].map((m) => Number(m[1]));
   assert.deepEqual(heights, [10, 20, 0]);
+  assert.deepEqual(histogramEdges({ start: 0, width: 0.1, counts: [5, 10, 0] }), [0, 0.1, 0.2, 0.3]);
+  assert.match(svg, /aria-label="Histogram of 3 bins from 0 to 0.3"/);
+  assert.match(svg, /<title>0.2 – 0.3: 0<\/title>/);
   assert.match(svg, /role="img"/);
   assert.equal(renderHistogram(undefined), '');
 });

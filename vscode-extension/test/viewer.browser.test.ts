@@ -41,7 +41,7 @@ const RESULT: InspectResult = {
   name: 'big', type: 'DataFrame', detected_type: 'dataframe', summary: 'DataFrame 100,000 rows × 3 columns',
   structure: { shape: [N, 3], column_count: 3, columns: [{ name: 'a', dtype: 'int64', null_count: 0 }, { name: 'b', dtype: 'float64', null_count: 100 }, { name: 'c', dtype: 'object', null_count: 0 }] },
   preview: { columns: ['a', 'b', 'c'], head: [{ index: 0, values: [0, null, 'k0'] }], tail: [{ index: N - 1, values: [N - 1, 0.1, 'k3'] }], omitted_rows: N - 2 },
-  statistics: { columns: [{ name: 'a', min: 0, max: N - 1, mean: 49999.5, std: 28867.65, distinct: N, quantiles: { p5: 5000, p25: 25000, p50: 50000, p75: 75000, p95: 95000 }, histogram: { edges: [0, 25000, 50000, 75000, 100000], counts: [25000, 25000, 25000, 25000] } }] },
+  statistics: { columns: [{ name: 'a', min: 0, max: N - 1, mean: 49999.5, std: 28867.65, distinct: N, quantiles: { p5: 5000, p25: 25000, p50: 50000, p75: 75000, p95: 95000 }, histogram: { start: 0, width: 25000, counts: [25000, 25000, 25000, 25000] } }] },
 };
 
 /** The fake extension, run in the page: answers page and stats requests, records every message. */

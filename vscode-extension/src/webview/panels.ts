@@ -6,7 +6,7 @@
 
 import type { PageColumn } from '../protocol';
 import type { Statistics } from '../types';
-import { cellText, escapeHtml, formatNumber, renderHistogram } from './render';
+import { cellText, escapeHtml, formatNumber, histogramEdges, renderHistogram } from './render';
 
 /** The picker: a checkbox per column (hidden ones unchecked), all/none and a name filter. */
 export function renderPicker(columns: PageColumn[], hidden: Set<string>): string {
@@ -73,8 +73,9 @@ export function renderStatsPanel(column: PageColumn, stats: Statistics | undefin
         .join('')}</ol>`
     : '';
   const h = s.histogram;
+  const edges = h?.counts?.length ? histogramEdges(h) : [];
   const hist = h?.counts?.length
-    ? `<h4>Histogram</h4>${renderHistogram(h, 260, 90)}<div class="vaxis"><span>${escapeHtml(formatNumber(h.edges?.[0]))}</span><span>${escapeHtml(formatNumber(h.edges?.[h.edges.length - 1]))}</span></div>`
+    ? `<h4>Histogram</h4>${renderHistogram(h, 260, 90)}<div class="vaxis"><span>${escapeHtml(formatNumber(edges[0]))}</span><span>${escapeHtml(formatNumber(edges[edges.length - 1]))}</span></div>`
     : '';
   const badges = [s.sampled ? `<span class="badge badge-sampled" title="Computed on a sample of ${formatNumber(s.sample_size)} rows">sampled</span>` : '', s.skipped ? `<span class="badge badge-skipped">${escapeHtml(s.skipped)}</span>` : '']
     .filter(Boolean)

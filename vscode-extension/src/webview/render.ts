@@ -74,20 +74,24 @@ export function renderBadges(r: InspectResult): string {
     .join('');
 }
 
+/** The counts.length + 1 bin edges of a histogram (start + i × width, without float noise). */
+export function histogramEdges(h: Histogram): number[] {
+  return Array.from({ length: h.counts.length + 1 }, (_, i) => Number((h.start + i * h.width).toPrecision(12)));
+}
+
 /** A small SVG histogram (bars scaled to the tallest bin). */
 export function renderHistogram(h: Histogram | undefined, width = 120, height = 28): string {
   if (!h || !Array.isArray(h.counts) || h.counts.length === 0) return '';
   const max = Math.max(...h.counts, 1);
   const n = h.counts.length;
   const bw = width / n;
-  const lo = h.edges?.[0];
-  const hi = h.edges?.[h.edges.length - 1];
-  const label = `Histogram of ${n} bins from ${formatNumber(lo)} to ${formatNumber(hi)}`;
+  const edges = histogramEdges(h);
+  const label = `Histogram of ${n} bins from ${formatNumber(edges[0])} to ${formatNumber(edges[n])}`;
   const bars = h.counts
     .map((c, i) => {
       const bh = c === 0 ? 0 : Math.max(1, Math.round((c / max) * height));
       const x = (i * bw).toFixed(2);
-      const tip = `${formatNumber(h.edges?.[i])} – ${formatNumber(h.edges?.[i + 1])}: ${formatNumber(c)}`;
+      const tip = `${formatNumber(edges[i])} – ${formatNumber(edges[i + 1])}: ${formatNumber(c)}`;
       return `<rect class="bar" x="${x}" y="${height - bh}" width="${Math.max(bw - 1, 1).toFixed(2)}" height="${bh}"><title>${escapeHtml(tip)}</title></rect>`;
     })
     .join('');
