@@ -166,7 +166,7 @@ function inspectColumns(src, opts, B, res) {
   const columns = names.map((c, j) => {
     const col = { name: c };
     if (src.dtypes) col.dtype = src.dtypes[j];
-    if (src.nulls) { col.null_count = N(src.nulls[j]); col.non_null = n - col.null_count; }
+    if (src.nulls) col.null_count = N(src.nulls[j]);
     return col;
   });
   const st = res.structure = series ? { shape: [n], length: n } : { shape: [n, ncols], column_count: ncols };
@@ -219,7 +219,7 @@ function inspectColumns(src, opts, B, res) {
     }
     if (!series) { delete cst.count; stats.columns.push(cst); }
     if (!src.dtypes) columns[j].dtype = dtype;
-    if (!src.nulls && nulls !== undefined) { columns[j].null_count = nulls; columns[j].non_null = n - nulls; }
+    if (!src.nulls && nulls !== undefined) columns[j].null_count = nulls;
   }
   if (stats) res.statistics = stats;
   if (series && stats) stats.count = n;

@@ -81,15 +81,15 @@ function numStats(xs, n, res, ints, B, label) {
       if (m && run === 1) f1++;
     }
   }
-  res.nan_count = nan;
-  res.inf_count = inf;
+  if (nan) res.nan_count = nan; // zero counters are left out (the result model's compact form)
+  if (inf) res.inf_count = inf;
   if (!cnt) return;
   const mean = k + s1 / cnt;
   res.min = ints ? mn : num(mn, 6);
   res.max = ints ? mx : num(mx, 6);
   res.mean = num(mean, 5);
   res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), 5);
-  res.zeros = zeros;
+  if (zeros) res.zeros = zeros;
   const sampled = m < cnt;
   if (sampled) { res.sampled = true; res.sample_size = m; }
   res.quantiles = { p5: num(quantile(sorted, m, 5), 5), p25: num(quantile(sorted, m, 25), 5), p50: num(quantile(sorted, m, 50), 5),
@@ -104,7 +104,7 @@ function numStats(xs, n, res, ints, B, label) {
   let prev = 0;
   for (let b = 0; b < 9; b++) { const at = below(edges[b + 1]); counts[b] = at - prev; prev = at; }
   counts[9] = m - prev;
-  res.histogram = { edges: edges.map((e) => num(e, 4)), counts: sampled ? counts.map((c) => M.round(c * cnt / m)) : counts };
+  res.histogram = { start: num(lo, 4), width: num((hi - lo) / 10, 4), counts: sampled ? counts.map((c) => M.round(c * cnt / m)) : counts };
   if (!sampled) { res.distinct = d; } else {
     const est = d > 0.9 * m ? d / m * cnt : M.sqrt(cnt / m) * f1 + (d - f1);
     res.distinct = M.min(cnt, M.max(d, M.round(est)));
@@ -336,7 +336,6 @@ function inspectRecords(a, opts, B, res) {
     }
     columns[j].dtype = r.dtype;
     columns[j].null_count = r.nulls;
-    columns[j].non_null = n - r.nulls;
   }
   if (stats && ncols > STAT_COLUMNS) res.warnings.push('statistics cover the first ' + STAT_COLUMNS + ' of ' + ncols + ' columns');
   return true;
