@@ -50,6 +50,8 @@ type Server struct {
 	mu       sync.Mutex
 	conn     jsonrpc2.Conn
 	bridged  map[string]*bridged // by VS Code session id
+	links    []*dapLink          // bridged sessions registered with the manager
+	linked   map[string]string   // their sidecar session id → VS Code session id
 	proxied  map[string]string   // VS Code session id → sidecar session id
 	pending  []string            // VS Code session ids of proxies not yet paired
 	paired   map[string]bool     // sidecar session ids already paired
@@ -76,6 +78,7 @@ func New(opts Options) *Server {
 		bridged: map[string]*bridged{},
 		proxied: map[string]string{},
 		paired:  map[string]bool{},
+		linked:  map[string]string{},
 		exited:  make(chan struct{}),
 	}
 	s.proxyCtx, s.proxyCancel = context.WithCancel(context.Background())
@@ -128,6 +131,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.r.cancelAll()
 	s.closeManager()
+	s.waitLinks()
 	unsubscribe()
 	cancel()
 	_ = conn.Close()
@@ -346,6 +350,9 @@ func (s *Server) vscodeIDOf(sidecarID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pairLocked()
+	if v, ok := s.linked[sidecarID]; ok {
+		return v
+	}
 	for v, id := range s.proxied {
 		if id == sidecarID {
 			return v
@@ -382,6 +389,7 @@ func (s *Server) bridgeEvent(ctx context.Context, params json.RawMessage) {
 	s.mu.Unlock()
 	if b != nil {
 		b.apply(ev)
+		s.linkEvent(b, ev)
 	}
 	s.log.Debug("bridge event", "session", ev.VSCodeSessionID, "type", ev.DebugType, "kind", ev.Kind, "thread", ev.ThreadID)
 }
