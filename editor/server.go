@@ -13,6 +13,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -285,9 +287,13 @@ func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 	if vscodeID != "" {
 		s.mu.Lock()
 		b := s.bridged[vscodeID]
+		ended := b == nil && slices.Contains(slices.Collect(maps.Values(s.linked)), vscodeID)
 		s.mu.Unlock()
 		if b != nil {
 			return b, nil
+		}
+		if ended { // not the active session instead
+			return nil, &session.Error{Code: session.CodeNotFound, Field: "vscodeSessionId", Message: "the debug session has ended"}
 		}
 		if id := s.sidecarIDOf(vscodeID); id != "" && sessionID == "" {
 			sessionID = id
