@@ -113,6 +113,9 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 		if len(body) == 0 || string(body) == "null" {
 			body = json.RawMessage("{}")
 		}
+		if env.Command == "stackTrace" {
+			body = localFramePaths(body)
+		}
 		frame, err = dap.SuccessResponse(l.nextSeq(), env, body)
 		if err != nil {
 			frame = dap.ErrorResponse(l.nextSeq(), env, dap.ErrIDInternal, "the editor's response is not JSON: "+err.Error())
@@ -121,6 +124,34 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 	if err := l.w.WriteFrame(frame); err != nil {
 		l.log.Debug("bridged session: response not written", "command", env.Command, "err", err)
 	}
+}
+
+// localFramePaths makes the frames' source paths file paths: VS Code hands
+// a remote window's stack traces back with URIs (vscode-remote://host/path),
+// and the session reads source lines and makes paths workspace-relative.
+func localFramePaths(body json.RawMessage) json.RawMessage {
+	var b map[string]any
+	if json.Unmarshal(body, &b) != nil {
+		return body
+	}
+	frames, _ := b["stackFrames"].([]any)
+	changed := false
+	for _, f := range frames {
+		fm, _ := f.(map[string]any)
+		src, _ := fm["source"].(map[string]any)
+		if p, ok := src["path"].(string); ok && localPath(p) != p {
+			src["path"] = localPath(p)
+			changed = true
+		}
+	}
+	if !changed {
+		return body
+	}
+	out, err := json.Marshal(b)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // editorMessage is the message of the editor's error (the debug adapter's

@@ -84,7 +84,7 @@ func TestBridgedSessionLink(t *testing.T) {
 	x := &scriptedExtension{answer: func(p DapRequestParamsForTest) (any, string) {
 		switch p.Command {
 		case "stackTrace":
-			return map[string]any{"stackFrames": []any{map[string]any{"id": 0, "name": "main", "line": 12, "column": 3, "source": map[string]any{"path": "/w/app.js"}}}}, ""
+			return map[string]any{"stackFrames": []any{map[string]any{"id": 0, "name": "main", "line": 12, "column": 3, "source": map[string]any{"path": "vscode-remote://127.0.0.1:8080/w/app.js"}}}}, ""
 		case "evaluate":
 			var e struct {
 				Expression string `json:"expression"`
@@ -144,7 +144,8 @@ func TestBridgedSessionLink(t *testing.T) {
 		e.Reason, e.Body = "breakpoint", json.RawMessage(`{"reason":"breakpoint","threadId":0,"description":"Paused on breakpoint"}`)
 	})
 	stop, err := s.Wait(ctx, 30*time.Second)
-	if err != nil || stop.Location == nil || stop.Location.Line != 12 || stop.Location.Function != "main" || stop.Location.FrameID != 0 || stop.Location.Description != "Paused on breakpoint" {
+	if err != nil || stop.Location == nil || stop.Location.Line != 12 || stop.Location.Function != "main" || stop.Location.FrameID != 0 || stop.Location.Description != "Paused on breakpoint" ||
+		stop.Location.Path != "/w/app.js" { // a remote window's URI, as a path
 		t.Fatalf("wait = %+v %v", stop.Location, err)
 	}
 	if p := s.Output(0, 100); p.Data != "hello\n" {
