@@ -26,6 +26,7 @@ type commonFlags struct {
 	workspace string
 	python    string
 	dlv       string
+	node      string
 	logFile   string
 	logLevel  string
 	noDelay   bool
@@ -38,6 +39,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.workspace, "workspace", "", "workspace root that paths are relative to (default: current directory)")
 	fs.StringVar(&c.python, "python", "/usr/bin/python3", "Python interpreter with debugpy")
 	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH or GOPATH/bin)")
+	fs.StringVar(&c.node, "node", "", "node executable for JavaScript and TypeScript (default: node on PATH; TypeScript needs Node >= 22.6)")
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request); false also turns off --fast-wake")
@@ -96,7 +98,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		return nil, err
 	}
 	return session.NewManager(session.ManagerOptions{
-		Workspace: ws, Python: c.python, Dlv: c.dlv, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
+		Workspace: ws, Python: c.python, Dlv: c.dlv, Node: c.node, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
 		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach),
 	}), nil
 }

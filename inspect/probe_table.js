@@ -13,60 +13,98 @@ function quantile(ss, m, p) {
   return ss[lo] + (ss[hi] - ss[lo]) * (pos - lo);
 }
 
-// numStats: exact count, NaN/inf, min, max, mean, std, zeros over all n
-// values of get(i) (numbers); quantiles, histogram and distinct from one
-// sorted, evenly spaced sample of at most SAMPLE finite values.
-function numStats(get, n, res, ints, B, label) {
+// numStats: exact count, NaN/inf, min, max, mean, std, zeros over the n
+// numbers xs[0..n-1] (an array or typed array); quantiles, histogram and
+// distinct from one sorted, evenly spaced sample of at most SAMPLE finite
+// values. The loops are plain indexed reads with no calls: code evaluated
+// in a paused V8 runs unoptimised, where every call per element counts.
+function numStats(xs, n, res, ints, B, label) {
   res.count = n;
-  let nan = 0, inf = 0, zeros = 0, cnt = 0, mean = 0, m2 = 0, mn = Infinity, mx = -Infinity;
-  for (let i = 0; i < n; i++) {
-    if (late(i, B, label)) return;
-    const x = get(i);
-    if (x !== x) { nan++; continue; }
-    if (x === Infinity || x === -Infinity) { inf++; continue; }
-    cnt++;
-    const d = x - mean;
-    mean += d / cnt;
-    m2 += d * (x - mean);
-    if (x < mn) mn = x;
-    if (x > mx) mx = x;
-    if (x === 0) zeros++;
+  let nan = 0, inf = 0, zeros = 0, cnt = 0, s1 = 0, s2 = 0, k = 0, mn = Infinity, mx = -Infinity;
+  let sorted, m, d = 0, f1 = 0;
+  if (n <= SAMPLE) {
+    // Every value fits the sample: copy and sort natively (NaN sorts last,
+    // then ±Infinity sit at the ends), and take sums, distinct values and
+    // singletons in ONE interpreted pass over the sorted finite values.
+    const all = new Float64Array(xs).sort();
+    let hiN = n;
+    while (hiN > 0 && all[hiN - 1] !== all[hiN - 1]) hiN--;
+    let lo = 0, hi = hiN;
+    while (lo < hi && all[lo] === -Infinity) lo++;
+    while (hi > lo && all[hi - 1] === Infinity) hi--;
+    nan = n - hiN; inf = lo + hiN - hi;
+    sorted = all.subarray(lo, hi); m = cnt = hi - lo;
+    if (cnt) {
+      mn = sorted[0]; mx = sorted[cnt - 1]; k = sorted[0];
+      let run = 1;
+      for (let i = 0; i < cnt; i++) {
+        const x = sorted[i];
+        const dx = x - k;
+        s1 += dx; s2 += dx * dx;
+        if (x === 0) zeros++;
+        if (i && x !== sorted[i - 1]) { d++; if (run === 1) f1++; run = 1; } else if (i) run++;
+      }
+      d++; if (run === 1) f1++;
+    }
+  } else {
+    // One pass: counts, min/max, sums shifted by the first finite value (a
+    // stable variance); then an evenly spaced sample of the finite values.
+    k = NaN;
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0xffff && !B.ok(label)) return;
+      const x = xs[i];
+      if (x - x !== 0) { if (x !== x) nan++; else inf++; continue; } // NaN or ±Infinity
+      if (cnt === 0) k = x;
+      cnt++;
+      const dx = x - k;
+      s1 += dx;
+      s2 += dx * dx;
+      if (x < mn) mn = x;
+      if (x > mx) mx = x;
+      if (x === 0) zeros++;
+    }
+    if (cnt) {
+      const ss = new Float64Array(SAMPLE);
+      const step = M.max(1, M.floor(cnt / SAMPLE));
+      m = 0;
+      for (let i = 0, f = 0; i < n && m < SAMPLE; i++) {
+        const x = xs[i];
+        if (x - x !== 0) continue;
+        if (f++ % step === 0) ss[m++] = x;
+      }
+      sorted = ss.subarray(0, m).sort();
+      let run = 1;
+      d = m ? 1 : 0;
+      for (let i = 1; i < m; i++) {
+        if (sorted[i] !== sorted[i - 1]) { d++; if (run === 1) f1++; run = 1; } else run++;
+      }
+      if (m && run === 1) f1++;
+    }
   }
   res.nan_count = nan;
   res.inf_count = inf;
   if (!cnt) return;
+  const mean = k + s1 / cnt;
   res.min = ints ? mn : num(mn, 6);
   res.max = ints ? mx : num(mx, 6);
   res.mean = num(mean, 5);
-  res.std = num(M.sqrt(m2 / cnt), 5);
+  res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), 5);
   res.zeros = zeros;
-  const step = cnt > SAMPLE ? M.floor(cnt / SAMPLE) : 1;
-  const ss = new Float64Array(M.min(cnt, SAMPLE));
-  let m = 0;
-  for (let i = 0, f = 0; i < n && m < ss.length; i++) {
-    const x = get(i);
-    if (x !== x || x === Infinity || x === -Infinity) continue;
-    if (f++ % step === 0) ss[m++] = x;
-  }
-  const sorted = ss.subarray(0, m).sort();
   const sampled = m < cnt;
   if (sampled) { res.sampled = true; res.sample_size = m; }
   res.quantiles = { p5: num(quantile(sorted, m, 5), 5), p25: num(quantile(sorted, m, 25), 5), p50: num(quantile(sorted, m, 50), 5),
     p75: num(quantile(sorted, m, 75), 5), p95: num(quantile(sorted, m, 95), 5) };
   let lo = mn, hi = mx;
   if (lo === hi) { lo -= 0.5; hi += 0.5; }
-  const edges = [], counts = new A(10).fill(0);
+  // Ten bins [e0, e1) … [e9, e10]: on sorted values, a bin's count is the
+  // difference of two lower bounds (binary searches, not a pass).
+  const edges = [], counts = new A(10);
   for (let i = 0; i <= 10; i++) edges.push(lo + (hi - lo) * i / 10);
-  for (let i = 0, b = 0; i < m; i++) {
-    while (b < 9 && sorted[i] >= edges[b + 1]) b++;
-    counts[b]++;
-  }
+  const below = (e) => { let l = 0, h = m; while (l < h) { const mid = (l + h) >> 1; if (sorted[mid] < e) l = mid + 1; else h = mid; } return l; };
+  let prev = 0;
+  for (let b = 0; b < 9; b++) { const at = below(edges[b + 1]); counts[b] = at - prev; prev = at; }
+  counts[9] = m - prev;
   res.histogram = { edges: edges.map((e) => num(e, 4)), counts: sampled ? counts.map((c) => M.round(c * cnt / m)) : counts };
-  let d = m ? 1 : 0, f1 = 0, run = 1;
-  for (let i = 1; i < m; i++) {
-    if (sorted[i] !== sorted[i - 1]) { d++; if (run === 1) f1++; run = 1; } else run++;
-  }
-  if (m && run === 1) f1++;
   if (!sampled) { res.distinct = d; } else {
     const est = d > 0.9 * m ? d / m * cnt : M.sqrt(cnt / m) * f1 + (d - f1);
     res.distinct = M.min(cnt, M.max(d, M.round(est)));
@@ -85,28 +123,46 @@ function valueKind(v) {
 
 // valueStats: statistics of the values vals[0..n-1] (an array's elements or
 // a table column, read once), by their kinds. Returns {dtype, nulls}.
-function valueStats(vals, n, res, B, label) {
+// (counted: the primitive kind counts a caller already took in its own
+// pass over the values, when it saw no objects; saves a pass.)
+function valueStats(vals, n, res, B, label, counted) {
   const kinds = {};
-  let nulls = 0;
-  for (let i = 0; i < n; i++) {
-    if (late(i, B, label)) return null;
-    const k = valueKind(vals[i]);
-    kinds[k] = (kinds[k] || 0) + 1;
-    if (k === 'null' || k === 'undefined') nulls++;
+  let nNum = 0, nStr = 0, nBool = 0, nNull = 0, nUndef = 0;
+  if (counted) {
+    ({ nNum, nStr, nBool, nNull, nUndef } = counted);
+  } else {
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0xffff && !B.ok(label)) return null;
+      const v = vals[i];
+      const t = typeof v;
+      if (t === 'number') nNum++;
+      else if (t === 'string') nStr++;
+      else if (t === 'boolean') nBool++;
+      else if (t === 'undefined') nUndef++;
+      else if (v === null) nNull++;
+      else { const k = valueKind(v); kinds[k] = (kinds[k] || 0) + 1; }
+    }
   }
+  if (nNum) kinds.number = nNum;
+  if (nStr) kinds.string = nStr;
+  if (nBool) kinds.boolean = nBool;
+  if (nNull) kinds.null = nNull;
+  if (nUndef) kinds.undefined = nUndef;
+  const nulls = nNull + nUndef;
   const present = keysOf(kinds).filter((k) => k !== 'null' && k !== 'undefined');
   const dtype = present.length === 0 ? 'null' : present.length === 1 ? present[0] : 'mixed';
   res.count = n;
   if (present.length > 1) res.element_types = kinds;
   if (!n || present.length === 0) return { dtype, nulls };
   if (dtype === 'number') {
-    const nums = new Float64Array(n - nulls);
-    let ints = true;
-    for (let i = 0, j = 0; i < n; i++) {
-      const x = vals[i];
-      if (typeof x === 'number') { nums[j++] = x; if (ints && !Number.isInteger(x)) ints = false; }
+    let nums = vals, ints = true;
+    if (nulls) {
+      nums = new Float64Array(n - nulls);
+      for (let i = 0, j = 0; i < n; i++) { const x = vals[i]; if (typeof x === 'number') nums[j++] = x; }
     }
-    numStats((i) => nums[i], nums.length, res, ints, B, label);
+    const m = nums.length;
+    for (let i = 0; i < m; i++) { const x = nums[i]; if (x - x !== 0 || x !== M.floor(x)) { ints = false; break; } } // not Number.isInteger
+    numStats(nums, m, res, ints, B, label);
     return { dtype, nulls };
   }
   if (dtype === 'boolean') {
@@ -248,14 +304,25 @@ function inspectRecords(a, opts, B, res) {
     const cst = { name: c };
     let r;
     if (full) {
+      // The column's values and their primitive kinds, in one pass.
       const vals = new A(n);
-      let i = 0;
+      let i = 0, nNum = 0, nStr = 0, nBool = 0, nNull = 0, nUndef = 0, other = 0;
       for (; i < n; i++) {
         if ((i & 0xffff) === 0xffff && !B.ok('statistics.columns[' + j + ':]')) break;
-        vals[i] = get(i, c);
+        const row = a[i];
+        const v = row === null || row === undefined ? undefined : row[c];
+        vals[i] = v;
+        const t = typeof v;
+        if (t === 'number') nNum++;
+        else if (t === 'string') nStr++;
+        else if (t === 'boolean') nBool++;
+        else if (t === 'undefined') nUndef++;
+        else if (v === null) nNull++;
+        else other++;
       }
       if (i < n) break; // out of time part way through a column
-      r = valueStats(vals, n, cst, B, 'statistics.columns[' + j + ']');
+      const counted = other ? undefined : { nNum, nStr, nBool, nNull, nUndef };
+      r = valueStats(vals, n, cst, B, 'statistics.columns[' + j + ']', counted);
       if (!r) break;
       delete cst.count;
       stats.columns.push(cst);
@@ -302,7 +369,9 @@ function inspectTyped(a, opts, B, res) {
   if (opts.include_statistics === false || !n) return;
   if (!B.ok('statistics')) return;
   const s = res.statistics = {};
-  numStats(big ? (i) => N(a[i]) : (i) => a[i], n, s, dtype.indexOf('float') < 0, B, 'statistics');
+  let xs = a;
+  if (big) { xs = new Float64Array(n); for (let i = 0; i < n; i++) xs[i] = N(a[i]); }
+  numStats(xs, n, s, dtype.indexOf('float') < 0, B, 'statistics');
   if (big && s.min !== undefined) {
     let mn = a[0], mx = a[0];
     for (let i = 1; i < n; i++) { if (a[i] < mn) mn = a[i]; if (a[i] > mx) mx = a[i]; }

@@ -48,6 +48,9 @@ var exts = map[string]Kind{
 	".js":  Node,
 	".mjs": Node,
 	".cjs": Node,
+	".ts":  Node, // TypeScript: node >= 22.6 strips its types (node/typescript.go)
+	".mts": Node,
+	".cts": Node,
 }
 
 // Kinds lists the known kinds.
@@ -96,7 +99,7 @@ func ParseKind(name string) (Kind, error) {
 }
 
 // KindForPath is the kind that debugs a program file, from its extension
-// (.py: debugpy, .go: dlv, .js/.mjs/.cjs: node); ok is false for other
+// (.py: debugpy, .go: dlv, .js/.mjs/.cjs/.ts/.mts/.cts: node); ok is false for other
 // files, for a directory path ending in "/", and for a name that is only an
 // extension (".go").
 func KindForPath(path string) (k Kind, ok bool) {
@@ -106,6 +109,17 @@ func KindForPath(path string) (k Kind, ok bool) {
 	}
 	k, ok = exts[ext]
 	return k, ok
+}
+
+// KindFor is the kind a launch means: the named adapter, else the one the
+// program's extension implies, else Default. An unknown name is an error.
+func KindFor(name, program string) (Kind, error) {
+	if name == "" {
+		if k, ok := KindForPath(program); ok {
+			return k, nil
+		}
+	}
+	return ParseKind(name)
 }
 
 // DriverFor returns the driver of kind k.

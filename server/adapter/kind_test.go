@@ -35,7 +35,7 @@ func TestParseKind(t *testing.T) {
 func TestKindForPath(t *testing.T) {
 	for path, want := range map[string]Kind{
 		"a.py": Debugpy, "/w/pkg/main.go": Dlv, "x.tar.py": Debugpy,
-		"a.js": Node, "m.mjs": Node, "c.cjs": Node, "a.ts": "", "pkg": "", "pkg.go/": "", ".go": "", "": "",
+		"a.js": Node, "m.mjs": Node, "c.cjs": Node, "a.ts": Node, "m.mts": Node, "c.cts": Node, "a.tsx": "", "pkg": "", "pkg.go/": "", ".go": "", "": "",
 	} {
 		got, ok := KindForPath(path)
 		if got != want || ok != (want != "") {
@@ -64,7 +64,7 @@ func TestLaunchArgs(t *testing.T) {
 		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
 			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"mode":"debug","output":"/tmp/dapscope-1234abcd-debug","outputMode":"remote","program":"/w/pkg","request":"launch","stopOnEntry":false}`},
 		{Node, func(c LaunchConfig) LaunchConfig { c.Program, c.Exe = "/w/app.mjs", "/usr/bin/node"; return c },
-			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"program":"/w/app.mjs","request":"launch","runtimeExecutable":"/usr/bin/node","stopOnEntry":false,"type":"node"}`},
+			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"evalTimeoutMs":15000,"program":"/w/app.mjs","request":"launch","runtimeExecutable":"/usr/bin/node","stopOnEntry":false,"type":"node"}`},
 	} {
 		d, err := DriverFor(tc.kind)
 		if err != nil {
@@ -118,5 +118,23 @@ func TestDriverDetails(t *testing.T) {
 	}
 	if py.Dir(file) != "" || dlv.Dir(file) != dir || dlv.Dir(dir) != dir || dlv.Dir("") != "" {
 		t.Errorf("dirs: %q %q %q", py.Dir(file), dlv.Dir(file), dlv.Dir(dir))
+	}
+}
+
+// A launch without an adapter takes the program's; a named one wins.
+func TestKindFor(t *testing.T) {
+	for _, tc := range []struct {
+		name, program string
+		want          Kind
+	}{
+		{"", "app.ts", Node}, {"", "srv.mts", Node}, {"", "a.js", Node}, {"", "main.go", Dlv},
+		{"", "x.py", Debugpy}, {"", "", Debugpy}, {"", "README", Debugpy}, {"debugpy", "a.js", Debugpy}, {"js", "a.py", Node},
+	} {
+		if got, err := KindFor(tc.name, tc.program); err != nil || got != tc.want {
+			t.Errorf("KindFor(%q, %q) = %q, %v; want %q", tc.name, tc.program, got, err, tc.want)
+		}
+	}
+	if _, err := KindFor("gdb", "a.js"); err == nil {
+		t.Error("KindFor(gdb) accepted")
 	}
 }

@@ -60,6 +60,13 @@ func (c *servedConn) Close() error {
 	return err
 }
 
+// LoadErrorEvent is the event the Node adapter sends when node exits
+// without having started the program (a syntax error…), with a LoadError.
+const LoadErrorEvent = node.LoadErrorEvent
+
+// LoadError is the body of a LoadErrorEvent.
+type LoadError = node.LoadError
+
 // nodeDriver is the Driver of Node.
 type nodeDriver struct{}
 
@@ -102,6 +109,9 @@ func (nodeDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	args["program"] = cfg.Program
 	if cfg.Exe != "" {
 		args["runtimeExecutable"] = cfg.Exe
+	}
+	if cfg.InterruptTimeout > 0 { // V8 terminates a runaway evaluation
+		args["evalTimeoutMs"] = cfg.InterruptTimeout.Milliseconds()
 	}
 	return args
 }

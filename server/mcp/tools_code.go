@@ -91,7 +91,8 @@ func (s *Server) registerCodeTools() {
 	go func() {
 		defer s.bg.Done()
 		defer close(ci.ready)
-		ix, err := code.OpenContext(s.bgCtx, root, code.Options{})
+		// The sessions' node (--node) strips TypeScript for the index too.
+		ix, err := code.OpenContext(s.bgCtx, root, code.Options{Node: s.mgr.Options().Node})
 		if err != nil {
 			s.log.Warn("code index unavailable", "err", err)
 		}

@@ -66,12 +66,13 @@ type launchBreakpoint struct {
 type launchArgs struct {
 	Program     string             `json:"program,omitempty"`
 	Module      string             `json:"module,omitempty" desc:"python -m module"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node" desc:"default: from program's extension"`
 	Args        []string           `json:"args,omitempty"`
 	Env         map[string]string  `json:"env,omitempty"`
 	Cwd         string             `json:"cwd,omitempty"`
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	StopOnEntry bool               `json:"stop_on_entry,omitempty"`
+	Runtime     string             `json:"runtime_executable,omitempty" desc:"node binary (.ts: Node>=22.6)"`
 	Wait        *bool              `json:"wait,omitempty" desc:"default true"`
 	Timeout     float64            `json:"timeout,omitempty" desc:"s, default 30"`
 }
@@ -130,7 +131,7 @@ func (s *Server) registerSessionTools() {
 				return nil, &session.Error{Code: session.CodeLimit, Message: fmt.Sprintf(
 					"memory budget exhausted (%s of %s held by snapshots and output): cannot capture another session's output", human(used), human(s.opts.MemoryBudget))}
 			}
-			spec := session.LaunchSpec{Adapter: p.Adapter, Program: p.Program, Module: p.Module, Args: p.Args, Env: p.Env, Cwd: p.Cwd, StopOnEntry: p.StopOnEntry}
+			spec := session.LaunchSpec{Adapter: p.Adapter, Program: p.Program, Module: p.Module, Args: p.Args, Env: p.Env, Cwd: p.Cwd, StopOnEntry: p.StopOnEntry, RuntimeExecutable: p.Runtime}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}

@@ -65,7 +65,10 @@ type bridgeInfo struct {
 // Bridge registers a session of the editor's own debugger. It does not
 // start anything: the session follows the events that arrive on the stream.
 func (m *Manager) Bridge(spec BridgeSpec) (*Session, error) {
-	d, err := driverOf(spec.Adapter)
+	if spec.Adapter == "" {
+		return nil, invalid("adapter", "required (the kind of the session's language)")
+	}
+	d, err := driverOf(spec.Adapter, "")
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,8 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.markRunning(s.mux.State().StopCount)
 		case "output":
 			s.onOutput(ev.Body)
+		case adapter.LoadErrorEvent:
+			s.onLoadError(ev.Body)
 		case "process":
 			var b struct {
 				SystemProcessID int    `json:"systemProcessId"`

@@ -25,7 +25,7 @@ import (
 
 // LaunchSpec describes a headless launch.
 type LaunchSpec struct {
-	Adapter     string            `json:"adapter,omitempty"` // an adapter.Kind or alias ("": adapter.Default)
+	Adapter     string            `json:"adapter,omitempty"` // an adapter.Kind or alias ("": from the program's extension, else adapter.Default)
 	Program     string            `json:"program,omitempty"` // workspace-relative
 	Module      string            `json:"module,omitempty"`
 	Args        []string          `json:"args,omitempty"`
@@ -33,6 +33,10 @@ type LaunchSpec struct {
 	Cwd         string            `json:"cwd,omitempty"`
 	Breakpoints []Breakpoint      `json:"breakpoints,omitempty"`
 	StopOnEntry bool              `json:"stop_on_entry,omitempty"`
+	// RuntimeExecutable is the node that runs the program (node only; a
+	// name on PATH, an absolute path, or one relative to the workspace;
+	// "": ManagerOptions.Node). TypeScript needs Node >= 22.6.
+	RuntimeExecutable string `json:"runtime_executable,omitempty"`
 }
 
 // AttachSpec attaches to a debuggee that waits for debuggers on host:port:
@@ -67,9 +71,10 @@ func (m *Manager) attachHostAllowed(host string) bool {
 	return false
 }
 
-// driverOf is the driver an adapter name of the API means ("": the default).
-func driverOf(name string) (adapter.Driver, error) {
-	k, err := adapter.ParseKind(name)
+// driverOf is the driver an adapter name of the API means ("": the one the
+// program's extension implies, else the default).
+func driverOf(name, program string) (adapter.Driver, error) {
+	k, err := adapter.KindFor(name, program)
 	if err == nil {
 		var d adapter.Driver
 		if d, err = adapter.DriverFor(k); err == nil {
@@ -91,12 +96,16 @@ func kindsThat(ok func(adapter.Targets) bool) string {
 }
 
 // newLive starts the adapter + mux + watcher and registers the session. dir
-// is the adapter's working directory ("" for the workspace).
-func (m *Manager) newLive(ctx context.Context, origin string, d adapter.Driver, dir string) (*Session, error) {
+// is the adapter's working directory ("" for the workspace), exe the
+// executable it runs ("": the manager's for its kind).
+func (m *Manager) newLive(ctx context.Context, origin string, d adapter.Driver, dir, exe string) (*Session, error) {
 	if dir == "" {
 		dir = m.opts.Workspace
 	}
-	ad, err := d.Start(ctx, adapter.StartConfig{Exe: m.exes[d.Kind()], Dir: dir, Logger: m.log})
+	if exe == "" {
+		exe = m.exes[d.Kind()]
+	}
+	ad, err := d.Start(ctx, adapter.StartConfig{Exe: exe, Dir: dir, Logger: m.log})
 	if err != nil {
 		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
 	}
@@ -143,7 +152,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 // Launch starts a program headless: adapter, initialize, launch,
 // breakpoints, configurationDone. It returns once the launch is confirmed.
 func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error) {
-	d, err := driverOf(spec.Adapter)
+	d, err := driverOf(spec.Adapter, spec.Program)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +175,12 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	if err := validateArgsEnv(spec.Args, spec.Env); err != nil {
 		return nil, err
 	}
+	exe := m.exes[d.Kind()]
+	if spec.RuntimeExecutable != "" {
+		if exe, err = m.runtimeExecutable(d.Kind(), spec.RuntimeExecutable); err != nil {
+			return nil, err
+		}
+	}
 	cwd = m.opts.Workspace
 	if spec.Cwd != "" {
 		if cwd, err = existingFile(m.opts.Workspace, "cwd", spec.Cwd, true); err != nil {
@@ -176,7 +191,7 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
-	s, err := m.newLive(ctx, OriginHeadless, d, d.Dir(program))
+	s, err := m.newLive(ctx, OriginHeadless, d, d.Dir(program), exe)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +208,7 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 
 	cfg := adapter.LaunchConfig{
 		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
-		Exe: m.exes[d.Kind()], Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
+		Exe: exe, Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
 		InterruptTimeout: m.opts.InterruptTimeout,
 	}
 	if err := s.start(ctx, "launch", d.LaunchArgs(cfg), byFile); err != nil {
@@ -253,7 +268,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if spec.Adapter == "" {
 		spec.Adapter = string(adapter.Debugpy)
 	}
-	d, err := driverOf(spec.Adapter)
+	d, err := driverOf(spec.Adapter, "")
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +289,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 			_ = ad.Close()
 			return nil, err
 		}
-	} else if s, err = m.newLive(ctx, OriginHeadless, d, ""); err != nil {
+	} else if s, err = m.newLive(ctx, OriginHeadless, d, "", ""); err != nil {
 		return nil, err
 	}
 	s.attached.Store(true)

@@ -11,6 +11,9 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+
+	"github.com/dapscope/dapscope/inspect/clip"
 
 	"github.com/dapscope/dapscope/server/adapter"
 )
@@ -23,6 +26,9 @@ type LaunchOptions struct {
 	FastWake *bool `json:"fastWake,omitempty"`
 	// SmartValues off keeps the adapter's own values in the editor's views.
 	SmartValues *bool `json:"smartValues,omitempty"`
+	// Program is the launch's program (read, never checked here: the
+	// adapter does), for the kind its extension implies.
+	Program string `json:"-"`
 }
 
 // parseLaunchOptions reads the sidecar's keys, with an error that names the
@@ -33,6 +39,7 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 		NoDelay json.RawMessage `json:"nodelay"`
 		Wake    json.RawMessage `json:"fastWake"`
 		Smart   json.RawMessage `json:"smartValues"`
+		Program json.RawMessage `json:"program"`
 	}
 	var o LaunchOptions
 	if len(args) == 0 || json.Unmarshal(args, &raw) != nil {
@@ -48,6 +55,7 @@ func parseLaunchOptions(args json.RawMessage) (LaunchOptions, error) {
 			return o, fmt.Errorf(`dapscope: unknown "adapter" %q (want %s)`, o.Adapter, adapter.KindList("%q"))
 		}
 	}
+	_ = json.Unmarshal(raw.Program, &o.Program) // not a string: the adapter says so
 	for _, f := range []struct {
 		key string
 		raw json.RawMessage
@@ -80,6 +88,10 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 		if want, _ := adapter.ParseKind(o.Adapter); want != s.kind {
 			return fmt.Errorf("dapscope: this %s asks for adapter %q but this proxy runs %s; start it with `dapscope dap --adapter %s`", command, o.Adapter, s.kind, want)
 		}
+	} else if want, ok := adapter.KindForPath(o.Program); ok && command == "launch" && want != s.kind {
+		// The adapter runs before the editor's initialize, so the program
+		// cannot choose it here: say which one it needs.
+		return fmt.Errorf("dapscope: %s is debugged by the %s adapter but this proxy runs %s; start it with `dapscope dap --adapter %s` (or add \"adapter\": %q to the configuration)", clip.Bytes.Head(filepath.Base(o.Program), 200), want, s.kind, want, want)
 	}
 	if o.NoDelay != nil {
 		s.mu.Lock()

@@ -21,6 +21,7 @@ func TestParseLaunchOptions(t *testing.T) {
 		nodelay            *bool
 	}{
 		{args: `{"program":"x.py"}`},
+		{args: `{"program":7}`}, // the adapter says what is wrong
 		{args: ``},
 		{args: `[1]`}, // not ours to judge: the adapter answers
 		{args: `{"adapter":"debugpy","nodelay":false}`, adapter: "debugpy", nodelay: new(false)},
@@ -78,6 +79,11 @@ func TestLaunchOptionsThroughProxy(t *testing.T) {
 			wrong := ed.StartLaunch(map[string]any{"adapter": "dlv", "program": program})
 			if resp := ed.Response(wrong); resp.Success() || !strings.Contains(resp.Env.Message, "--adapter dlv") {
 				t.Fatalf("launch for dlv on a debugpy proxy: %s", resp)
+			}
+			// A program that needs another adapter, with no "adapter" key.
+			wrong = ed.StartLaunch(map[string]any{"program": filepath.Join(repoRoot(t), "testdata", "node", "greet.ts")})
+			if resp := ed.Response(wrong); resp.Success() || !strings.Contains(resp.Env.Message, "greet.ts is debugged by the node adapter") || !strings.Contains(resp.Env.Message, "--adapter node") {
+				t.Fatalf("launch of a .ts on a debugpy proxy: %s", resp)
 			}
 
 			config := daptest.PythonLaunch(program)

@@ -87,7 +87,7 @@ func TestNodeSessionUncaught(t *testing.T) {
 }
 
 // markerLine is the line of the "// @marker" comment of a workspace file.
-func markerLine(t *testing.T, rel, marker string) int {
+func markerLine(t testing.TB, rel, marker string) int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), rel))
 	if err != nil {

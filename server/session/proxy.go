@@ -35,7 +35,7 @@ type ProxySpec struct {
 // session and blocks until the editor disconnects; then the adapter session
 // is ended (disconnect, then staged shutdown).
 func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec ProxySpec) error {
-	d, err := driverOf(spec.Adapter)
+	d, err := driverOf(spec.Adapter, "")
 	if err != nil {
 		_ = conn.Close()
 		return err
@@ -44,7 +44,7 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 	if spec.Connect != "" {
 		s, err = m.connectEditor(ctx, d, spec.Connect)
 	} else {
-		s, err = m.newLive(ctx, OriginEditor, d, spec.Dir)
+		s, err = m.newLive(ctx, OriginEditor, d, spec.Dir, "")
 	}
 	if err != nil {
 		_ = conn.Close()

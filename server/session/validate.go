@@ -1,18 +1,22 @@
 // validate.go: checks on everything an agent or the CLI can send, with
 // typed errors naming the field. Paths are workspace-relative, never `..`,
 // never a symbolic link leading out of the workspace, and must exist;
-// lines are 1-based within the file.
+// lines are 1-based within the file; a node launch's runtime executable
+// must be one.
 
 package session
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // Limits on launch specs.
@@ -146,4 +150,22 @@ func validateArgsEnv(args []string, env map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// runtimeExecutable resolves a launch's runtime_executable for kind: node
+// only; a bare name is looked up on PATH, a path with a slash is taken
+// relative to the workspace. It must be an executable file.
+func (m *Manager) runtimeExecutable(kind adapter.Kind, exe string) (string, error) {
+	const field = "runtime_executable"
+	if kind != adapter.Node {
+		return "", invalid(field, "is for the node adapter (this launch runs %s; its executable comes from the sidecar's flags)", kind)
+	}
+	if strings.ContainsRune(exe, '/') && !filepath.IsAbs(exe) {
+		exe = filepath.Join(m.opts.Workspace, exe)
+	}
+	path, err := exec.LookPath(exe)
+	if err != nil {
+		return "", invalid(field, "%q is not an executable (%v)", clip.Bytes.Head(exe, 200), errors.Unwrap(err))
+	}
+	return path, nil
 }

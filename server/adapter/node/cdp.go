@@ -206,6 +206,13 @@ func (c *conn) forget(id int64) {
 	c.mu.Unlock()
 }
 
+// closed says whether the connection has ended.
+func (c *conn) closed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err != nil
+}
+
 // Close closes the websocket and waits for the read loop to end.
 func (c *conn) Close() error {
 	err := c.ws.CloseNow()

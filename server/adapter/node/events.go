@@ -47,6 +47,7 @@ func (s *Server) handleEvent(ev event) {
 			s.mu.Lock()
 			s.scripts[e.ScriptID] = &script{url: e.URL}
 			s.mu.Unlock()
+			s.noteSourceMap(filePath(e.URL), e.SourceMapURL)
 		}
 	case "Debugger.breakpointResolved":
 		var e debugger.ResolvedBreakpoint
@@ -61,6 +62,9 @@ func (s *Server) handleEvent(ev event) {
 			return
 		}
 		s.mu.Lock()
+		if s.proc != nil {
+			s.proc.started.Store(true)
+		}
 		if s.entryCh != nil && !s.configured && s.entry == nil && !s.attached {
 			s.entry = &e // node's first pause: configurationDone decides
 			close(s.entryCh)
@@ -133,6 +137,8 @@ func (s *Server) stopped(e *debugger.EventPaused, reason string) {
 			body.Description = "Paused on debugger statement"
 		}
 	}
+	s.stopGate.Lock() // after the response of the request that resumed
+	s.stopGate.Unlock()
 	s.event("stopped", body)
 }
 

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -29,7 +30,7 @@ var wsURL = regexp.MustCompile(`Debugger listening on (ws://\S+)`)
 // inspectorNoise are stderr lines the inspector prints for its client.
 var inspectorNoise = []string{
 	"Debugger listening on ws://",
-	"For help, see: https://nodejs.org/en/docs/inspector",
+	"For help, see: https://nodejs.org/", // en/docs/inspector (node 20), learn/getting-started/debugging (node 24)
 	"Debugger attached.",
 	"Debugger ending on ws://",
 	"Waiting for the debugger to disconnect...",
@@ -41,11 +42,16 @@ type process struct {
 	url  string        // the inspector's websocket URL
 	done chan struct{} // closed once the process has exited and its pipes are drained
 	err  error         // cmd.Wait's error, set before done closes
+
+	started  atomic.Bool     // the program reached its first statement
+	stderrMu sync.Mutex      //
+	stderr   strings.Builder // stderr until it started (loaderror.go)
 }
 
 // launchSpec is what the launch request asks for.
 type launchSpec struct {
 	Node    string
+	Flags   []string // node's own options, before the program
 	Program string
 	Args    []string
 	Cwd     string
@@ -65,7 +71,8 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 	if bin == "" {
 		bin = DefaultNode
 	}
-	argv := append([]string{"--inspect-brk=127.0.0.1:0", spec.Program}, spec.Args...)
+	argv := append([]string{"--inspect-brk=127.0.0.1:0"}, spec.Flags...)
+	argv = append(append(argv, spec.Program), spec.Args...)
 	cmd := exec.Command(bin, argv...)
 	cmd.Dir = spec.Cwd
 	cmd.Env = os.Environ()
@@ -114,6 +121,7 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 				spec.Waiting()
 			}
 			if !isNoise(line) {
+				p.noteStderr(line)
 				spec.Output("stderr", line)
 			}
 		})

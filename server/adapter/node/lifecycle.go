@@ -50,6 +50,9 @@ type LaunchArgs struct {
 	Env               map[string]string `json:"env,omitempty"`
 	StopOnEntry       bool              `json:"stopOnEntry,omitempty"`
 	RuntimeExecutable string            `json:"runtimeExecutable,omitempty"` // node ("": the server's)
+	// EvalTimeoutMs bounds one evaluation in V8 (0: Options.EvalTimeout);
+	// headless sessions set it from their interrupt timeout.
+	EvalTimeoutMs int64 `json:"evalTimeoutMs,omitempty"`
 }
 
 func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
@@ -73,9 +76,19 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	if exe == "" {
 		exe = s.opts.Node
 	}
+	if exe == "" {
+		exe = DefaultNode
+	}
+	if a.EvalTimeoutMs > 0 { // read by handlers only, all on this goroutine
+		s.opts.EvalTimeout = time.Duration(a.EvalTimeoutMs) * time.Millisecond
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.StartTimeout)
 	defer cancel()
-	p, err := startNode(ctx, launchSpec{Node: exe, Program: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env,
+	flags, err := runtimeFlags(ctx, exe, a.Program)
+	if err != nil {
+		return nil, err
+	}
+	p, err := startNode(ctx, launchSpec{Node: exe, Flags: flags, Program: a.Program, Args: a.Args, Cwd: a.Cwd, Env: a.Env,
 		Output: s.output, Waiting: s.programEnded}, s.opts.StartTimeout)
 	if err != nil {
 		return nil, err
@@ -182,6 +195,7 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 		return nil, nil
 	}
 	s.configured = true
+	defer s.settle() // after the launch's response
 	pending, entry, stopOnEntry, attached := s.pendingInit, s.entry, s.stopOnEntry, s.attached
 	s.pendingInit, s.entry = nil, nil
 	c := s.cdp
@@ -224,16 +238,25 @@ func (s *Server) programEnded() {
 	})
 }
 
+// settle ends the configuration phase: the end of a program that died
+// before it (a syntax error) is reported after the launch was answered,
+// so a client is never cut off in the middle of configuring.
+func (s *Server) settle() { s.settleOnce.Do(func() { close(s.settled) }) }
+
 // watchProcess reports node's end: exited with its code, then terminated.
 func (s *Server) watchProcess(p *process) {
 	defer s.bg.Done()
 	<-p.done
+	<-s.settled
 	s.programEnded()
 	s.mu.Lock()
 	c := s.cdp
 	s.mu.Unlock()
 	if c != nil {
 		_ = c.Close() // pending requests fail at once
+	}
+	if le, ok := p.loadError(); ok {
+		s.event(LoadErrorEvent, le)
 	}
 	s.event("exited", godap.ExitedEventBody{ExitCode: p.exitCode()})
 	s.event("terminated", nil)
@@ -243,6 +266,7 @@ func (s *Server) watchProcess(p *process) {
 func (s *Server) disconnect(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
 	var a godap.DisconnectArguments
 	_ = args(raw, &a)
+	s.settle()
 	s.mu.Lock()
 	p, c, attached := s.proc, s.cdp, s.attached
 	s.mu.Unlock()

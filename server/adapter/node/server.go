@@ -56,30 +56,36 @@ type Server struct {
 	rw   io.ReadWriteCloser
 
 	wmu sync.Mutex // one frame at a time
-	w   *dap.Writer
-	seq int
+	// stopGate is held by a resuming request until its response is
+	// written; a stopped event waits for it (stepping.go).
+	stopGate sync.Mutex
+	w        *dap.Writer
+	seq      int
 
 	bg sync.WaitGroup // the event loop and the process watcher
 
-	mu          sync.Mutex
-	cdp         *conn
-	proc        *process // nil when attached
-	attached    bool
-	stopOnEntry bool
-	pendingInit *godap.Request           // the launch or attach, answered after configurationDone
-	entry       *debugger.EventPaused    // node's first pause, held until configurationDone
-	entryCh     chan struct{}            // closed when entry is set (or the program ended)
-	configured  bool                     // configurationDone was handled
-	paused      *debugger.EventPaused    // nil while running
-	lastAction  string                   // "step" or "pause": the reason of the next stop
-	handles     map[int]any              // frames and variable references of this stop
-	nextHandle  int                      //
-	scripts     map[cdp.ScriptID]*script // every script parsed
-	scriptRefs  map[int]cdp.ScriptID     // sourceReference → script
-	bps         breakpoints              //
-	programDone chan struct{}            // closed when the program ended (or node died)
-	endOnce     sync.Once                //
-	exited      chan struct{}            // closed once exited/terminated were sent
+	mu            sync.Mutex
+	cdp           *conn
+	proc          *process // nil when attached
+	attached      bool
+	stopOnEntry   bool
+	pendingInit   *godap.Request           // the launch or attach, answered after configurationDone
+	entry         *debugger.EventPaused    // node's first pause, held until configurationDone
+	entryCh       chan struct{}            // closed when entry is set (or the program ended)
+	configured    bool                     // configurationDone was handled
+	settled       chan struct{}            // closed at configurationDone or disconnect (settle)
+	settleOnce    sync.Once                //
+	paused        *debugger.EventPaused    // nil while running
+	lastAction    string                   // "step" or "pause": the reason of the next stop
+	handles       map[int]any              // frames and variable references of this stop
+	nextHandle    int                      //
+	scripts       map[cdp.ScriptID]*script // every script parsed
+	scriptRefs    map[int]cdp.ScriptID     // sourceReference → script
+	bps           breakpoints              //
+	programDone   chan struct{}            // closed when the program ended (or node died)
+	endOnce       sync.Once                //
+	exited        chan struct{}            // closed once exited/terminated were sent
+	sourceMapSaid bool                     // the source map notice went out (typescript.go)
 }
 
 // script is a parsed script.
@@ -104,7 +110,7 @@ func New(rw io.ReadWriteCloser, opts Options) *Server {
 	}
 	return &Server{opts: opts, log: opts.Logger.With("adapter", "node"), rw: rw, w: dap.NewWriter(rw),
 		handles: map[int]any{}, scripts: map[cdp.ScriptID]*script{}, scriptRefs: map[int]cdp.ScriptID{},
-		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{})}
+		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{}), settled: make(chan struct{})}
 }
 
 // handler serves one request; it returns the response body or an error.
@@ -194,6 +200,7 @@ func (s *Server) serve(base context.Context, b []byte) {
 	switch {
 	case errors.Is(err, errNoBody):
 	case err != nil:
+		s.settleEnd()
 		s.fail(&req, err)
 	default:
 		s.respond(&req, body)
@@ -203,6 +210,7 @@ func (s *Server) serve(base context.Context, b []byte) {
 // shutdown ends what the session started: a launched node is killed, the
 // inspector connection closed, and the background goroutines waited for.
 func (s *Server) shutdown() {
+	s.settle()
 	s.mu.Lock()
 	p, c := s.proc, s.cdp
 	s.mu.Unlock()
@@ -213,6 +221,23 @@ func (s *Server) shutdown() {
 		_ = c.Close()
 	}
 	s.bg.Wait()
+}
+
+// settleEnd: when a request failed because the inspector connection
+// dropped under a launched node (killed, crashed), the failure is sent
+// once node has been reaped (bounded), so the client sees a program that
+// is gone rather than one that merely stopped answering.
+func (s *Server) settleEnd() {
+	s.mu.Lock()
+	p, c := s.proc, s.cdp
+	s.mu.Unlock()
+	if p == nil || c == nil || !c.closed() {
+		return
+	}
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+	}
 }
 
 // respond writes a successful response with body (nil: none).
