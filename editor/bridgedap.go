@@ -6,7 +6,12 @@
 // response with the request's seq (an error as success:false with its
 // message); each event the extension's tracker forwards becomes a DAP event
 // frame. Events are queued, so the channel's reading goroutine never waits
-// on the session.
+// on the session. A resuming request's response and the events it causes
+// travel separately (customRequest's promise, the tracker's notification),
+// so the stop of a step can reach the sidecar before the step's response:
+// events are held back while a resuming request is in flight and written
+// after its response, in the adapter's own order (answer, then stop), so
+// the session never takes the late response for a new run.
 
 package editor
 
@@ -18,6 +23,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -42,6 +48,7 @@ type dapLink struct {
 	queue  [][]byte // event frames not yet written
 	wake   chan struct{}
 	ending bool // terminated queued: close once the queue is written
+	holds  int  // resuming requests in flight: queued events wait for them
 	wg     sync.WaitGroup
 }
 
@@ -90,13 +97,32 @@ func (l *dapLink) serve() {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(body, &req)
+		hold := resuming[env.Command]
+		if hold {
+			l.mu.Lock()
+			l.holds++ // before the editor can see the request, so before its events
+			l.mu.Unlock()
+		}
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
 			l.answer(env, req.Arguments)
+			if hold {
+				l.mu.Lock()
+				l.holds--
+				l.mu.Unlock()
+				l.signal()
+			}
 		}()
 	}
 }
+
+// resuming are the commands whose response says the debuggee runs again.
+var resuming = map[string]bool{"continue": true, "next": true, "stepIn": true, "stepOut": true}
+
+// editorCallTimeout bounds one request in the editor (the session's own
+// callers give up sooner); past it the request fails and held events go on.
+const editorCallTimeout = 30 * time.Second
 
 // answer runs one request in the editor and writes its response.
 func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
@@ -105,7 +131,9 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 		a = args
 	}
 	var body json.RawMessage
-	err := l.b.Request(l.ctx, env.Command, a, &body)
+	ctx, cancel := context.WithTimeout(l.ctx, editorCallTimeout)
+	defer cancel()
+	err := l.b.Request(ctx, env.Command, a, &body)
 	var frame []byte
 	if err != nil {
 		frame = dap.ErrorResponse(l.nextSeq(), env, dap.ErrIDInternal, editorMessage(err))
@@ -230,6 +258,10 @@ func (l *dapLink) write() {
 		}
 		for {
 			l.mu.Lock()
+			if l.holds > 0 { // a resuming request's response goes first
+				l.mu.Unlock()
+				break
+			}
 			if len(l.queue) == 0 {
 				ending := l.ending
 				l.mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +48,9 @@ type scriptedExtension struct {
 	calls []DapRequestParamsForTest
 	// answer returns the body or an error message for a call.
 	answer func(p DapRequestParamsForTest) (any, string)
+	// beforeReply runs before a call is answered (the tracker's events
+	// overtaking customRequest's promise).
+	beforeReply func(p DapRequestParamsForTest)
 }
 
 func (x *scriptedExtension) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -59,6 +63,12 @@ func (x *scriptedExtension) handle(ctx context.Context, reply jsonrpc2.Replier, 
 	x.calls = append(x.calls, p)
 	x.mu.Unlock()
 	body, msg := x.answer(p)
+	x.mu.Lock()
+	before := x.beforeReply
+	x.mu.Unlock()
+	if before != nil {
+		before(p)
+	}
 	if msg != "" {
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.Code(-32603), msg))
 	}
@@ -81,10 +91,12 @@ func TestBridgedSessionLink(t *testing.T) {
 	srv := New(Options{Manager: mgr, Logger: testLogger(t)})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), a) }()
+	var topLine atomic.Int64
+	topLine.Store(12)
 	x := &scriptedExtension{answer: func(p DapRequestParamsForTest) (any, string) {
 		switch p.Command {
 		case "stackTrace":
-			return map[string]any{"stackFrames": []any{map[string]any{"id": 0, "name": "main", "line": 12, "column": 3, "source": map[string]any{"path": "vscode-remote://127.0.0.1:8080/w/app.js"}}}}, ""
+			return map[string]any{"stackFrames": []any{map[string]any{"id": 0, "name": "main", "line": topLine.Load(), "column": 3, "source": map[string]any{"path": "vscode-remote://127.0.0.1:8080/w/app.js"}}}}, ""
 		case "evaluate":
 			var e struct {
 				Expression string `json:"expression"`
@@ -195,6 +207,25 @@ func TestBridgedSessionLink(t *testing.T) {
 	}
 	if got := x.commands(); len(got) != n {
 		t.Fatalf("refused requests reached the extension: %v", got[n:])
+	}
+	// A step whose stop reaches the sidecar before the step's own response
+	// (in VS Code the tracker's notification can overtake customRequest's
+	// promise): the session still ends up paused on the new line.
+	x.mu.Lock()
+	x.beforeReply = func(p DapRequestParamsForTest) {
+		if p.Command != "next" {
+			return
+		}
+		topLine.Store(13)
+		send("continued", func(e *BridgeEvent) { e.Body = json.RawMessage(`{"threadId":0}`) })
+		send("stopped", func(e *BridgeEvent) { e.Reason, e.Body = "step", json.RawMessage(`{"reason":"step","threadId":0}`) })
+	}
+	x.mu.Unlock()
+	if err := s.Step(ctx, "over"); err != nil {
+		t.Fatal(err)
+	}
+	if stop, err := s.Wait(ctx, 30*time.Second); err != nil || stop.Location == nil || stop.Location.Line != 13 || stop.Location.Reason != "step" {
+		t.Fatalf("after a step whose stop came first: %+v %v (status %s)", stop, err, s.Status())
 	}
 	// Moving: continue runs on the editor's session; VS Code's continued
 	// event follows.
