@@ -12,7 +12,7 @@ DLV_VERSION := v1.27.2
 PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-dlv setup-node run test test-go test-ext e2e e2e-setup vsix bench clean
+.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go test-ext e2e e2e-setup vsix bench clean
 
 all: build
 
@@ -20,7 +20,7 @@ build:
 	$(GO) build -o dapscope .
 
 ## setup: install what is missing (Debian python packages, Delve, npm packages).
-setup: setup-python setup-dlv setup-node
+setup: setup-python setup-dlv setup-node setup-node-libs
 
 setup-python:
 	@if ! $(PYTHON) -c 'import debugpy, pandas, numpy, torch, xarray, dask' 2>/dev/null; then \
@@ -38,6 +38,14 @@ setup-dlv:
 
 setup-node:
 	@if [ -f package-lock.json ] && ! [ node_modules/.package-lock.json -nt package-lock.json ]; then npm ci --no-audit --no-fund; fi
+
+# The JavaScript data libraries the inspector is tested against for real
+# (apache-arrow, arquero, nodejs-polars with its native binary), pinned by
+# their own lock file.
+NODE_LIBS := testdata/node/libs
+setup-node-libs:
+	@if ! [ $(NODE_LIBS)/node_modules/.package-lock.json -nt $(NODE_LIBS)/package-lock.json ]; then \
+		cd $(NODE_LIBS) && npm ci --no-audit --no-fund; fi
 
 ## run: the main job on the bundled example.
 run: setup build

@@ -1,7 +1,10 @@
 // This file parses inspection expressions: a name followed by attribute
 // accesses and subscripts with int or string literals (df, self.cache,
-// data['train'], arr[0], obj.items[-1]). Anything else is rejected, so the
-// inspector never evaluates arbitrary user text in the debuggee.
+// data['train'], arr[0], obj.items[-1]). Anything else (calls, operators,
+// slices) is rejected, so the inspector never evaluates arbitrary user text
+// in the debuggee. Names follow the session's language: Python's (and Go's)
+// by default, JavaScript's for Node sessions ($ in names, reserved words
+// allowed as property names after a dot: records[0].city, opts.class).
 
 package inspect
 
@@ -35,9 +38,28 @@ var pyKeywords = map[string]bool{
 	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
 }
 
-// ParsePath parses expr; the error is an *Error with code INVALID_EXPRESSION.
-func ParsePath(expr string) (Path, error) {
-	p := &pathParser{s: strings.TrimSpace(expr)}
+// jsReserved are JavaScript's reserved words (strict mode, ES2023) and the
+// literals that cannot name a variable; "this" is allowed as a root.
+var jsReserved = map[string]bool{
+	"await": true, "break": true, "case": true, "catch": true, "class": true, "const": true, "continue": true,
+	"debugger": true, "default": true, "delete": true, "do": true, "else": true, "enum": true, "export": true,
+	"extends": true, "false": true, "finally": true, "for": true, "function": true, "if": true, "implements": true,
+	"import": true, "in": true, "instanceof": true, "interface": true, "let": true, "new": true, "null": true,
+	"package": true, "private": true, "protected": true, "public": true, "return": true, "static": true,
+	"super": true, "switch": true, "throw": true, "true": true, "try": true, "typeof": true, "var": true,
+	"void": true, "while": true, "with": true, "yield": true,
+}
+
+// ParsePath parses expr in Python's grammar (also used for Go); the error
+// is an *Error with code INVALID_EXPRESSION.
+func ParsePath(expr string) (Path, error) { return parsePath(expr, false) }
+
+// ParsePathFor parses expr in the grammar of the adapter's language:
+// JavaScript for "node", Python's otherwise.
+func ParsePathFor(adapter, expr string) (Path, error) { return parsePath(expr, adapter == "node") }
+
+func parsePath(expr string, js bool) (Path, error) {
+	p := &pathParser{s: strings.TrimSpace(expr), js: js}
 	if p.s == "" {
 		return nil, errorf(CodeInvalidExpression, expressionHint, "empty expression")
 	}
@@ -47,7 +69,7 @@ func ParsePath(expr string) (Path, error) {
 	if len(p.s) > 1000 {
 		return nil, errorf(CodeInvalidExpression, expressionHint, "expression longer than 1000 characters")
 	}
-	name, err := p.ident()
+	name, err := p.ident(true)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +83,7 @@ func ParsePath(expr string) (Path, error) {
 		case '.':
 			p.i++
 			p.space()
-			a, err := p.ident()
+			a, err := p.ident(false)
 			if err != nil {
 				return nil, err
 			}
@@ -149,8 +171,9 @@ func pyLiteral(v any) string {
 }
 
 type pathParser struct {
-	s string
-	i int
+	s  string
+	i  int
+	js bool // JavaScript names
 }
 
 func (p *pathParser) fail(format string, args ...any) *Error {
@@ -163,15 +186,32 @@ func (p *pathParser) space() {
 	}
 }
 
-func (p *pathParser) ident() (string, error) {
+// identRune reports whether r may stand in a name (first: at its start).
+// JavaScript: ID_Start, $ and _; then ID_Continue, ZWNJ and ZWJ. Python:
+// letters and _; then digits.
+func (p *pathParser) identRune(r rune, first bool) bool {
+	if r == '_' || unicode.IsLetter(r) {
+		return true
+	}
+	if p.js {
+		if r == '$' || unicode.Is(unicode.Nl, r) {
+			return true
+		}
+		return !first && (unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc) || r == '\u200c' || r == '\u200d')
+	}
+	return !first && unicode.IsDigit(r)
+}
+
+// ident reads a name: a variable at the root of the path, else a property
+// (where JavaScript allows its reserved words: obj.class, opts.default).
+func (p *pathParser) ident(root bool) (string, error) {
 	start := p.i
 	for p.i < len(p.s) {
 		r, n := utf8.DecodeRuneInString(p.s[p.i:])
-		if r == '_' || unicode.IsLetter(r) || (p.i > start && unicode.IsDigit(r)) {
-			p.i += n
-			continue
+		if !p.identRune(r, p.i == start) {
+			break
 		}
-		break
+		p.i += n
 	}
 	if p.i == start {
 		if p.i < len(p.s) {
@@ -180,7 +220,10 @@ func (p *pathParser) ident() (string, error) {
 		return "", p.fail("expected a name")
 	}
 	id := p.s[start:p.i]
-	if pyKeywords[id] {
+	switch {
+	case p.js && root && jsReserved[id]:
+		return "", p.fail("%q is a reserved word, not a variable", id)
+	case !p.js && pyKeywords[id]:
 		return "", p.fail("%q is a keyword, not a variable", id)
 	}
 	return id, nil

@@ -64,7 +64,7 @@ func facts(r *Result) [][2]string {
 		add("Signature", s.Signature)
 	}
 	if s.Value != nil || r.DetectedType == TypeNone {
-		add("Value", clip.Bytes.Head(cellText(s.Value), 200))
+		add("Value", clip.Bytes.Head(r.cell(s.Value), 200))
 	}
 	if s.Device != "" {
 		add("Device", s.Device)
@@ -97,7 +97,7 @@ func columnTable(r *Result) ([]string, [][]string) {
 			row[2] = commas(*c.NullCount)
 		}
 		if st := stats[c.Name]; st != nil {
-			row[3], row[4], row[5] = statText(st.Min), statText(st.Max), statText(st.Mean)
+			row[3], row[4], row[5] = r.stat(st.Min), r.stat(st.Max), r.stat(st.Mean)
 			if st.Distinct != nil {
 				row[6] = commas(*st.Distinct)
 				if st.DistinctEstimated {
@@ -105,7 +105,7 @@ func columnTable(r *Result) ([]string, [][]string) {
 				}
 			}
 			if len(st.TopValues) > 0 && row[3] == "" {
-				row[3] = "top: " + cellText(st.TopValues[0].Value)
+				row[3] = "top: " + r.cell(st.TopValues[0].Value)
 			}
 		}
 		rows = append(rows, row)
@@ -113,11 +113,24 @@ func columnTable(r *Result) ([]string, [][]string) {
 	return dropEmptyColumns(head, rows)
 }
 
-func statText(v any) string {
+func (r *Result) stat(v any) string {
 	if v == nil {
 		return ""
 	}
-	return clip.Bytes.Head(cellText(v), 24)
+	return clip.Bytes.Head(r.cell(v), 24)
+}
+
+// cell is a value's text in the result's language: booleans print
+// JavaScript's way (true/false) for the JavaScript probe, Python's
+// (True/False) otherwise; null is null in both.
+func (r *Result) cell(v any) string {
+	if b, ok := v.(bool); ok && r.Language == "javascript" {
+		if b {
+			return "true"
+		}
+		return "false"
+	}
+	return cellText(v)
 }
 
 func dropEmptyColumns(head []string, rows [][]string) ([]string, [][]string) {
@@ -161,7 +174,7 @@ func previewTable(r *Result) ([]string, [][]string) {
 			for _, row := range rs {
 				cells := []string{cellText(row.Index)}
 				for _, v := range row.Values {
-					cells = append(cells, clip.Bytes.Head(cellText(v), 40))
+					cells = append(cells, clip.Bytes.Head(r.cell(v), 40))
 				}
 				rows = append(rows, cells)
 			}
@@ -191,9 +204,9 @@ func previewTable(r *Result) ([]string, [][]string) {
 					k = itoa(*it.Index)
 				}
 				if keyed {
-					k = cellText(it.Key)
+					k = r.cell(it.Key)
 				}
-				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Runes.Head(untyped(cellText(it.Value), it.Type), 80), it.Type})
+				rows = append(rows, []string{clip.Bytes.Head(k, 40), clip.Runes.Head(untyped(r.cell(it.Value), it.Type), 80), it.Type})
 			}
 		}
 		add(p.Items)

@@ -18,7 +18,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	if err := opts.Normalize(); err != nil {
 		return nil, err
 	}
-	path, err := ParsePath(expression)
+	path, err := ParsePathFor(t.Adapter(), expression)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 // This file drives the JavaScript probe (probe_core.js, probe_values.js,
-// probe_table.js and probe_libs.js, embedded and concatenated into one
+// probe_table.js, probe_libs.js and probe_summary.js, embedded and concatenated into one
 // function body) through a Node session: the probe is installed once per
 // debuggee under globalThis[Symbol.for('dapscope.probe.<hash>')] (the hash
 // of its source, so a new sidecar never talks to a stale probe), then every
@@ -29,10 +29,12 @@ var (
 	jsTable string
 	//go:embed probe_libs.js
 	jsLibs string
+	//go:embed probe_summary.js
+	jsSummary string
 )
 
 // jsProbeSource is the probe: an expression whose value is the probe object.
-var jsProbeSource = "(function () {\n'use strict';\n" + jsCore + "\n" + jsValues + "\n" + jsTable + "\n" + jsLibs + "\nreturn P;\n})()"
+var jsProbeSource = "(function () {\n'use strict';\n" + jsCore + "\n" + jsValues + "\n" + jsTable + "\n" + jsLibs + "\n" + jsSummary + "\nreturn P;\n})()"
 
 // jsProbeKey names the probe's global slot; it changes with the source.
 var jsProbeKey = func() string {
@@ -44,21 +46,26 @@ var jsProbeKey = func() string {
 // the probe object), for tests that run it outside a debugger.
 func JSProbeSource() string { return jsProbeSource }
 
+// jsThunk is the function the probe calls to read name in the frame's
+// scope ("undefined" without a name).
+func jsThunk(name string) string {
+	if name == "" {
+		return "undefined"
+	}
+	return "() => " + name
+}
+
 // jsProbeCall builds the evaluate expression calling the probe's entry fn
-// with a thunk that reads name in the frame's scope; install defines the
-// probe first when the debuggee does not have it.
-func jsProbeCall(fn, name, argsJSON string, install bool) string {
+// with arg (a thunk, or an array of thunks) and the JSON arguments; install
+// defines the probe first when the debuggee does not have it.
+func jsProbeCall(fn, arg, argsJSON string, install bool) string {
 	slot := "globalThis[Symbol.for(" + jsLiteral(jsProbeKey) + ")]"
 	a := jsLiteral(argsJSON)
-	thunk := "() => " + name
-	if name == "" {
-		thunk = "undefined"
-	}
 	if !install {
-		return fmt.Sprintf("((P) => P ? P.%s(%s, %s) : %q)(%s)", fn, thunk, a, probeMissing, slot)
+		return fmt.Sprintf("((P) => P ? P.%s(%s, %s) : %q)(%s)", fn, arg, a, probeMissing, slot)
 	}
 	return fmt.Sprintf("((P) => P.%s(%s, %s))(%s || Object.defineProperty(globalThis, Symbol.for(%s), {value: %s, configurable: true})[Symbol.for(%s)])",
-		fn, thunk, a, slot, jsLiteral(jsProbeKey), jsProbeSource, jsLiteral(jsProbeKey))
+		fn, arg, a, slot, jsLiteral(jsProbeKey), jsProbeSource, jsLiteral(jsProbeKey))
 }
 
 // jsLiteral is s as a JavaScript string literal (JSON is valid JavaScript).
@@ -69,7 +76,7 @@ func jsLiteral(s string) string {
 
 func inspectJS(ctx context.Context, t Target, frameID int, path Path, opts Options) (*Result, error) {
 	root := path[0].Value.(string)
-	out, err := callJSProbe(ctx, t, frameID, "run", root, ProbeArgsJSON(path, opts))
+	out, err := callJSProbe(ctx, t, frameID, "run", jsThunk(root), ProbeArgsJSON(path, opts))
 	if err != nil {
 		return nil, jsEvalError(err, root)
 	}
@@ -84,6 +91,7 @@ func inspectJS(ctx context.Context, t Target, frameID int, path Path, opts Optio
 		return nil, res.Error
 	}
 	res.Source = "probe"
+	res.Language = "javascript"
 	if opts.Reference {
 		var ref evaluateBody
 		if err := t.Request(ctx, "evaluate", evaluateArgs{Expression: path.JSExpr(), FrameID: frameID, Context: "watch"}, &ref); err == nil {
@@ -93,15 +101,15 @@ func inspectJS(ctx context.Context, t Target, frameID int, path Path, opts Optio
 	return res, nil
 }
 
-// callJSProbe evaluates the probe's entry fn in the frame and returns its
-// JSON answer, installing the probe when this session has not (or the
-// debuggee lost it: a new process).
-func callJSProbe(ctx context.Context, t Target, frameID int, fn, name, argsJSON string) (string, error) {
+// callJSProbe evaluates the probe's entry fn in the frame with arg (see
+// jsProbeCall) and returns its JSON answer, installing the probe when this
+// session has not (or the debuggee lost it: a new process).
+func callJSProbe(ctx context.Context, t Target, frameID int, fn, arg, argsJSON string) (string, error) {
 	key := "inspect.jsprobe." + jsProbeKey
 	_, loaded := t.Values().Load(key)
-	out, err := evalJSProbe(ctx, t, frameID, jsProbeCall(fn, name, argsJSON, !loaded))
+	out, err := evalJSProbe(ctx, t, frameID, jsProbeCall(fn, arg, argsJSON, !loaded))
 	if err == nil && out == probeMissing {
-		out, err = evalJSProbe(ctx, t, frameID, jsProbeCall(fn, name, argsJSON, true))
+		out, err = evalJSProbe(ctx, t, frameID, jsProbeCall(fn, arg, argsJSON, true))
 	}
 	if err == nil {
 		t.Values().Store(key, true)
@@ -132,6 +140,16 @@ func jsString(s string) string {
 		}
 	}
 	return s
+}
+
+// jsSummaries calls the probe's summarize for paths in ONE evaluate: one
+// thunk per path reads its root in the frame; the probe walks the rest.
+func jsSummaries(ctx context.Context, t Target, frameID int, paths []Path, argsJSON string) (string, error) {
+	thunks := make([]string, len(paths))
+	for i, p := range paths {
+		thunks[i] = jsThunk(p[0].Value.(string))
+	}
+	return callJSProbe(ctx, t, frameID, "summarize", "["+strings.Join(thunks, ", ")+"]", argsJSON)
 }
 
 // jsEvalError explains an evaluate that failed before the probe could

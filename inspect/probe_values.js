@@ -194,6 +194,7 @@ function inspectValue(obj, opts, B, res) {
     case 'Map': case 'Set': return inspectMapSet(obj, k, items, B, res);
     case 'function': return inspectFunction(obj, res);
     case 'Proxy':
+      if (inspectLibrary(obj, opts, B, res)) return; // nodejs-polars objects are Proxies
       res.type = 'Proxy'; res.detected_type = 'proxy';
       res.structure = { kind: typeof obj === 'function' ? 'function' : 'object' };
       res.preview = { repr: proxyRepr(obj, new Trunc()) };

@@ -75,6 +75,10 @@ type Result struct {
 	Hint               string `json:"hint,omitempty"`
 	// Source says how the result was built: "probe" (Python) or "variables".
 	Source string `json:"source,omitempty"`
+	// Language is "javascript" for results of the JavaScript probe: the
+	// tui and markdown formats then print its values JavaScript's way
+	// (true/false); empty: Python's (True/False).
+	Language string `json:"language,omitempty"`
 	// ElapsedMs is the wall time of the inspection as seen by the sidecar.
 	ElapsedMs float64 `json:"elapsed_ms,omitempty"`
 	// ProbeMs is the time spent inside the probe (debugpy only).

@@ -3,7 +3,9 @@
 // reports. The probe's summarize() runs no user code (no __repr__,
 // __len__ or properties of user classes): builtins by value, known
 // library types through their own accessors, other objects by class name
-// and attribute count. Python only; other adapters get ErrUnsupported.
+// and attribute count. The JavaScript probe (node) has a summarize of its
+// own, for named values only (JavaScript cannot list a frame's locals from
+// inside); other adapters get ErrUnsupported.
 
 package inspect
 
@@ -64,19 +66,39 @@ func LibraryType(t string) bool {
 	return strings.HasSuffix(t, "Index")
 }
 
+// SummaryType reports an adapter `type` whose value a summary can improve
+// in the editor's views: LibraryType for debugpy; for node (dapscope's
+// adapter names a value by its class) arrays (of records), typed arrays
+// and the library tables the JavaScript probe recognises. nodejs-polars
+// objects are Proxies the adapter calls "Object": not candidates.
+func SummaryType(adapter, t string) bool {
+	if adapter == "node" {
+		switch t {
+		case "Array", "Table", "Vector", "ColumnTable":
+			return true
+		}
+		return strings.HasSuffix(t, "Array") && t != "ArrayBuffer" && t != "SharedArrayBuffer"
+	}
+	return LibraryType(t)
+}
+
 // ErrUnsupported: the adapter has no summary probe.
-var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy)"}
+var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy) or the JavaScript probe (node)"}
 
 // SupportsSummaries reports whether sessions of the adapter kind have the
 // summary probe.
-func SupportsSummaries(adapter string) bool { return adapter == "debugpy" }
+func SupportsSummaries(adapter string) bool { return adapter == "debugpy" || adapter == "node" }
 
-// Summaries summarises the values at paths (nil: every local of the frame)
-// in frameID (0: the top frame) with one evaluate, bounded by timeout
-// inside the debuggee; ctx bounds the wait.
+// Summaries summarises the values at paths (nil: every local of the frame;
+// debugpy only) in frameID (0: the top frame) with one evaluate, bounded by
+// timeout inside the debuggee; ctx bounds the wait.
 func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout time.Duration) ([]ValueSummary, error) {
 	if !SupportsSummaries(t.Adapter()) {
 		return nil, ErrUnsupported
+	}
+	js := t.Adapter() == "node"
+	if js && paths == nil {
+		return nil, &Error{Code: CodeInvalidArgument, Message: "JavaScript summaries need the values' names (a frame's locals cannot be listed from inside)"}
 	}
 	threadID, ok := t.Paused()
 	if !ok {
@@ -96,7 +118,14 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	if err != nil {
 		return nil, err
 	}
-	body, err := callProbe(ctx, t, frameID, "summarize", string(b))
+	var raw string
+	if js {
+		raw, err = jsSummaries(ctx, t, frameID, paths, string(b))
+	} else {
+		var body evaluateBody
+		body, err = callProbe(ctx, t, frameID, "summarize", string(b))
+		raw = body.Result
+	}
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
 			return nil, ne
@@ -107,8 +136,8 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 		Items []ValueSummary `json:"items"`
 		Error *Error         `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(body.Result)), &out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip.Bytes.Head(body.Result, 300))}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(raw)), &out); err != nil {
+		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip.Bytes.Head(raw, 300))}
 	}
 	if out.Error != nil {
 		return nil, out.Error

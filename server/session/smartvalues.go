@@ -2,7 +2,8 @@
 // session the sidecar answers the editor's hover and watch evaluates and
 // its variables requests with the adapter's own response in which the
 // value of a recognised library value (DataFrame, Series, Index, ndarray,
-// tensor, DataArray…) is replaced by dapscope's one-line summary. One
+// tensor, DataArray…; in Node sessions arrays of records, typed arrays and
+// arrow/arquero tables) is replaced by dapscope's one-line summary. One
 // probe call per response, within the mux's rewrite budget; anything that
 // fails or is late leaves the adapter's response as it was. Every other
 // byte of the message is the adapter's (see dap.SpliceStrings).
@@ -46,7 +47,7 @@ func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
 }
 
 // candidateType: the adapter's `type` of a value the summary can improve.
-func candidateType(t string) bool { return inspect.LibraryType(t) }
+func (sv *smartValues) candidateType(t string) bool { return inspect.SummaryType(sv.t.Adapter(), t) }
 
 // Wants implements mux.Rewriter.
 func (sv *smartValues) Wants(command string, args json.RawMessage) bool {
@@ -152,10 +153,10 @@ func (sv *smartValues) variables(ctx context.Context, args, resp json.RawMessage
 	var at []int
 	for i, v := range r.Body.Variables {
 		sv.remember(v.VariablesReference, frame) // children resolve in the same frame
-		if !candidateType(v.Type) || v.EvaluateName == "" {
+		if !sv.candidateType(v.Type) || v.EvaluateName == "" {
 			continue
 		}
-		if p, err := inspect.ParsePath(v.EvaluateName); err == nil {
+		if p, err := inspect.ParsePathFor(sv.t.Adapter(), v.EvaluateName); err == nil {
 			paths, at = append(paths, p), append(at, i)
 		}
 	}
@@ -187,10 +188,10 @@ func (sv *smartValues) evaluate(ctx context.Context, args, resp json.RawMessage)
 		return nil
 	}
 	sv.remember(r.Body.VariablesReference, a.FrameID) // its children, when expanded
-	if !candidateType(r.Body.Type) {
+	if !sv.candidateType(r.Body.Type) {
 		return nil
 	}
-	p, err := inspect.ParsePath(strings.TrimSpace(a.Expression))
+	p, err := inspect.ParsePathFor(sv.t.Adapter(), strings.TrimSpace(a.Expression))
 	if err != nil {
 		return nil // not a plain path (a call, an operator): leave it
 	}

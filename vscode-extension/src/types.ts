@@ -6,6 +6,8 @@ export interface InspectResult {
   name?: string;
   type?: string;
   detected_type?: string;
+  /** "javascript" for results of the JavaScript probe (booleans true/false, missing values null); absent for Python and Go. */
+  language?: string;
   structure?: Structure;
   preview?: Preview;
   statistics?: Statistics;

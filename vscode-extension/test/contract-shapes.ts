@@ -70,7 +70,7 @@ export const previewShape = object<Preview>({
 export const inspectErrorShape = object<InspectError>({ code: opt(), message: opt(), hint: opt(), available_variables: opt(), state: opt() });
 
 export const inspectResultShape = object<InspectResult>({
-  name: opt(), type: opt(), detected_type: opt(), structure: opt(structureShape), preview: opt(previewShape), statistics: opt(statisticsShape),
+  name: opt(), type: opt(), detected_type: opt(), language: opt(), structure: opt(structureShape), preview: opt(previewShape), statistics: opt(statisticsShape),
   summary: opt(), warnings: opt(), error: opt(inspectErrorShape), partial: opt(), timed_out: opt(), variables_reference: opt(),
   hint: opt(), source: opt(), elapsed_ms: opt(), probe_ms: opt(),
 });
