@@ -21,10 +21,15 @@ type BridgeEvent struct {
 	DebugType         string `json:"debugType"`
 	Name              string `json:"name"`
 	Adapter           string `json:"adapter"`
-	Kind              string `json:"kind"` // started | stopped | continued | terminated
+	Kind              string `json:"kind"` // started | stopped | continued | terminated | event
 	ThreadID          int    `json:"threadId,omitempty"`
 	Reason            string `json:"reason,omitempty"`
 	AllThreadsStopped bool   `json:"allThreadsStopped,omitempty"`
+	// Event and Body are the DAP event as the debug adapter sent it: Body
+	// for stopped, continued and terminated, both for kind "event" (output,
+	// thread, exited, breakpoint…).
+	Event string          `json:"event,omitempty"`
+	Body  json.RawMessage `json:"body,omitempty"`
 }
 
 // bridged is one editor-owned session reached through the extension.
@@ -42,6 +47,8 @@ type bridged struct {
 	updated  time.Time
 	stops    int // stops seen: the probe drops its cached row orders at a new one
 	values   *sync.Map
+	link     *dapLink // its session.Manager session (bridgedap.go); nil if none
+	linked   bool     // a link was tried
 }
 
 func (b *bridged) Request(ctx context.Context, command string, args any, out any) error {

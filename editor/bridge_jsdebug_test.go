@@ -52,7 +52,9 @@ func (m *jsDebugIDs) args(raw json.RawMessage) (map[string]any, error) {
 		return nil, err
 	}
 	if _, ok := a["threadId"]; ok {
+		m.mu.Lock()
 		a["threadId"] = m.realThread
+		m.mu.Unlock()
 	}
 	if f, ok := a["frameId"].(float64); ok {
 		m.mu.Lock()

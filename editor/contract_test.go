@@ -383,7 +383,12 @@ func TestContract(t *testing.T) {
 	ev := BridgeEvent{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "started"}
 	c.notify("dapscope/bridgeEvent", ev)
 	ev.Kind, ev.ThreadID, ev.Reason, ev.AllThreadsStopped = "stopped", stopped.Stop.ThreadID, "breakpoint", true
+	ev.Body = json.RawMessage(fmt.Sprintf(`{"reason":"breakpoint","threadId":%d,"allThreadsStopped":true}`, stopped.Stop.ThreadID))
 	c.notify("dapscope/bridgeEvent", ev)
+	out := BridgeEvent{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "event",
+		Event: "output", Body: json.RawMessage(`{"category":"stdout","output":"x\n"}`)}
+	c.notify("dapscope/bridgeEvent", out)
+	ev.Body = nil
 	var bridgedRes map[string]any
 	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "options": opts}, &bridgedRes)
 	if bridgedRes["detected_type"] != "dataframe" {

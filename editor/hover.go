@@ -37,8 +37,8 @@ func (s *Server) pausedTargets() []pausedTarget {
 	var out []pausedTarget
 	active := s.mgr.Active()
 	for _, ss := range s.mgr.List() {
-		if _, ok := ss.Paused(); !ok {
-			continue
+		if _, ok := ss.Paused(); !ok || ss.Bridged() {
+			continue // a bridged session is served as such, below
 		}
 		ss := ss
 		pt := pausedTarget{target: ss, frames: func(ctx context.Context) ([]godap.StackFrame, error) { return ss.StackTrace(ctx, 0, 50) }}

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,6 +52,8 @@ type Server struct {
 	mu       sync.Mutex
 	conn     jsonrpc2.Conn
 	bridged  map[string]*bridged // by VS Code session id
+	links    []*dapLink          // bridged sessions registered with the manager
+	linked   map[string]string   // their sidecar session id → VS Code session id
 	proxied  map[string]string   // VS Code session id → sidecar session id
 	pending  []string            // VS Code session ids of proxies not yet paired
 	paired   map[string]bool     // sidecar session ids already paired
@@ -76,6 +80,7 @@ func New(opts Options) *Server {
 		bridged: map[string]*bridged{},
 		proxied: map[string]string{},
 		paired:  map[string]bool{},
+		linked:  map[string]string{},
 		exited:  make(chan struct{}),
 	}
 	s.proxyCtx, s.proxyCancel = context.WithCancel(context.Background())
@@ -128,6 +133,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.r.cancelAll()
 	s.closeManager()
+	s.waitLinks()
 	unsubscribe()
 	cancel()
 	_ = conn.Close()
@@ -281,9 +287,13 @@ func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 	if vscodeID != "" {
 		s.mu.Lock()
 		b := s.bridged[vscodeID]
+		ended := b == nil && slices.Contains(slices.Collect(maps.Values(s.linked)), vscodeID)
 		s.mu.Unlock()
 		if b != nil {
 			return b, nil
+		}
+		if ended { // not the active session instead
+			return nil, &session.Error{Code: session.CodeNotFound, Field: "vscodeSessionId", Message: "the debug session has ended"}
 		}
 		if id := s.sidecarIDOf(vscodeID); id != "" && sessionID == "" {
 			sessionID = id
@@ -346,6 +356,9 @@ func (s *Server) vscodeIDOf(sidecarID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pairLocked()
+	if v, ok := s.linked[sidecarID]; ok {
+		return v
+	}
 	for v, id := range s.proxied {
 		if id == sidecarID {
 			return v
@@ -382,6 +395,7 @@ func (s *Server) bridgeEvent(ctx context.Context, params json.RawMessage) {
 	s.mu.Unlock()
 	if b != nil {
 		b.apply(ev)
+		s.linkEvent(b, ev)
 	}
 	s.log.Debug("bridge event", "session", ev.VSCodeSessionID, "type", ev.DebugType, "kind", ev.Kind, "thread", ev.ThreadID)
 }

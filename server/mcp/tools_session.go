@@ -41,6 +41,9 @@ func (r *SessionsResult) text() string {
 		if what == "" {
 			what = s.Module
 		}
+		if s.DebugType != "" { // a session of the editor's own debugger
+			what = strings.TrimSpace(what + " " + s.Name + " (" + s.DebugType + ")")
+		}
 		fmt.Fprintf(&b, "%s %s %s %s %s", mark, s.ID, s.Origin, s.Status, what)
 		if s.Stop != nil {
 			fmt.Fprintf(&b, " @ %s:%d (%s)", s.Stop.File, s.Stop.Line, s.Stop.Reason)

@@ -14,6 +14,9 @@ import (
 // Terminate ends the debuggee (for launches) and the adapter; the
 // session's status becomes "terminated" (unless it had ended already).
 func (s *Session) Terminate(ctx context.Context) error {
+	if s.bridge != nil {
+		return s.notSupported("a session of the editor's own debugger is not ended by dapscope: stop it in the editor")
+	}
 	s.mu.Lock()
 	if !s.ended && (s.outcome == nil || !s.outcome.Completed) {
 		s.userEnded = true
@@ -33,7 +36,7 @@ func (s *Session) Terminate(ctx context.Context) error {
 // process, and waits for the session's goroutines.
 func (s *Session) end(ctx context.Context) {
 	s.endOnce.Do(func() {
-		if !s.mux.State().AdapterDead {
+		if !s.mux.State().AdapterDead && s.bridge == nil { // a bridged session is only forgotten
 			s.undoFirstStop(ctx) // an attached debuggee outlives us
 			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			_ = s.mux.Call(ctx, "disconnect", godap.DisconnectArguments{TerminateDebuggee: !s.attached.Load()}, nil)

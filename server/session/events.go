@@ -70,7 +70,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
-			if s.origin == OriginHeadless {
+			if s.origin == OriginHeadless || s.origin == OriginBridged {
 				// The program is over: end the adapter now (its outcome and
 				// output are captured) instead of keeping the process until
 				// debug_terminate; the session's record stays. end waits for

@@ -22,7 +22,7 @@ const (
 	StatusTerminated = "terminated"
 )
 
-// Origins.
+// Origins (and OriginBridged, bridged.go).
 const (
 	OriginHeadless = "headless"
 	OriginEditor   = "editor"
@@ -96,14 +96,17 @@ type Timings struct {
 
 // Summary is what a listing shows of a session.
 type Summary struct {
-	ID      string        `json:"id"`
-	Origin  string        `json:"origin"`
-	Adapter string        `json:"adapter"` // an adapter.Kind
-	Status  string        `json:"status"`
-	Program string        `json:"program,omitempty"`
-	Module  string        `json:"module,omitempty"`
-	Stop    *StopLocation `json:"stop,omitempty"`
-	Active  bool          `json:"active,omitempty"`
+	ID      string `json:"id"`
+	Origin  string `json:"origin"`
+	Adapter string `json:"adapter"` // an adapter.Kind
+	Status  string `json:"status"`
+	Program string `json:"program,omitempty"`
+	Module  string `json:"module,omitempty"`
+	// Name and DebugType are the editor's, for a bridged session.
+	Name      string        `json:"name,omitempty"`
+	DebugType string        `json:"debug_type,omitempty"`
+	Stop      *StopLocation `json:"stop,omitempty"`
+	Active    bool          `json:"active,omitempty"`
 }
 
 // Info is a full snapshot of a session: its Summary and the rest.

@@ -20,6 +20,9 @@ func (s *Session) opCtx(ctx context.Context) (context.Context, context.CancelFun
 
 // call is mux.Call with the default operation timeout and typed errors.
 func (s *Session) call(ctx context.Context, command string, args, out any) error {
+	if err := s.bridgeRefuses(command); err != nil {
+		return err
+	}
 	ctx, cancel := s.opCtx(ctx)
 	defer cancel()
 	gen := s.StopCount()
@@ -173,6 +176,9 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 	if name == "" {
 		return "", "", invalid("name", "required")
 	}
+	if err := s.bridgeRefuses("setVariable"); err != nil {
+		return "", "", err
+	}
 	scopes, err := s.Scopes(ctx, frameID)
 	if err != nil {
 		return "", "", err
@@ -198,6 +204,9 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 
 // SetBreakpoints replaces the breakpoints of file, as DAP does.
 func (s *Session) SetBreakpoints(ctx context.Context, file string, bps []Breakpoint) ([]BreakpointState, error) {
+	if err := s.bridgeRefuses("setBreakpoints"); err != nil {
+		return nil, err
+	}
 	abs, err := existingFile(s.cfg.workspace, "file", file, false)
 	if err != nil {
 		return nil, err

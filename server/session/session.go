@@ -45,6 +45,7 @@ type Session struct {
 	output     *outputBuffer    // the program's output, all categories in order
 	outputs    *categoryBuffers // each category apart, the adapter's notices too
 	smart      *smartValues     // the editor's smart values (mux rewriter)
+	bridge     *bridgeInfo      // set for a session of the editor's own debugger (bridged.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -157,6 +158,9 @@ func (s *Session) Info() Info {
 		Summary: Summary{ID: s.id, Origin: s.origin, Adapter: string(s.kind), Status: s.statusLocked(),
 			Program: s.rel(s.program), Module: s.module},
 		Args: s.args, EnvKeys: s.envKeys, CreatedAt: s.createdAt, UpdatedAt: s.updatedAt, Timings: s.timings,
+	}
+	if s.bridge != nil {
+		in.Name, in.DebugType = s.bridge.name, s.bridge.debugType
 	}
 	if in.Program == "" && in.Module == "" {
 		in.Program = s.rel(s.mux.State().Program) // an editor's launch

@@ -12,6 +12,9 @@ import (
 
 // Request sends a DAP request on the shared connection (inspect.Target).
 func (s *Session) Request(ctx context.Context, command string, args any, out any) error {
+	if err := s.bridgeRefuses(command); err != nil {
+		return err
+	}
 	gen := s.StopCount()
 	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
 }

@@ -5,14 +5,17 @@
 // the bridge: js-debug's child session (the one with the thread) is
 // reported to the sidecar as adapter node, and every inspection request runs
 // through session.customRequest. Checked: the stop, the webview from the
-// Variables view, its refresh after a step, and the latency seen by the
+// Variables view, its refresh after a step, an MCP agent on the same js-debug
+// session (debug_sessions lists it as bridged, debug_inspect_variable records
+// returns the table, debug_step moves VS Code's session and the webview
+// follows, debug_set_breakpoints is refused), and the latency seen by the
 // extension. Not yet: the Alt-hover in a .js file (in code-server 4.139.1 the
 // language hover request is cancelled at once while js-debug is paused;
 // editor/bridge_jsdebug_test.go covers the sidecar's side of that hover).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extensionLog, makeHelpers, stats, timings, LONG } from './util.mjs';
+import { extensionLog, makeHelpers, mcpCall, stats, timings, LONG } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -110,6 +113,43 @@ async function main() {
     await h.until('the total column after the step', async () => (await columns()).join(',') === 'id,city,price,qty,total');
     log(`after the step: ${((await wv.locator('.summary .line').textContent()) ?? '').trim()}`);
     await h.screenshot('webview-after-step');
+
+    // An MCP agent on the same js-debug session, through the sidecar's endpoint.
+    await h.runCommand('dapscope: Copy MCP Endpoint');
+    const clipText = await h.until('the MCP endpoint in the clipboard', async () => {
+      const t = await page.evaluate(() => navigator.clipboard.readText());
+      return t.includes('"url"') ? t : '';
+    }, 30_000);
+    const cfg = JSON.parse(clipText);
+    const ep = { url: cfg.url, token: cfg.headers.Authorization.replace(/^Bearer /, '') };
+    let { sid, msg } = await mcpCall(ep, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'dapscope-e2e-node', version: '1' } } });
+    if (!msg?.result?.serverInfo) throw new Error(`MCP initialize: ${JSON.stringify(msg)}`);
+    await mcpCall(ep, sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    let id = 2;
+    const tool = async (name, args) => {
+      ({ msg } = await mcpCall(ep, sid, { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } }));
+      return msg?.result ?? { isError: true, structuredContent: msg };
+    };
+    let r = await tool('debug_sessions', {});
+    const js = (r.structuredContent?.sessions ?? []).find((s) => s.origin === 'bridged' && s.debug_type === 'pwa-node');
+    if (!js || js.status !== 'paused' || js.adapter !== 'node') throw new Error(`MCP debug_sessions: no paused bridged pwa-node session: ${JSON.stringify(r)}`);
+    log(`MCP sees js-debug's session ${js.id} (${js.name}, ${js.debug_type}, ${js.status})`);
+    r = await tool('debug_inspect_variable', { expression: 'records', session_id: js.id });
+    const mcpCols = (r.structuredContent?.preview?.columns ?? []).join(',');
+    if (r.isError || mcpCols !== 'id,city,price,qty,total' || r.structuredContent?.structure?.shape?.[0] !== 40) throw new Error(`MCP debug_inspect_variable records: ${JSON.stringify(r).slice(0, 600)}`);
+    log(`MCP debug_inspect_variable records: ${r.structuredContent.detected_type} ${r.structuredContent.structure.shape.join(' x ')}, columns ${mcpCols}`);
+    r = await tool('debug_set_breakpoints', { session_id: js.id, file: 'records.js', breakpoints: [{ line: bpLine }] });
+    if (!r.isError || r.structuredContent?.error?.code !== 'NOT_SUPPORTED') throw new Error(`MCP debug_set_breakpoints on js-debug's session: ${JSON.stringify(r).slice(0, 400)}`);
+    log('MCP debug_set_breakpoints is refused on the editor\'s session (NOT_SUPPORTED)');
+    // The agent steps the user's session: VS Code's own view follows (the webview refreshes on js-debug's stop).
+    const gen2 = Number(await wv.locator('body').getAttribute('data-generation'));
+    r = await tool('debug_step', { session_id: js.id, direction: 'over', timeout: 30 });
+    const loc = r.structuredContent?.location;
+    if (r.isError || r.structuredContent?.status !== 'paused' || loc?.line !== bpLine + 2) throw new Error(`MCP debug_step: ${JSON.stringify(r).slice(0, 600)}`);
+    log(`MCP debug_step: paused at ${loc.file}:${loc.line} (${loc.function})`);
+    await h.until('the webview to follow the agent\'s step', async () => Number(await wv.locator('body').getAttribute('data-generation')) > gen2 && (await wv.locator('body').getAttribute('data-state')) === 'result');
+    log('VS Code followed the agent\'s step (webview refreshed)');
+    await h.screenshot('after-agent-step');
 
     await page.waitForTimeout(1_000);
     const ext = extensionLog(UD);

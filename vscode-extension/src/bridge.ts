@@ -1,7 +1,9 @@
 // The bridge for sessions of other debug types (e.g. the Python extension's
-// `debugpy`): a DebugAdapterTracker reports their stops to the sidecar, and the
-// sidecar's DAP requests for smart inspect come back as `dapscope/dapRequest`
-// and run through `session.customRequest`. VS Code's JavaScript debugger
+// `debugpy`): a DebugAdapterTracker reports their events to the sidecar (the
+// lifecycle, and every other DAP event with its body, so MCP agents see the
+// session as the sidecar's own), and the sidecar's DAP requests (smart
+// inspect, agents) come back as `dapscope/dapRequest` and run through
+// `session.customRequest`. VS Code's JavaScript debugger
 // (js-debug) splits a run into a launcher parent and a child per target: only
 // the child, which owns the thread, is bridged. Written against small
 // interfaces so the logic is unit-tested without VS Code.
@@ -39,8 +41,27 @@ export function isJsDebugTarget(session: Pick<BridgeSession, 'configuration'>): 
   return session.configuration?.__pendingTargetId !== undefined;
 }
 
-/** Commands the sidecar may send through the bridge: read-only inspection traffic. */
-const ALLOWED = new Set(['evaluate', 'stackTrace', 'scopes', 'variables', 'threads', 'source']);
+/**
+ * Commands the sidecar may send through the bridge (the same list as the
+ * sidecar's, session.BridgeCommands): reading the paused program, and moving
+ * it as the debug toolbar does (an MCP agent's continue, step, pause; VS Code
+ * follows from the adapter's own events). Never setBreakpoints (VS Code owns
+ * the session's breakpoints), setVariable/setExpression (its views would
+ * not show the change), nor anything that starts or ends the session.
+ */
+export const ALLOWED_COMMANDS: ReadonlySet<string> = new Set([
+  'threads', 'stackTrace', 'scopes', 'variables', 'evaluate', 'source', 'exceptionInfo',
+  'continue', 'next', 'stepIn', 'stepOut', 'pause',
+]);
+
+/**
+ * DAP events the tracker does not forward: many per session and of no use
+ * to the sidecar (js-debug's loadedSource for every script, debugpy's module
+ * for every import), or the start-up handshake the sidecar never takes part in.
+ */
+export const NOT_FORWARDED: ReadonlySet<string> = new Set([
+  'loadedSource', 'module', 'progressStart', 'progressUpdate', 'progressEnd', 'initialized', 'capabilities', 'invalidated', 'memory',
+]);
 
 /**
  * Evaluate contexts the bridge passes on. `clipboard` is how the JavaScript
@@ -81,16 +102,16 @@ export class Bridge {
     const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter };
     this.notify({ ...base, kind: 'started' });
     let ended = false;
-    const end = () => {
+    const end = (body?: Record<string, unknown>) => {
       if (ended) return;
       ended = true;
       this.sessions.delete(session.id);
-      this.notify({ ...base, kind: 'terminated' });
+      this.notify(body ? { ...base, kind: 'terminated', body } : { ...base, kind: 'terminated' });
     };
     return {
       onDidSendMessage: (m: unknown) => {
         const msg = m as { type?: string; event?: string; body?: Record<string, unknown> };
-        if (msg?.type !== 'event') return;
+        if (msg?.type !== 'event' || typeof msg.event !== 'string') return;
         const body = msg.body ?? {};
         switch (msg.event) {
           case 'stopped':
@@ -100,18 +121,23 @@ export class Bridge {
               threadId: typeof body.threadId === 'number' ? body.threadId : undefined,
               reason: typeof body.reason === 'string' ? body.reason : undefined,
               allThreadsStopped: body.allThreadsStopped === true,
+              body,
             });
             break;
           case 'continued':
-            this.notify({ ...base, kind: 'continued', threadId: typeof body.threadId === 'number' ? body.threadId : undefined });
+            this.notify({ ...base, kind: 'continued', threadId: typeof body.threadId === 'number' ? body.threadId : undefined, body });
             break;
           case 'terminated':
-            end();
+            end(body);
             break;
+          default:
+            if (!NOT_FORWARDED.has(msg.event) && !(msg.event === 'output' && body.category === 'telemetry')) {
+              this.notify({ ...base, kind: 'event', event: msg.event, body });
+            }
         }
       },
-      onExit: end,
-      onWillStopSession: end,
+      onExit: () => end(),
+      onWillStopSession: () => end(),
     };
   }
 
@@ -119,7 +145,7 @@ export class Bridge {
   async request(p: DapRequestParams): Promise<unknown> {
     const s = this.sessions.get(p.vscodeSessionId);
     if (!s) throw new Error(`dapscope bridge: no live debug session ${p.vscodeSessionId}`);
-    if (!ALLOWED.has(p.command)) throw new Error(`dapscope bridge: command ${p.command} is not allowed`);
+    if (!ALLOWED_COMMANDS.has(p.command)) throw new Error(`dapscope bridge: command ${p.command} is not allowed`);
     if (p.command === 'evaluate') {
       const ctx = (p.arguments as { context?: unknown } | undefined)?.context;
       if (ctx !== undefined && !EVALUATE_CONTEXTS.has(String(ctx))) throw new Error(`dapscope bridge: evaluate context ${String(ctx)} is not allowed`);

@@ -167,11 +167,15 @@ export interface Outcome {
 /** A sidecar session (session.Info). */
 export interface SessionInfo {
   id: string;
+  /** headless | editor (a `dapscope` session) | bridged (the editor's own debugger, e.g. js-debug) */
   origin: string;
   adapter: string;
   status: string;
   program?: string;
   module?: string;
+  /** The editor's session name and debug type, for a bridged session. */
+  name?: string;
+  debug_type?: string;
   args?: string[];
   env_keys?: string[];
   created_at: string;
@@ -216,10 +220,15 @@ export interface BridgeEvent {
   debugType: string;
   name: string;
   adapter: string;
-  kind: 'started' | 'stopped' | 'continued' | 'terminated';
+  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`. */
+  kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event';
   threadId?: number;
   reason?: string;
   allThreadsStopped?: boolean;
+  /** The DAP event's name (kind `event`). */
+  event?: string;
+  /** The DAP event's body as the debug adapter sent it. */
+  body?: Record<string, unknown>;
 }
 
 /** dapscope/dapRequest params: a DAP request the sidecar runs on a bridged session. */

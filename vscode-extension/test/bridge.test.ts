@@ -2,8 +2,9 @@
 // types and runs the sidecar's DAP requests through session.customRequest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bridge, adapterKind, childConfiguration } from '../src/bridge';
+import { ALLOWED_COMMANDS, Bridge, NOT_FORWARDED, adapterKind, childConfiguration } from '../src/bridge';
 import type { BridgeEvent } from '../src/protocol';
+import bridgeCommands from '../../editor/testdata/bridge_commands.json';
 
 function fakeSession(type = 'debugpy', configuration?: Record<string, unknown>, parentSession?: { id: string; type: string }) {
   const calls: { command: string; args: unknown }[] = [];
@@ -29,22 +30,46 @@ test('dapscope sessions are not bridged (they are proxied)', () => {
   assert.equal(b.tracker({ ...fakeSession('dapscope').session }), undefined);
 });
 
-test('stop, continue and terminate reach the sidecar', () => {
+test('stop, continue, other events with their bodies, and terminate reach the sidecar', () => {
   const events: BridgeEvent[] = [];
   const b = new Bridge((e) => events.push(e));
   const { session } = fakeSession();
   const t = b.tracker(session)!;
-  t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 1, allThreadsStopped: true } });
+  const stopped = { reason: 'breakpoint', threadId: 1, allThreadsStopped: true, hitBreakpointIds: [3] };
+  t.onDidSendMessage({ type: 'event', event: 'stopped', body: stopped });
   t.onDidSendMessage({ type: 'response', command: 'threads', body: {} });
-  t.onDidSendMessage({ type: 'event', event: 'output', body: { output: 'x' } });
+  t.onDidSendMessage({ type: 'event', event: 'output', body: { category: 'stdout', output: 'x\n' } });
   t.onDidSendMessage({ type: 'event', event: 'continued', body: { threadId: 1 } });
+  t.onDidSendMessage({ type: 'event', event: 'exited', body: { exitCode: 3 } });
   t.onDidSendMessage({ type: 'event', event: 'terminated' });
   t.onExit();
-  assert.deepEqual(events.map((e) => e.kind), ['started', 'stopped', 'continued', 'terminated']);
+  assert.deepEqual(events.map((e) => [e.kind, e.event]), [
+    ['started', undefined],
+    ['stopped', undefined],
+    ['event', 'output'],
+    ['continued', undefined],
+    ['event', 'exited'],
+    ['terminated', undefined],
+  ]);
   assert.equal(events[1].threadId, 1);
   assert.equal(events[1].reason, 'breakpoint');
   assert.equal(events[1].adapter, 'debugpy');
+  assert.deepEqual(events[1].body, stopped);
+  assert.deepEqual(events[2].body, { category: 'stdout', output: 'x\n' });
+  assert.deepEqual(events[4].body, { exitCode: 3 });
   assert.equal(b.has('s1'), false);
+});
+
+test('noisy events stay in the editor: loadedSource, module, progress, telemetry output', () => {
+  const events: BridgeEvent[] = [];
+  const b = new Bridge((e) => events.push(e));
+  const t = b.tracker(fakeSession().session)!;
+  for (const event of NOT_FORWARDED) t.onDidSendMessage({ type: 'event', event, body: {} });
+  t.onDidSendMessage({ type: 'event', event: 'output', body: { category: 'telemetry', output: 'x' } });
+  t.onDidSendMessage({ type: 'event', event: 'thread', body: { reason: 'started', threadId: 2 } });
+  t.onDidSendMessage({ type: 'event', event: 'breakpoint', body: { reason: 'changed', breakpoint: { id: 1, verified: true } } });
+  assert.deepEqual(events.map((e) => e.event ?? e.kind), ['started', 'thread', 'breakpoint']);
+  assert.ok(NOT_FORWARDED.has('loadedSource') && NOT_FORWARDED.has('module'));
 });
 
 test('DAP requests run through customRequest with the given arguments', async () => {
@@ -57,13 +82,30 @@ test('DAP requests run through customRequest with the given arguments', async ()
   assert.deepEqual(calls, [{ command: 'evaluate', args }]);
 });
 
-test('unknown sessions and mutating commands are refused', async () => {
+test('unknown sessions, and commands that would fight the editor or end the session, are refused', async () => {
   const b = new Bridge(() => {});
   const { session, calls } = fakeSession();
   b.tracker(session);
   await assert.rejects(b.request({ vscodeSessionId: 'nope', command: 'evaluate' }), /no live debug session/);
-  await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'continue' }), /not allowed/);
+  for (const command of ['setBreakpoints', 'setVariable', 'setExpression', 'disconnect', 'terminate', 'launch', 'attach', 'initialize', 'configurationDone', 'restart', 'goto']) {
+    await assert.rejects(b.request({ vscodeSessionId: 's1', command }), /not allowed/, command);
+  }
   assert.equal(calls.length, 0);
+});
+
+test("an agent's moves run on the editor's session: continue, steps, pause", async () => {
+  const b = new Bridge(() => {});
+  const { session, calls } = fakeSession();
+  b.tracker(session);
+  for (const command of ['continue', 'next', 'stepIn', 'stepOut', 'pause', 'exceptionInfo']) {
+    await b.request({ vscodeSessionId: 's1', command, arguments: { threadId: 0 } });
+  }
+  assert.deepEqual(calls.map((c) => c.command), ['continue', 'next', 'stepIn', 'stepOut', 'pause', 'exceptionInfo']);
+  assert.deepEqual(calls[0].args, { threadId: 0 });
+});
+
+test("the allowed commands are the sidecar's (editor/testdata/bridge_commands.json)", () => {
+  assert.deepEqual([...ALLOWED_COMMANDS].sort(), [...(bridgeCommands as string[])].sort());
 });
 
 test('adapter kinds', () => {

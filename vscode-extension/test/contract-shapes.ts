@@ -82,7 +82,7 @@ const breakpointState = object<BreakpointState>({
   file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(),
 });
 const sessionInfo = object<SessionInfo>({
-  id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), args: opt(), env_keys: opt(),
+  id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(), args: opt(), env_keys: opt(),
   created_at: req(), updated_at: req(), stop: opt(stopLocation), last_breakpoint: opt(breakpointState),
   timings: req(object<SessionInfo['timings']>({ last_run_ms: req(), total_run_ms: req() })),
   breakpoints: opt(array(breakpointState)),
@@ -138,7 +138,8 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   },
   'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
   'dapscope/bridgeEvent': {
-    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), reason: opt(), allThreadsStopped: opt() }),
+    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), reason: opt(), allThreadsStopped: opt(),
+      event: opt(), body: opt(record(leaf)) }),
   },
   'dapscope/dapRequest': { params: object<DapRequestParams>({ vscodeSessionId: req(), command: req(), arguments: opt() }) },
   'dapscope/sessionEvent': { params: object<SessionEvent>({ sessionId: req(), vscodeSessionId: opt(), kind: req(), stop: opt(stopLocation) }) },
