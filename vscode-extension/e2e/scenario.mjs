@@ -11,8 +11,9 @@
 // by the extension are read from its log file and printed.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LONG, extensionLog as readExtensionLog, makeHelpers, mcpCall, stats, timings } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -22,7 +23,6 @@ const URL_ = process.env.E2E_URL;
 const WS = process.env.E2E_WS;
 const UD = process.env.E2E_USERDATA;
 const ART = process.env.E2E_ARTIFACTS;
-const LONG = 120_000;
 const t0 = Date.now();
 const log = (m) => console.log(`[scenario +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 
@@ -30,95 +30,12 @@ const src = readFileSync(join(WS, 'example.py'), 'utf8').split('\n');
 const bpLine = src.findIndex((l) => l.includes('# BREAKPOINT')) + 1;
 
 let page;
-let shot = 0;
-async function screenshot(name) {
-  shot++;
-  const p = join(ART, `${String(shot).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: p }).catch((e) => log(`screenshot ${name} failed: ${e.message}`));
-  log(`screenshot ${p}`);
-}
-
-/** Polls fn until it returns a truthy value or the time runs out. */
-async function until(what, fn, timeout = LONG, every = 500) {
-  const end = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
-    await page.waitForTimeout(every);
-  }
-}
-
-/** Runs a command from the palette; retried because extension commands appear a few seconds after the workbench. */
-async function runCommand(title) {
-  await until(`command "${title}"`, async () => {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    try {
-      await row.waitFor({ state: 'visible', timeout: 4_000 });
-    } catch {
-      await page.keyboard.press('Escape');
-      return false;
-    }
-    await page.keyboard.press('Enter');
-    return true;
-  }, LONG, 2_000);
-  log(`ran command: ${title}`);
-}
-
-/** The extension's log file (LogOutputChannel) under the user-data logs. */
-function extensionLog() {
-  const found = [];
-  const walk = (d) => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/dapscope\.log$/.test(n)) found.push(p);
-    }
-  };
-  walk(join(UD, 'logs'));
-  return found.map((p) => readFileSync(p, 'utf8')).join('\n');
-}
-
-function timings(text, re) {
-  return [...text.matchAll(re)].map((m) => Number(m[1]));
-}
-
-function stats(xs) {
-  if (!xs.length) return 'n/a';
-  const s = [...xs].sort((a, b) => a - b);
-  const med = s[Math.floor(s.length / 2)];
-  return `n=${s.length} median=${med.toFixed(1)} ms min=${s[0].toFixed(1)} max=${s[s.length - 1].toFixed(1)}`;
-}
-
-/** The webview's inner document. */
-function webview() {
-  return page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
-}
+// Helpers shared with the other scenarios (util.mjs), bound to the page once it exists.
+let screenshot, until, runCommand, setBreakpoint, webview;
+const extensionLog = () => readExtensionLog(UD);
 
 async function webviewColumns() {
   return webview().locator('.coltable tbody th.colname').allTextContents();
-}
-
-async function mcpCall(ep, sessionId, body) {
-  const headers = { Authorization: `Bearer ${ep.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  if (sessionId) headers['Mcp-Session-Id'] = sessionId;
-  const res = await fetch(ep.url, { method: 'POST', headers, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok && res.status !== 202) throw new Error(`MCP HTTP ${res.status}: ${text}`);
-  const sid = res.headers.get('mcp-session-id') ?? sessionId;
-  if (!text) return { sid, msg: undefined };
-  const json = text.trimStart().startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop();
-  return { sid, msg: JSON.parse(json) };
 }
 
 /** The bounding box of `word` on the editor line containing `marker`. */
@@ -170,23 +87,6 @@ async function altHover(editor, marker, word, re, name) {
   return '';
 }
 
-/** Sets a breakpoint on the line containing marker (idempotent). */
-async function setBreakpoint(editor, marker) {
-  const line = editor.locator('.view-line', { hasText: marker });
-  const glyphs = async () => editor.locator('.codicon-debug-breakpoint').count();
-  await until(`breakpoint at ${marker}`, async () => {
-    if ((await glyphs()) > 0) return true;
-    await line.click();
-    await page.keyboard.press('F9');
-    try {
-      await editor.locator('.codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 10_000 });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 60_000, 500);
-}
-
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -196,6 +96,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(URL_).origin });
     page = await context.newPage();
+    ({ screenshot, until, runCommand, setBreakpoint, webview } = makeHelpers(page, log, ART, ''));
     page.setDefaultTimeout(LONG);
 
     log(`opening ${URL_}`);

@@ -1,5 +1,4 @@
-// Small helpers shared by e2e scenarios beyond the Python one (copied from
-// scenario.mjs, which keeps its own): polling, the command palette,
+// Small helpers shared by the e2e scenarios (scenario.mjs, scenario-node.mjs): polling, the command palette,
 // starting a named configuration, breakpoints, the extension's log, the
 // webview's document and MCP calls. makeHelpers binds them to one page.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
