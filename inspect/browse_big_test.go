@@ -184,6 +184,19 @@ func BenchmarkBrowse10M(b *testing.B) {
 				}
 			}
 		})
+		if c.name == "unsorted" {
+			// The transport's share: an evaluate whose answer is as big as a
+			// page (10 KB, fetched raw like the probe's), nothing computed.
+			b.Run("floor_10KB", func(b *testing.B) {
+				args := map[string]any{"expression": "'x' * 10240", "frameId": top.Id, "context": "repl", "format": map[string]any{"rawString": true}}
+				for b.Loop() {
+					var out struct{ Result string }
+					if err := s.Request(ctx, "evaluate", args, &out); err != nil || len(out.Result) < 10240 {
+						b.Fatalf("%d bytes, %v", len(out.Result), err)
+					}
+				}
+			})
+		}
 		b.Run(c.name, func(b *testing.B) {
 			get(b, c.t, c.sel()) // the probe is installed and the order computed before the timing
 			partial, probe := 0, 0.0
