@@ -18,7 +18,7 @@ import (
 )
 
 func (s *Server) setVariable(ctx context.Context, sess *session.Session, p *setVariableArgs) (*SetVariableResult, error) {
-	path, err := inspect.ParsePath(p.Name)
+	path, err := inspect.ParsePathFor(sess.Adapter(), p.Name) // JavaScript names and reserved words on Node
 	if err != nil || len(path) == 1 {
 		// A plain name (or not a path at all: the scopes say what exists).
 		old, updated, err := sess.SetVariable(ctx, p.FrameID, p.Name, p.Value)

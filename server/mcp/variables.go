@@ -155,7 +155,7 @@ func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, fr
 		if !inspect.LibraryType(v.Type) {
 			continue
 		}
-		if p, err := inspect.ParsePath(v.Name); err == nil {
+		if p, err := inspect.ParsePathFor(sess.Adapter(), v.Name); err == nil {
 			paths = append(paths, p)
 		}
 	}
