@@ -7,18 +7,14 @@
 package code
 
 import (
-	"bufio"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
-	"time"
 )
 
 //go:embed pyast_helper.py
@@ -91,9 +87,8 @@ func pythonPath(opt string) (string, error) {
 // output per input path. A file that fails to parse gets its error in Err; a
 // failure of the helper itself is returned as an error.
 func parsePythonBatch(ctx context.Context, python string, inputs []pyInput) (map[string]*pyOutput, error) {
-	out := make(map[string]*pyOutput, len(inputs))
 	if len(inputs) == 0 {
-		return out, nil
+		return map[string]*pyOutput{}, nil
 	}
 	py, err := pythonPath(python)
 	if err != nil {
@@ -103,76 +98,18 @@ func parsePythonBatch(ctx context.Context, python string, inputs []pyInput) (map
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c", pyHelper)
 	cmd.Env = append(os.Environ(), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1")
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
+	out, run, err := runBatch(ctx, cancel, cmd, inputs, func(o *pyOutput) string { return o.Path })
 	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 8192}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start python parser: %w", err)
 	}
-
-	var wg sync.WaitGroup
-	var writeErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer stdin.Close()
-		bw := bufio.NewWriterSize(stdin, 1<<16)
-		enc := json.NewEncoder(bw)
-		for i := range inputs {
-			if err := enc.Encode(&inputs[i]); err != nil {
-				writeErr = err
-				return
-			}
-		}
-		writeErr = bw.Flush()
-	}()
-
-	// A cancelled or timed-out batch must not leave the reader blocked on
-	// a pipe some grandchild still holds: close it when ctx ends.
-	done := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case <-ctx.Done():
-			_ = stdout.Close()
-		case <-done:
-		}
-	}()
-	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
-	var readErr error
-	for range inputs {
-		var o pyOutput
-		if err := dec.Decode(&o); err != nil {
-			readErr = err
-			break
-		}
-		if o.Path != "" {
-			out[o.Path] = &o
-		}
+	if run.readErr != nil {
+		return nil, fmt.Errorf("python parser: %v (stderr: %s)", run.readErr, run.stderr)
 	}
-	if readErr != nil {
-		cancel() // kill the helper: unblocks the writer
+	if run.waitErr != nil {
+		return nil, fmt.Errorf("python parser: %v (stderr: %s)", run.waitErr, run.stderr)
 	}
-	close(done) // release the closer goroutine
-	wg.Wait()
-	waitErr := cmd.Wait()
-	if readErr != nil {
-		return nil, fmt.Errorf("python parser: %v (stderr: %s)", readErr, strings.TrimSpace(stderr.String()))
-	}
-	if waitErr != nil {
-		return nil, fmt.Errorf("python parser: %v (stderr: %s)", waitErr, strings.TrimSpace(stderr.String()))
-	}
-	if writeErr != nil {
-		return nil, fmt.Errorf("python parser input: %w", writeErr)
+	if run.writeErr != nil {
+		return nil, fmt.Errorf("python parser input: %w", run.writeErr)
 	}
 	return out, nil
 }

@@ -11,17 +11,13 @@
 package code
 
 import (
-	"bufio"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
-	"time"
 )
 
 //go:embed ts_strip_helper.js
@@ -43,9 +39,8 @@ type tsOutput struct {
 // (no node, a node without stripTypeScriptTypes) is returned as an error
 // that names the limitation.
 func stripTypeScriptBatch(ctx context.Context, node string, inputs []tsInput) (map[string]*tsOutput, error) {
-	out := make(map[string]*tsOutput, len(inputs))
 	if len(inputs) == 0 {
-		return out, nil
+		return map[string]*tsOutput{}, nil
 	}
 	if node == "" {
 		node = "node"
@@ -63,72 +58,18 @@ func stripTypeScriptBatch(ctx context.Context, node string, inputs []tsInput) (m
 		}
 	}
 	cmd.Dir = os.TempDir()
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
+	out, run, err := runBatch(ctx, cancel, cmd, inputs, func(o *tsOutput) string { return o.Path })
 	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 8192}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s for TypeScript: %w", exe, err)
 	}
-	var wg sync.WaitGroup
-	var writeErr error
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		defer stdin.Close()
-		bw := bufio.NewWriterSize(stdin, 1<<16)
-		enc := json.NewEncoder(bw)
-		for i := range inputs {
-			if err := enc.Encode(&inputs[i]); err != nil {
-				writeErr = err
-				return
-			}
-		}
-		writeErr = bw.Flush()
-	}()
-	done := make(chan struct{})
-	go func() { // a cancelled batch must not leave the reader blocked
-		defer wg.Done()
-		select {
-		case <-ctx.Done():
-			_ = stdout.Close()
-		case <-done:
-		}
-	}()
-	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
-	var readErr error
-	for range inputs {
-		var o tsOutput
-		if err := dec.Decode(&o); err != nil {
-			readErr = err
-			break
-		}
-		if o.Path != "" {
-			out[o.Path] = &o
-		}
+	if ee, ok := run.waitErr.(*exec.ExitError); ok && ee.ExitCode() == 3 && run.stderr != "" {
+		return nil, fmt.Errorf("TypeScript not indexed: %s", run.stderr)
 	}
-	if readErr != nil {
-		cancel()
+	if run.readErr != nil || run.waitErr != nil {
+		return nil, fmt.Errorf("TypeScript type stripper (%s): %v %v (stderr: %s)", exe, run.readErr, run.waitErr, run.stderr)
 	}
-	close(done)
-	wg.Wait()
-	waitErr := cmd.Wait()
-	msg := strings.TrimSpace(stderr.String())
-	if ee, ok := waitErr.(*exec.ExitError); ok && ee.ExitCode() == 3 && msg != "" {
-		return nil, fmt.Errorf("TypeScript not indexed: %s", msg)
-	}
-	if readErr != nil || waitErr != nil {
-		return nil, fmt.Errorf("TypeScript type stripper (%s): %v %v (stderr: %s)", exe, readErr, waitErr, msg)
-	}
-	if writeErr != nil {
-		return nil, fmt.Errorf("TypeScript type stripper input: %w", writeErr)
+	if run.writeErr != nil {
+		return nil, fmt.Errorf("TypeScript type stripper input: %w", run.writeErr)
 	}
 	return out, nil
 }
