@@ -21,7 +21,7 @@ const maxDepth = 10000
 // JSON object; keys match exactly (DAP is case-sensitive); a later
 // duplicate key wins, as in encoding/json.
 func Peek(body []byte) (Envelope, error) {
-	e, err := peekFields(body)
+	e, err := peekFields(body, nil)
 	if err != nil {
 		return e, &FrameError{Reason: "body is not a JSON object: " + err.Error()}
 	}
@@ -64,7 +64,21 @@ func (s *scan) ws() {
 	}
 }
 
-func peekFields(b []byte) (Envelope, error) {
+// ResponseOf is the response in body (already peeked as env), its body
+// field kept raw: one more fast pass, not encoding/json's two.
+func ResponseOf(env Envelope, body []byte) (*Response, error) {
+	var raw []byte
+	if _, err := peekFields(body, &raw); err != nil {
+		return nil, err
+	}
+	r := &Response{Seq: env.Seq, Type: env.Type, RequestSeq: env.RequestSeq, Command: env.Command, Message: env.Message, Body: raw}
+	r.Success = env.Success != nil && *env.Success
+	return r, nil
+}
+
+// peekFields reads the envelope; with body set, it also keeps the raw
+// bytes of the top-level "body" value (nil when absent or null).
+func peekFields(b []byte, body *[]byte) (Envelope, error) {
 	var e Envelope
 	s := &scan{b: b}
 	s.ws()
@@ -98,6 +112,12 @@ func peekFields(b []byte) (Envelope, error) {
 				var k string
 				if json.Unmarshal(b[keyAt:keyEnd], &k) == nil {
 					key = []byte(k)
+				}
+			}
+			if body != nil && string(key) == "body" {
+				*body = b[start:s.i]
+				if string(*body) == "null" {
+					*body = nil
 				}
 			}
 			if err := e.set(key, b[start:s.i]); err != nil {

@@ -6,6 +6,7 @@ package dap
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func peekRef(body []byte) (Envelope, error) {
 
 func samePeek(t *testing.T, in []byte) {
 	t.Helper()
-	got, gerr := peekFields(in)
+	got, gerr := peekFields(in, nil)
 	want, werr := peekRef(in)
 	if (gerr != nil) != (werr != nil) {
 		t.Fatalf("%q: error %v, reference %v", in, gerr, werr)
@@ -73,8 +74,37 @@ func TestPeekMatchesEncodingJSON(t *testing.T) {
 		samePeek(t, []byte(c))
 	}
 	deep := strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5)
-	if _, err := peekFields([]byte(`{"a":` + deep + `}`)); err == nil {
+	if _, err := peekFields([]byte(`{"a":`+deep+`}`), nil); err == nil {
 		t.Fatal("nesting past the limit accepted")
+	}
+}
+
+// ResponseOf gives what encoding/json gives for a Response.
+func TestResponseOf(t *testing.T) {
+	for _, in := range []string{
+		`{"seq":5,"type":"response","request_seq":3,"command":"evaluate","success":true,"body":{"result":"{\"a\": [1]}","variablesReference":0}}`,
+		`{"body": [1, {"x": "y"}] , "seq":6,"type":"response","request_seq":4,"command":"x","success":false,"message":"no"}`,
+		`{"seq":7,"type":"response","request_seq":5,"command":"next","success":true}`,
+		`{"seq":8,"type":"response","request_seq":6,"command":"next","success":true,"body":null}`,
+	} {
+		env, err := Peek([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ResponseOf(env, []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want Response
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if string(want.Body) == "null" {
+			want.Body = nil
+		}
+		if fmt.Sprint(*got) != fmt.Sprint(want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", in, *got, want)
+		}
 	}
 }
 
