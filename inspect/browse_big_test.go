@@ -78,7 +78,9 @@ func TestBrowseBigTable(t *testing.T) {
 			q = fmt.Sprintf("%q", query)
 		}
 		c := "None"
-		if col != "" {
+		if strings.HasPrefix(col, "[") { // several columns, a Python list
+			c = col
+		} else if col != "" {
 			c = fmt.Sprintf("%q", col)
 		}
 		return pandasPositions(t, s, fmt.Sprintf("expected(df, %s, %s, %d, %d, %s)", c, map[bool]string{true: "True", false: "False"}[desc], off, limit, q))
@@ -111,6 +113,15 @@ func TestBrowseBigTable(t *testing.T) {
 		if off > 0 && p.Rows[99][9] != nil {
 			t.Errorf("nulls must sort last: the last row has price %v", p.Rows[99][9])
 		}
+	}
+	// A string column (ranked through its distinct values, then the same
+	// first-rows partition), both ways, and two keys folded into one.
+	for _, off := range []int64{0, 9_900, 10_000, rows - 100} {
+		check(inspect.Selection{Sort: sortBy("city", off == 9_900), Rows: window(off, 100)}, expected("city", off == 9_900, off, 100, ""), rows)
+	}
+	cityQty := []inspect.SortKey{{Column: "city"}, {Column: "qty"}}
+	for _, off := range []int64{0, 10_000} {
+		check(inspect.Selection{Sort: cityQty, Rows: window(off, 100)}, expected(`["city", "qty"]`, false, off, 100, ""), rows)
 	}
 	count := func(q string) int64 {
 		var n int64
@@ -174,6 +185,10 @@ func BenchmarkBrowse10M(b *testing.B) {
 		{"sorted_first", cold, func() inspect.Selection { return inspect.Selection{Sort: sortBy("a", false), Rows: window(0, 100)} }},
 		{"sorted_full", cold, func() inspect.Selection { return inspect.Selection{Sort: sortBy("a", false), Rows: later()} }},
 		{"sorted_later", s, func() inspect.Selection { return inspect.Selection{Sort: sortBy("a", false), Rows: later()} }},
+		{"sorted_string_first", cold, func() inspect.Selection { return inspect.Selection{Sort: sortBy("city", false), Rows: window(0, 100)} }},
+		{"sorted_2keys_first", cold, func() inspect.Selection {
+			return inspect.Selection{Sort: []inspect.SortKey{{Column: "city"}, {Column: "qty", Descending: true}}, Rows: window(0, 100)}
+		}},
 		{"filtered_first", cold, func() inspect.Selection { return inspect.Selection{Filter: q, Rows: window(0, 100)} }},
 		{"filtered_later", s, func() inspect.Selection { return inspect.Selection{Filter: q, Rows: window(10_000+step%200_000, 100)} }},
 	} {

@@ -2008,15 +2008,94 @@ def _sel_columns(df, spec):
     return out
 
 
-def _sort_key(np, v, descending):
-    """A numeric array whose stable ascending order is the stable order of
-    v (NaN last either way); None for other dtypes."""
-    k = v.dtype.kind
-    if k == 'f':
-        return -v if descending else v  # NaN stays NaN, which numpy puts last
-    if k in 'iu':
-        return ~v if descending else v  # ~ reverses the order, no overflow
-    return None
+def _rank_key(np, pd, v, descending):
+    """(key, nulls) for a column's values v: key is a numeric array whose
+    stable ascending order is pandas' stable order of v (descending too),
+    nulls a mask of the rows that go last (None: none, or NaN keys that
+    numpy puts last anyway). Strings, categoricals, dates and extension
+    arrays are ranked through pd.factorize and their distinct values' own
+    order, so every one-column sort is a numeric one. None when the values
+    do not compare (pandas then says why)."""
+    if type(v) is np.ndarray:
+        k = v.dtype.kind
+        if k == 'f':
+            return (-v if descending else v), None  # NaN stays NaN, which numpy puts last
+        if k in 'iu':
+            return (~v if descending else v), None  # ~ reverses the order, no overflow
+        if k == 'b':
+            x = v.view(np.uint8)
+            return (~x if descending else x), None
+        if k in 'mM':
+            x, nul = v.view('i8'), np.isnat(v)
+            return (~x if descending else x), (nul if nul.any() else None)
+    try:
+        codes, uniques = pd.factorize(v)
+        uo = np.argsort(uniques, kind='stable') if type(uniques) is np.ndarray else np.asarray(uniques.argsort())
+    except Exception:
+        return None
+    rank = np.empty(len(uo), dtype=np.int64)
+    rank[uo] = np.arange(len(uo))
+    nul = codes < 0
+    # a null's code (-1) reads some rank; the mask puts it last
+    key = rank[codes] if len(uo) else np.zeros(len(codes), dtype=np.int64)
+    return (-key if descending else key), (nul if nul.any() else None)
+
+
+def _combined_key(np, keys):
+    """One int64 key ordering rows like the integer keys in sequence (nulls
+    last in each), when their value ranges multiply within int64; None
+    otherwise (floats, wide ranges): then numpy's lexsort."""
+    parts, total = [], 1
+    for key, nul in keys:
+        if key.dtype.kind not in 'iub' or key.shape[0] == 0:
+            return None
+        vals = key if nul is None else key[~nul]
+        lo, hi = (int(vals.min()), int(vals.max())) if vals.shape[0] else (0, 0)
+        span = hi - lo + 1 + (nul is not None)
+        total *= span
+        if total >= 2 ** 62:
+            return None
+        parts.append((key, lo, span, nul))
+    out = np.zeros(keys[0][0].shape[0], dtype=np.int64)
+    for key, lo, span, nul in parts:
+        out *= span
+        k = key.astype(np.int64) - lo if key.dtype.kind != 'u' else (key - np.uint64(lo)).astype(np.int64)
+        if nul is not None:
+            k[nul] = span - 1
+        out += k
+    return out
+
+
+def _rank_order(np, keys, want):
+    """Positions of the stable sort by keys ((key, nulls) pairs, first key
+    first; nulls last in each) and whether the order is complete: with want
+    rows needed, one key over a big view gives only its first _PREFIX rows."""
+    if len(keys) > 1:
+        one = _combined_key(np, keys)
+        if one is not None:
+            return _rank_order(np, [(one, None)], want)
+        seq = []
+        for key, nul in reversed(keys):  # lexsort's last key is the primary one
+            seq.append(key)
+            if nul is not None:
+                seq.append(nul)
+        return np.lexsort(seq), True
+    key, nul = keys[0]
+    idx = None
+    if nul is not None:
+        idx = np.flatnonzero(~nul)
+        key = key[idx]
+    perm = None
+    if want is not None and want <= _PREFIX and key.shape[0] >= _PREFIX_MIN:
+        perm = _sorted_prefix(np, key, _PREFIX)
+    full = perm is None
+    if full:
+        perm = np.argsort(key, kind='stable')
+    if idx is not None:
+        perm = idx[perm]
+        if full:
+            perm = np.concatenate((perm, np.flatnonzero(nul)))
+    return perm, full
 
 
 def _sorted_prefix(np, key, k):
@@ -2035,9 +2114,10 @@ def _sorted_prefix(np, key, k):
 
 def _sel_order(df, sel, np, B, want=None):
     """Positions of the filtered, sorted view (None: all rows in order) and
-    whether they are complete. With want (rows needed), a one-column numeric
-    sort of a big view returns only its first _PREFIX rows (O(n), not a
-    full sort of millions of values); a later page asks for the rest."""
+    whether they are complete. With want (rows needed), a one-column sort
+    (of any ranked dtype) of a big view returns only its first _PREFIX rows
+    (O(n), not a full sort of millions of values); a later page asks for
+    the rest."""
     order = None
     flt = sel.get('filter')
     if flt:
@@ -2061,15 +2141,15 @@ def _sel_order(df, sel, np, B, want=None):
         if len(cols) != len(sort):
             raise _ProbeError('INVALID_ARGUMENT', 'sort names each column once')
         n = len(df) if order is None else len(order)
-        v = getattr(_column(df, cols[0]), '_values', None) if len(cols) == 1 else None
-        key = _sort_key(np, v if order is None else v[order], bool(sort[0].get('descending'))) if type(v) is np.ndarray else None
-        if key is not None:  # one numeric column: numpy on its values, as pandas' nargsort does
-            perm = None
-            if want is not None and want <= _PREFIX and n >= _PREFIX_MIN:
-                perm = _sorted_prefix(np, key, _PREFIX)
-            full = perm is None
-            if full:
-                perm = np.argsort(key, kind='stable')
+        pd = _mod('pandas')
+        keys = []
+        for c, k in zip(cols, sort):
+            v = _col_values(df, c)
+            keys.append(_rank_key(np, pd, v if order is None else _take_values(v, order), bool(k.get('descending'))))
+            if keys[-1] is None:
+                break
+        if keys[-1] is not None:  # numpy on numeric keys, as pandas' nargsort/lexsort_indexer do
+            perm, full = _rank_order(np, keys, want)
             return (perm if order is None else order[perm]), full, n
         view = df if order is None else df.iloc[order]
         keys = view.iloc[:, cols]

@@ -25,8 +25,9 @@ def build(rows):
 
 def expected(df, column, descending, offset, limit, query=None):
     """Positions of rows offset..offset+limit of df (filtered by query) sorted
-    by column, stable, nulls last, as pandas computes them (cached)."""
-    key = (column, descending, query)
+    by column (a name or a list of names), stable, nulls last, as pandas
+    computes them (cached)."""
+    key = (repr(column), descending, query)
     if key not in _ORDERS:
         view = df.query(query) if query else df
         if column is not None:
