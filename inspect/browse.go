@@ -50,10 +50,10 @@ type Page struct {
 	Offset      int64        `json:"offset"`
 	Limit       int          `json:"limit"`
 	Positions   []int64      `json:"positions"` // of the rows in the original value
-	Index       []any        `json:"index,omitempty"`
+	Index       Cells        `json:"index,omitempty"`
 	Columns     []PageColumn `json:"columns"`
 	ColumnCount int          `json:"column_count"`
-	Rows        [][]any      `json:"rows"`
+	Rows        Rows         `json:"rows"`
 	Cached      bool         `json:"cached,omitempty"`
 	Filter      string       `json:"filter,omitempty"`
 	Sort        []SortKey    `json:"sort,omitempty"`
