@@ -723,6 +723,14 @@ def _take(s, pos):
         return s.iloc[pos]._values
 
 
+def _take_values(v, pos):
+    """v[pos] for a numpy or extension array."""
+    try:
+        return v.take(pos)
+    except Exception:
+        return _mod('pandas').Series(v).iloc[pos]._values
+
+
 def _page_cells(np, v, tr):
     """The cells of a 1-D numpy or extension array as _cell makes them,
     with fast paths for numpy ints, bools and floats (a page has ~1,000
@@ -738,6 +746,61 @@ def _page_cells(np, v, tr):
         # NaN, ±inf and large values (all fail the test) go through _num
         return [float(fmt % x) if -big < x < big else _num(x, d) for x in vals]
     return [_cell(x, 1, tr) for x in v.tolist()]
+
+
+def _page_json(np, v, tr):
+    """The cells of a 1-D numpy or extension array as JSON texts, equal to
+    json.dumps of what _page_cells gives (numbers are formatted once, not
+    rounded to a float and printed again)."""
+    if type(v) is np.ndarray and v.dtype.kind in 'iubf':
+        k = v.dtype.kind
+        vals = v.tolist()
+        if k == 'b':
+            return ['true' if x else 'false' for x in vals]
+        if k != 'f':
+            return list(map(str, vals))
+        dumps = json.dumps
+        if getattr(_PREC, 'full', False):
+            return [repr(x) if x - x == 0 else dumps(_num(x)) for x in vals]
+        d = getattr(_PREC, 'cell', 6)
+        big, fmt = 10.0 ** (d - 1), '%%.%dg' % d
+        out = [fmt % x if -big < x < big else dumps(_num(x, d)) for x in vals]
+        # %g drops ".0" where repr keeps it (5.0, not 5): floats stay floats
+        return [t if '.' in t or 'e' in t or 'n' in t else t + '.0' for t in out]
+    enc, dumps = json.encoder.encode_basestring, json.dumps
+    return [enc(c) if type(c) is str else dumps(c, ensure_ascii=False, allow_nan=False, default=str)
+            for c in (_cell(x, 1, tr) for x in v.tolist())]
+
+
+_DTYPE_STR = {}
+
+
+def _dtype_str(dt):
+    """str(dtype), remembered (numpy builds the name anew each time)."""
+    try:
+        return _DTYPE_STR[dt]
+    except KeyError:
+        if len(_DTYPE_STR) < 256:
+            _DTYPE_STR[dt] = str(dt)
+        return str(dt)
+    except TypeError:  # an unhashable extension dtype
+        return str(dt)
+
+
+def _col_values(df, i):
+    """Column i's values (numpy or extension array) without a Series."""
+    try:
+        return df._mgr.iget_values(i)
+    except Exception:
+        return _column(df, i)._values
+
+
+def _index_cells(np, index, pos, tr):
+    """The index labels at positions pos (a RangeIndex by arithmetic)."""
+    r = getattr(index, '_range', None)
+    if type(r) is range:
+        return (pos * r.step + r.start).tolist()
+    return [_cell(x, 1, tr) for x in index[pos].tolist()]
 
 
 def _memory(df, series, deep):
@@ -2060,32 +2123,36 @@ def _select(L, G, args_json):
     pos = np.arange(off, min(off + lim, total)) if order is None else order[off:off + lim]
     cols = _sel_columns(df, sel.get('columns'))
     tr = _Trunc()
-    # cells column by column (a take and one tolist per column), then rows
-    series = [_column(df, i) for i in cols]
-    cells = [_page_cells(np, _take(s, pos), tr) for s in series]
+    # cells column by column (a take per column, each cell formatted once as
+    # JSON text), joined into rows at the end
+    values = [_col_values(df, i) for i in cols]
+    texts = [_page_json(np, _take_values(v, pos), tr) for v in values]
     page = {
         'kind': kind, 'total_rows': int(total), 'all_rows': int(n), 'offset': off, 'limit': lim,
         'positions': pos.tolist(),
-        'columns': [{'name': _label(df.columns[i])[0], 'dtype': str(s.dtype)} for i, s in zip(cols, series)],
+        'columns': [{'name': _label(df.columns[i])[0], 'dtype': _dtype_str(v.dtype)} for i, v in zip(cols, values)],
         'column_count': int(df.shape[1]),
-        'index': [_cell(x, 1, tr) for x in df.index[pos].tolist()] if kind in ('dataframe', 'series') else None,
-        'rows': [list(r) for r in zip(*cells)] if cells else [[] for _ in range(len(pos))],
         'cached': cached,
     }
-    if page['index'] is None:
-        del page['index']
+    if kind in ('dataframe', 'series'):
+        page['index'] = _index_cells(np, df.index, pos, tr)
     if sel.get('filter'):
         page['filter'] = sel['filter']
     if sel.get('sort'):
         page['sort'] = sel['sort']
-    res = {'name': _path_str(path), 'type': _tname(type(obj)), 'page': page}
+    res = {'name': _path_str(path), 'type': _tname(type(obj))}
     if tr.hit:
         res['warnings'] = ['some cells were shortened']
     if not B.ok('selection'):
         res['partial'] = True
         res['timed_out'] = B.timed_out
+    rows = '[' + ','.join('[' + ','.join(r) + ']' for r in zip(*texts)) + ']' if texts else '[' + ','.join(['[]'] * len(pos)) + ']'
     res['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
-    return json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+    res['page'] = page
+    page['rows'] = None  # last key of the last key: spliced in below
+    text = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+    assert text.endswith('"rows":null}}')
+    return text[:-len('null}}')] + rows + '}}'
 
 
 def run(L, G, args_json):

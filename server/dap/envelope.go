@@ -5,7 +5,6 @@ package dap
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 )
 
@@ -18,31 +17,6 @@ type Envelope struct {
 	RequestSeq int    `json:"request_seq,omitempty"`
 	Success    *bool  `json:"success,omitempty"`
 	Message    string `json:"message,omitempty"`
-}
-
-// Peek decodes the envelope of a body.
-func Peek(body []byte) (Envelope, error) {
-	var e Envelope
-	if err := json.Unmarshal(body, &e); err != nil {
-		return e, &FrameError{Reason: "body is not a JSON object: " + err.Error()}
-	}
-	switch e.Type {
-	case "request":
-		if e.Command == "" {
-			return e, &FrameError{Reason: "request without command"}
-		}
-	case "response":
-		if e.Command == "" && e.RequestSeq == 0 {
-			return e, &FrameError{Reason: "response without command/request_seq"}
-		}
-	case "event":
-		if e.Event == "" {
-			return e, &FrameError{Reason: "event without name"}
-		}
-	default:
-		return e, &FrameError{Reason: fmt.Sprintf("unknown message type %q", e.Type)}
-	}
-	return e, nil
 }
 
 // SetInt returns body with the top-level numeric field key set to v. Only

@@ -195,11 +195,11 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 				m.log.Debug("late response for an abandoned internal request", "request_seq", env.RequestSeq, "command", env.Command)
 				return
 			}
-			var resp dap.Response
-			if err := json.Unmarshal(body, &resp); err != nil {
-				resp = dap.Response{Command: w.command, Message: "undecodable response: " + err.Error()}
+			resp, err := dap.ResponseOf(env, body)
+			if err != nil {
+				resp = &dap.Response{Command: w.command, Message: "undecodable response: " + err.Error()}
 			}
-			w.ch <- &resp // buffered, one response per waiter
+			w.ch <- resp // buffered, one response per waiter
 			return
 		}
 		ed := m.editor
