@@ -5,7 +5,9 @@
 // bytes go out. Messages toward the editor keep their order: what arrives
 // while a response is being rewritten waits behind it (for at most the
 // budget), so the editor's stream is exactly the adapter's but for the
-// rewritten bodies.
+// rewritten bodies. A Rewriter that is also a Preparer decides on the
+// adapter's read loop, so a response it leaves alone (most of them) goes
+// out at once, without the rewrite's goroutines and timer.
 
 package mux
 
@@ -28,6 +30,15 @@ type Rewriter interface {
 	// message), or nil to send resp unchanged. It must honour ctx: when the
 	// budget ends the adapter's response is sent and the result dropped.
 	Rewrite(ctx context.Context, command string, args, resp json.RawMessage) []byte
+}
+
+// Preparer is an optional part of a Rewriter. Prepare is called on the
+// adapter's read loop instead of Rewrite: it does the cheap part at once
+// (decoding the response, bookkeeping) and returns the rewrite still to
+// run, under the budget and with Rewrite's contract, or nil when the
+// response stays as it is. It must not wait for anything.
+type Preparer interface {
+	Prepare(command string, args, resp json.RawMessage) func(ctx context.Context) []byte
 }
 
 // DefaultRewriteBudget bounds how long a rewrite may hold a response.
@@ -81,6 +92,15 @@ func (o *outbox) hold() func(body []byte) {
 // rewriteResponse sends the adapter's response to an editor request through
 // the rewriter, bounded by the budget; the response keeps its place.
 func (ed *editorConn) rewriteResponse(req pendingReq, body []byte) {
+	rewrite := func(ctx context.Context) []byte {
+		return ed.m.opts.Rewriter.Rewrite(ctx, req.command, req.args, body)
+	}
+	if p, ok := ed.m.opts.Rewriter.(Preparer); ok {
+		if rewrite = ed.prepare(p, req, body); rewrite == nil {
+			ed.write(body)
+			return
+		}
+	}
 	fill := ed.out.hold()
 	budget := ed.m.opts.RewriteBudget
 	if budget <= 0 {
@@ -101,7 +121,7 @@ func (ed *editorConn) rewriteResponse(req pendingReq, body []byte) {
 					result <- nil
 				}
 			}()
-			result <- ed.m.opts.Rewriter.Rewrite(ctx, req.command, req.args, body)
+			result <- rewrite(ctx)
 		}()
 		select {
 		case b := <-result:
@@ -114,4 +134,15 @@ func (ed *editorConn) rewriteResponse(req pendingReq, body []byte) {
 		}
 		fill(body)
 	}()
+}
+
+// prepare runs p.Prepare; a panic leaves the adapter's response as it is.
+func (ed *editorConn) prepare(p Preparer, req pendingReq, body []byte) (rewrite func(context.Context) []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			ed.m.log.Error("panic in response rewrite; sending the adapter's response", "command", req.command, "panic", r)
+			rewrite = nil
+		}
+	}()
+	return p.Prepare(req.command, req.args, body)
 }

@@ -1,7 +1,8 @@
 // rewrite_test.go: the Rewriter hook against the in-memory adapter:
 // wanted responses are replaced, everything else passes byte for byte,
 // a slow, failing or panicking rewrite leaves the adapter's response, and
-// messages keep their order behind a response being rewritten.
+// messages keep their order behind a response being rewritten; a Preparer
+// chooses on the read loop and leaves the rest untouched at once.
 
 package mux
 
@@ -122,5 +123,44 @@ func TestRewriteFallsBack(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// preparingRewriter is a Rewriter that is also a Preparer: it chooses on
+// the read loop (prepare); Rewrite must never be called.
+type preparingRewriter struct {
+	hoverRewriter
+	prepare func(resp json.RawMessage) func(context.Context) []byte
+}
+
+func (p preparingRewriter) Rewrite(context.Context, string, json.RawMessage, json.RawMessage) []byte {
+	panic("Rewrite called on a Preparer")
+}
+
+func (p preparingRewriter) Prepare(_ string, _, resp json.RawMessage) func(context.Context) []byte {
+	return p.prepare(resp)
+}
+
+func TestRewritePrepared(t *testing.T) {
+	rw := preparingRewriter{prepare: func(resp json.RawMessage) func(context.Context) []byte {
+		switch {
+		case strings.Contains(string(resp), `"plain df"`):
+			return func(context.Context) []byte { return replaceResult(resp, "smart") }
+		case strings.Contains(string(resp), `"plain bug"`):
+			panic("preparer bug")
+		}
+		return nil // left alone: sent at once
+	}}
+	ed, _, stop := startRewriting(t, rw, time.Second)
+	defer stop()
+	// → evaluate (hover), four times  ← each response (rewritten or the adapter's), then ← its output event
+	for _, c := range []struct{ expr, want string }{{"df", "smart"}, {"x", "plain x"}, {"bug", "plain bug"}, {"df", "smart"}} {
+		seq := ed.Send("evaluate", map[string]any{"expression": c.expr, "context": "hover", "frameId": 1})
+		if resp := ed.Recv(); !resp.IsResponse(seq) || result(resp) != c.want {
+			t.Fatalf("%s: want the response %q first, got %s", c.expr, c.want, resp)
+		}
+		if ev := ed.Recv(); !ev.IsEvent("output") || !strings.Contains(string(ev.Body), `"after `+c.expr+`"`) {
+			t.Fatalf("%s: want the output event after the response, got %s", c.expr, ev)
+		}
 	}
 }

@@ -3,7 +3,9 @@
 //   - an evaluate round trip in a paused frame: direct CDP (one
 //     Debugger.evaluateOnCallFrame on a raw websocket to node's inspector,
 //     as `node inspect` does), the same with the adapter's TCP_QUICKACK fix
-//     by hand (quickack.go of the adapter: the fair baseline), dapscope's
+//     by hand (quickack.go of the adapter: the fair baseline), the same
+//     through a plain Go TCP relay (the floor of any proxy: one more
+//     loopback hop and two goroutines, nothing decoded), dapscope's
 //     Node adapter alone (DAP over a pipe), through the sidecar's proxy (an
 //     editor on the mux), and through the headless session API (MCP);
 //   - stepping (next + stackTrace + scopes + variables) on the adapter
@@ -18,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os/exec"
@@ -89,10 +92,10 @@ func BenchmarkNodeEvaluate(b *testing.B) {
 		ed.Disconnect(true)
 	}
 	for _, tc := range []struct {
-		name     string
-		quickAck bool
-	}{{"mode=cdp", false}, {"mode=cdp_quickack", true}} {
-		b.Run(tc.name, func(b *testing.B) { benchCDP(b, program, tc.quickAck) })
+		name            string
+		quickAck, relay bool
+	}{{"mode=cdp", false, false}, {"mode=cdp_quickack", true, false}, {"mode=cdp_relay", true, true}} {
+		b.Run(tc.name, func(b *testing.B) { benchCDP(b, program, tc.quickAck, tc.relay) })
 	}
 	b.Run("mode=adapter", func(b *testing.B) {
 		nodeDirect(b, func(ed *daptest.Client) { measure(b, ed, nodeStopped(b, ed, program).Id) })
@@ -147,9 +150,10 @@ func BenchmarkNodeStepping(b *testing.B) {
 }
 
 // benchCDP measures evaluateOnCallFrame on a bare CDP client, with or
-// without TCP_QUICKACK (the adapter's fix, quickack.go) by hand.
-func benchCDP(b *testing.B, program string, quickAck bool) {
-	c := startCDP(b, program, quickAck)
+// without TCP_QUICKACK (the adapter's fix, quickack.go) by hand, directly
+// or through a relay.
+func benchCDP(b *testing.B, program string, quickAck, relay bool) {
+	c := startCDP(b, program, quickAck, relay)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// → Debugger.evaluateOnCallFrame ← result (the adapter's params)
@@ -177,9 +181,9 @@ type cdpClient struct {
 
 var inspectorURL = regexp.MustCompile(`Debugger listening on (ws://\S+)`)
 
-// startCDP starts node --inspect-brk on program, connects, and runs it to
-// its debugger statement.
-func startCDP(b *testing.B, program string, quickAck bool) *cdpClient {
+// startCDP starts node --inspect-brk on program, connects (through a relay
+// if asked), and runs it to its debugger statement.
+func startCDP(b *testing.B, program string, quickAck, relay bool) *cdpClient {
 	cmd := exec.Command("node", "--inspect-brk=127.0.0.1:0", program)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
@@ -201,6 +205,9 @@ func startCDP(b *testing.B, program string, quickAck bool) *cdpClient {
 		for sc.Scan() {
 		}
 	}()
+	if relay {
+		url = startRelay(b, url)
+	}
 	opts := &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled}
 	if quickAck {
 		opts.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -299,4 +306,39 @@ func (c quickAckConn) Read(p []byte) (int, error) {
 		_ = rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_QUICKACK, 1) })
 	}
 	return n, err
+}
+
+// startRelay relays one connection to the inspector of url byte for byte
+// (each read written on at once, TCP_QUICKACK on both sides as the adapter
+// does) and returns the URL to dial instead.
+func startRelay(b *testing.B, url string) string {
+	m := regexp.MustCompile(`^ws://([^/]+)(/.*)$`).FindStringSubmatch(url)
+	if m == nil {
+		b.Fatalf("inspector URL %q", url)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		down, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		up, err := net.Dial("tcp", m[1])
+		if err != nil {
+			_ = down.Close()
+			return
+		}
+		pipe := func(dst, src *net.TCPConn) {
+			buf := make([]byte, 64<<10)
+			// (wrapped: no ReadFrom/WriteTo shortcut around the quick ACKs)
+			_, _ = io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{quickAckConn{src}}, buf)
+			_ = dst.CloseWrite()
+		}
+		go pipe(up.(*net.TCPConn), down.(*net.TCPConn))
+		pipe(down.(*net.TCPConn), up.(*net.TCPConn))
+	}()
+	return "ws://" + ln.Addr().String() + m[2]
 }

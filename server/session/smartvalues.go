@@ -67,16 +67,25 @@ func (sv *smartValues) Wants(command string, args json.RawMessage) bool {
 	return false
 }
 
-// Rewrite implements mux.Rewriter.
+// Rewrite implements mux.Rewriter (the mux calls Prepare instead).
 func (sv *smartValues) Rewrite(ctx context.Context, command string, args, resp json.RawMessage) []byte {
+	if rewrite := sv.Prepare(command, args, resp); rewrite != nil {
+		return rewrite(ctx)
+	}
+	return nil
+}
+
+// Prepare implements mux.Preparer: the bookkeeping and the choice of the
+// values to summarise happen on the mux's read loop; only a response with
+// a candidate value costs a probe call (the returned rewrite).
+func (sv *smartValues) Prepare(command string, args, resp json.RawMessage) func(context.Context) []byte {
 	switch command {
 	case "scopes":
 		sv.observeScopes(args, resp)
-		return nil
 	case "variables":
-		return sv.variables(ctx, args, resp)
+		return sv.variables(args, resp)
 	case "evaluate":
-		return sv.evaluate(ctx, args, resp)
+		return sv.evaluate(args, resp)
 	}
 	return nil
 }
@@ -129,7 +138,7 @@ func (sv *smartValues) observeScopes(args, resp json.RawMessage) {
 	}
 }
 
-func (sv *smartValues) variables(ctx context.Context, args, resp json.RawMessage) []byte {
+func (sv *smartValues) variables(args, resp json.RawMessage) func(context.Context) []byte {
 	var a struct {
 		VariablesReference int `json:"variablesReference"`
 	}
@@ -163,17 +172,19 @@ func (sv *smartValues) variables(ctx context.Context, args, resp json.RawMessage
 	if len(paths) == 0 {
 		return nil
 	}
-	lines := sv.summaries(ctx, frame, paths)
-	var edits []dap.StringEdit
-	for k, line := range lines {
-		if line != "" {
-			edits = append(edits, dap.StringEdit{Path: []string{"body", "variables", strconv.Itoa(at[k]), "value"}, Value: line})
+	return func(ctx context.Context) []byte {
+		lines := sv.summaries(ctx, frame, paths)
+		var edits []dap.StringEdit
+		for k, line := range lines {
+			if line != "" {
+				edits = append(edits, dap.StringEdit{Path: []string{"body", "variables", strconv.Itoa(at[k]), "value"}, Value: line})
+			}
 		}
+		return sv.splice(resp, edits)
 	}
-	return sv.splice(resp, edits)
 }
 
-func (sv *smartValues) evaluate(ctx context.Context, args, resp json.RawMessage) []byte {
+func (sv *smartValues) evaluate(args, resp json.RawMessage) func(context.Context) []byte {
 	var a struct {
 		Expression string `json:"expression"`
 		FrameID    int    `json:"frameId"`
@@ -195,11 +206,13 @@ func (sv *smartValues) evaluate(ctx context.Context, args, resp json.RawMessage)
 	if err != nil {
 		return nil // not a plain path (a call, an operator): leave it
 	}
-	lines := sv.summaries(ctx, a.FrameID, []inspect.Path{p})
-	if len(lines) != 1 || lines[0] == "" {
-		return nil
+	return func(ctx context.Context) []byte {
+		lines := sv.summaries(ctx, a.FrameID, []inspect.Path{p})
+		if len(lines) != 1 || lines[0] == "" {
+			return nil
+		}
+		return sv.splice(resp, []dap.StringEdit{{Path: []string{"body", "result"}, Value: lines[0]}})
 	}
-	return sv.splice(resp, []dap.StringEdit{{Path: []string{"body", "result"}, Value: lines[0]}})
 }
 
 // summaries returns one line per path ("" where the value is not a

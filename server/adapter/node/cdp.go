@@ -1,7 +1,8 @@
 // cdp.go: the Chrome DevTools Protocol connection to V8's inspector over a
 // websocket: typed calls (cdproto's commands, params and results), errors
 // from the inspector as *CDPError, and events delivered in order on one
-// unbounded queue so that the read loop never blocks on a slow consumer.
+// unbounded queue so that the read loop never blocks on a slow consumer
+// (an event its early hook handled at once is not queued).
 
 package node
 
@@ -64,6 +65,9 @@ type reply struct {
 // conn is a CDP connection.
 type conn struct {
 	ws *websocket.Conn
+	// early, when set, sees each event on the read loop first; true means
+	// it was handled there and is not queued (no wake-up of the consumer).
+	early func(event) bool
 
 	mu      sync.Mutex
 	nextID  int64
@@ -74,14 +78,15 @@ type conn struct {
 	done    chan struct{} // the read loop has ended
 }
 
-// dialCDP connects to the inspector's websocket URL.
-func dialCDP(ctx context.Context, url string) (*conn, error) {
+// dialCDP connects to the inspector's websocket URL; early (nil: none) is
+// the connection's early event hook.
+func dialCDP(ctx context.Context, url string, early func(event) bool) (*conn, error) {
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: quickAckClient, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the inspector at %s: %w", url, err)
 	}
 	ws.SetReadLimit(maxMessage)
-	c := &conn{ws: ws, pending: map[int64]chan reply{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &conn{ws: ws, early: early, pending: map[int64]chan reply{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go c.readLoop()
 	return c, nil
 }
@@ -98,6 +103,9 @@ func (c *conn) readLoop() {
 		var m message
 		if err := jsonv2.Unmarshal(b, &m); err != nil {
 			continue // not a CDP message: ignore it
+		}
+		if m.ID == 0 && m.Method != "" && c.early != nil && c.early(event{Method: m.Method, Params: m.Params}) {
+			continue
 		}
 		c.mu.Lock()
 		switch {

@@ -2,7 +2,8 @@
 // scripts parsed, breakpoints resolved, pauses (node's first pause held for
 // configurationDone; every other one a DAP stopped event with its reason),
 // resumes (continued), console calls of an attached program (output) and
-// the end of the program's context; and exceptionInfo.
+// the end of the program's context; and exceptionInfo. Scripts parsed are
+// registered on the inspector's read loop already (early).
 
 package node
 
@@ -12,6 +13,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/runtime"
@@ -41,12 +43,10 @@ func (s *Server) eventLoop(c *conn) {
 func (s *Server) handleEvent(ev event) {
 	s.log.Debug("inspector event", "method", ev.Method)
 	switch ev.Method {
-	case debugger.ScriptParsed.Method:
-		var e debugger.EventScriptParsed
+	case debugger.ScriptParsed.Method: // only scripts with a source map come here (early)
+		var e parsedScript
 		if decode(ev.Params, &e) {
-			s.mu.Lock()
-			s.scripts[e.ScriptID] = &script{url: e.URL}
-			s.mu.Unlock()
+			s.addScript(e)
 			s.noteSourceMap(filePath(e.URL), e.SourceMapURL)
 		}
 	case "Debugger.breakpointResolved":
@@ -94,6 +94,45 @@ func (s *Server) handleEvent(ev event) {
 	case "Runtime.executionContextDestroyed":
 		s.programEnded()
 	}
+}
+
+// parsedScript is what the adapter uses of Debugger.scriptParsed.
+type parsedScript struct {
+	ScriptID     cdp.ScriptID `json:"scriptId"`
+	URL          string       `json:"url"`
+	SourceMapURL string       `json:"sourceMapURL"`
+}
+
+// early runs on the inspector's read loop, before the event queue: a
+// script parsed is registered there and then (scripts are only ever added,
+// so registering one before the events queued ahead of it are handled
+// changes nothing they see). V8 reports a script for every evaluation, so
+// the event loop is not woken for those while node is still preparing the
+// evaluation's answer. A script with a source map still goes through the
+// queue, for the notice to take its turn among the other output.
+func (s *Server) early(ev event) bool {
+	if ev.Method != debugger.ScriptParsed.Method {
+		return false
+	}
+	var e parsedScript
+	if !decode(ev.Params, &e) {
+		return false
+	}
+	s.addScript(e)
+	if e.SourceMapURL != "" && filePath(e.URL) != "" {
+		return false
+	}
+	s.log.Debug("inspector event", "method", ev.Method)
+	return true
+}
+
+// addScript registers a parsed script (once: its sourceReference stays).
+func (s *Server) addScript(e parsedScript) {
+	s.mu.Lock()
+	if _, ok := s.scripts[e.ScriptID]; !ok {
+		s.scripts[e.ScriptID] = &script{url: e.URL}
+	}
+	s.mu.Unlock()
 }
 
 func decode(raw jsonv2.Value, v any) bool {

@@ -143,7 +143,7 @@ func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (an
 // connect dials the inspector, starts the event loop and enables the
 // domains; a launched node is run to its first pause, which is held.
 func (s *Server) connect(ctx context.Context, url string) error {
-	c, err := dialCDP(ctx, url)
+	c, err := dialCDP(ctx, url, s.early)
 	if err != nil {
 		return err
 	}

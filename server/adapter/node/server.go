@@ -113,7 +113,8 @@ func New(rw io.ReadWriteCloser, opts Options) *Server {
 		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{}), settled: make(chan struct{})}
 }
 
-// handler serves one request; it returns the response body or an error.
+// handler serves one request; raw is its arguments (nil: none). It returns
+// the response body or an error.
 type handler func(s *Server, ctx context.Context, req *godap.Request, raw []byte) (any, error)
 
 var handlers = map[string]handler{
@@ -182,13 +183,18 @@ func (s *Server) Serve() error {
 	return readErr
 }
 
-// serve answers one request.
+// serve answers one request (decoded once: the envelope and the raw
+// arguments, which the handler decodes).
 func (s *Server) serve(base context.Context, b []byte) {
-	var req godap.Request
-	if err := json.Unmarshal(b, &req); err != nil || req.Type != "request" {
+	var m struct {
+		godap.Request
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.Type != "request" {
 		s.log.Warn("not a DAP request", "err", err)
 		return
 	}
+	req := m.Request
 	h, ok := handlers[req.Command]
 	if !ok {
 		s.fail(&req, fmt.Errorf("%s is not supported by the node adapter", req.Command))
@@ -196,7 +202,7 @@ func (s *Server) serve(base context.Context, b []byte) {
 	}
 	ctx, cancel := context.WithTimeout(base, s.opts.CallTimeout+s.opts.EvalTimeout)
 	defer cancel()
-	body, err := h(s, ctx, &req, b)
+	body, err := h(s, ctx, &req, m.Arguments)
 	switch {
 	case errors.Is(err, errNoBody):
 	case err != nil:
@@ -296,18 +302,12 @@ func (s *Server) inspector() (*conn, error) {
 	return s.cdp, nil
 }
 
-// args decodes a request's arguments into v.
+// args decodes a request's arguments (a handler's raw) into v.
 func args(raw []byte, v any) error {
-	var m struct {
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return err
-	}
-	if len(m.Arguments) == 0 || string(m.Arguments) == "null" {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(m.Arguments, v); err != nil {
+	if err := json.Unmarshal(raw, v); err != nil {
 		return fmt.Errorf("invalid arguments: %w", err)
 	}
 	return nil
