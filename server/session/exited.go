@@ -39,8 +39,11 @@ func (s *Session) debuggeeErr(command string, err error) error {
 	s.mu.Lock()
 	exited := s.outcome != nil && s.outcome.ExitCode != nil
 	s.mu.Unlock()
-	if !exited && (s.mux.Err() != nil || s.ad.DebuggeeAlive()) {
-		// The adapter itself died, or the program still runs: not this case.
+	// The adapter ended without answering (it died itself), or the program
+	// still runs: not this case. An adapter that answered with an error was
+	// alive then; that it ended right after (as debugpy's does once its
+	// program is gone) does not make it the cause.
+	if !exited && (se.Code == CodeAdapterExited && s.mux.Err() != nil || s.ad.DebuggeeAlive()) {
 		return err
 	}
 	how := s.endDescription(2 * time.Second)
