@@ -49,8 +49,8 @@ type Page struct {
 	AllRows     int64        `json:"all_rows"` // before the filter
 	Offset      int64        `json:"offset"`
 	Limit       int          `json:"limit"`
-	Positions   []int64      `json:"positions"` // of the rows in the original value
-	Index       Cells        `json:"index,omitempty"`
+	Positions   []int64      `json:"positions"`       // of the rows in the original value
+	Index       Cells        `json:"index,omitempty"` // labels; absent when they are the positions (0, 1, 2, …)
 	Columns     []PageColumn `json:"columns"`
 	ColumnCount int          `json:"column_count"`
 	Rows        Rows         `json:"rows"`

@@ -796,9 +796,12 @@ def _col_values(df, i):
 
 
 def _index_cells(np, index, pos, tr):
-    """The index labels at positions pos (a RangeIndex by arithmetic)."""
+    """The index labels at positions pos (a RangeIndex by arithmetic); None
+    when they are the positions themselves (0, 1, 2, …)."""
     r = getattr(index, '_range', None)
     if type(r) is range:
+        if r.start == 0 and r.step == 1:
+            return None
         return (pos * r.step + r.start).tolist()
     return [_cell(x, 1, tr) for x in index[pos].tolist()]
 
@@ -2214,8 +2217,9 @@ def _select(L, G, args_json):
         'column_count': int(df.shape[1]),
         'cached': cached,
     }
-    if kind in ('dataframe', 'series'):
-        page['index'] = _index_cells(np, df.index, pos, tr)
+    labels = _index_cells(np, df.index, pos, tr) if kind in ('dataframe', 'series') else None
+    if labels is not None:
+        page['index'] = labels
     if sel.get('filter'):
         page['filter'] = sel['filter']
     if sel.get('sort'):
