@@ -170,11 +170,12 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	ed.mu.Lock()
 	ed.pending[env.Seq] = req
 	ed.mu.Unlock()
+	m.mu.Lock()
 	if env.Command == "launch" {
-		m.mu.Lock()
 		m.state.Program = programOf(a.Arguments)
-		m.mu.Unlock()
 	}
+	m.noteResumeLocked(env.Command, env.Seq)
+	m.mu.Unlock()
 	if env.Command == "disconnect" && m.opts.BeforeDisconnect != nil {
 		m.opts.BeforeDisconnect(ed.ctx)
 	}

@@ -91,6 +91,11 @@ type Mux struct {
 	mu      sync.Mutex
 	seq     int
 	pending map[int]waiter // internal requests by upstream seq
+	// resumes: the stop count when each resuming request (either client's,
+	// by its upstream seq) was sent. Its response must not mark the program
+	// running if a newer stop came first (pydevd can queue the step's stop
+	// before the step's answer).
+	resumes map[int]int
 	state   State
 	changed chan struct{} // closed and replaced on every state change
 	subs    map[*Subscription]struct{}
@@ -114,6 +119,7 @@ func New(up io.ReadWriteCloser, opts Options) *Mux {
 		upW:     dap.NewWriter(up),
 		seq:     InternalSeqBase,
 		pending: map[int]waiter{},
+		resumes: map[int]int{},
 		state:   State{Status: StatusStarting},
 		changed: make(chan struct{}),
 		subs:    map[*Subscription]struct{}{},
@@ -246,11 +252,29 @@ func (m *Mux) observeResponse(env dap.Envelope, success bool, body []byte) bool 
 	default:
 		return false
 	}
+	if resumingCommands[env.Command] {
+		sentAt, ok := m.resumes[env.RequestSeq]
+		delete(m.resumes, env.RequestSeq)
+		if ok && m.state.StopCount > sentAt {
+			return false // stopped again already: the answer is older news
+		}
+	}
 	var r struct {
 		Body json.RawMessage `json:"body"`
 	}
 	_ = json.Unmarshal(body, &r)
 	return m.state.observeResponse(env.Command, success, r.Body)
+}
+
+// noteResumeLocked remembers the stop count as a resuming request goes
+// out; m.mu must be held.
+func (m *Mux) noteResumeLocked(command string, seq int) {
+	if resumingCommands[command] {
+		if len(m.resumes) > 1024 { // answers that never came (a dead adapter): forget them
+			clear(m.resumes)
+		}
+		m.resumes[seq] = m.state.StopCount
+	}
 }
 
 // reverseRequest sends an adapter→client request to the editor, or answers
@@ -353,6 +377,7 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 	seq := m.seq
 	w := waiter{command: command, ch: make(chan *dap.Response, 1)}
 	m.pending[seq] = w
+	m.noteResumeLocked(command, seq)
 	if command == "launch" {
 		m.state.Program = programOf(args)
 	}

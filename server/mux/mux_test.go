@@ -461,3 +461,43 @@ func TestCheckLaunchRefusesBeforeForwarding(t *testing.T) {
 		t.Fatalf("CheckLaunch saw %q", seen)
 	}
 }
+
+// An adapter may send the stop a step ends at before the step's own answer
+// (pydevd queues the stopped thread's event and the answer from two
+// threads); the late answer must not mark the program running again.
+func TestStopBeforeStepAnswer(t *testing.T) {
+	m, fake, stop := startFake(t, func(a *fakeAdapter, req daptest.Msg) bool {
+		if req.Env.Command == "next" {
+			// ← stopped (step), then ← the next response
+			a.event("stopped", godap.StoppedEventBody{Reason: "step", ThreadId: 1, AllThreadsStopped: true})
+			a.respond(req, true, nil)
+			return true
+		}
+		return false
+	})
+	defer stop()
+	ctx := t.Context()
+	fake.event("stopped", godap.StoppedEventBody{Reason: "breakpoint", ThreadId: 1, AllThreadsStopped: true})
+	for deadline := time.Now().Add(10 * time.Second); !m.State().Paused(); {
+		if time.Now().After(deadline) {
+			t.Fatal("never paused")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for i := 0; i < 3; i++ {
+		// → next  ← stopped  ← response
+		if err := m.Call(ctx, "next", map[string]int{"threadId": 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if st := m.State(); !st.Paused() || st.StopReason != "step" || st.StopCount != 2+i {
+			t.Fatalf("after step %d: %+v, want paused at stop %d", i, st, 2+i)
+		}
+	}
+	// In the usual order (response, then stop) the program runs in between.
+	if err := m.Call(ctx, "continue", map[string]int{"threadId": 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.State(); st.Status != StatusRunning {
+		t.Fatalf("after continue: %s, want running", st.Status)
+	}
+}
