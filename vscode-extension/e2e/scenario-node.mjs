@@ -159,6 +159,11 @@ async function main() {
     const clip = ext.split('\n').filter((l) => /dap \[pwa-node\][^\n]*"clipboard"/.test(l));
     if (clip.length) log(`clipboard evaluates through the bridge: ${clip.length}; e.g. ${clip[clip.length - 1].slice(0, 200)}`);
     log(`LATENCY inspect records (webview, js-debug bridge): ${stats(timings(ext, /inspect records answered in ([\d.]+) ms/g))}`);
+    // The share of js-debug itself: each request's customRequest round trip.
+    for (const cmd of ['evaluate', 'stackTrace', 'scopes', 'variables']) {
+      const xs = timings(ext, new RegExp(`bridge ${cmd} on pwa-node session took (\\d+) ms`, 'g'));
+      if (xs.length) log(`LATENCY js-debug ${cmd} (customRequest, seen by the extension): ${stats(xs)}`);
+    }
 
     await h.until('the session to end', async () => {
       if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
