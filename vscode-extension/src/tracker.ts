@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { childConfiguration } from './bridge';
 import { InspectPanel } from './panel';
 import type { ExtensionState } from './state';
+import { traceText } from './trace';
 
 type BridgeTracker = NonNullable<ReturnType<ExtensionState['bridge']['tracker']>>;
 
@@ -59,9 +60,9 @@ export class SessionTracker implements vscode.DebugAdapterTracker {
     this.bridged?.onWillStopSession();
   }
 
-  /** Logs a DAP message when `dapscope.trace.dap` is on. */
+  /** Logs a DAP message when `dapscope.trace.dap` is on (its first TRACE_CHARS characters: a probe's source or a big answer would make every line of the log huge and the extension host slow). */
   private traceMessage(direction: '→' | '←', m: unknown): void {
-    if (this.trace) this.state.log.info(`dap [${this.session.type}] ${direction} ${JSON.stringify(m)}`);
+    if (this.trace) this.state.log.info(`dap [${this.session.type}] ${direction} ${traceText(m)}`);
   }
 
   /** An event of a (proxied) `dapscope` session: refresh panels, start subprocess sessions. */
@@ -87,3 +88,4 @@ export class SessionTracker implements vscode.DebugAdapterTracker {
     });
   }
 }
+
