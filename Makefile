@@ -57,6 +57,8 @@ test: setup test-go test-ext e2e
 test-go:
 	@unformatted=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@long=$$(for f in $$(git ls-files '*.go' 2>/dev/null | grep -v '_test\.go$$'); do n=$$(wc -l < "$$f"); if [ "$$n" -gt 450 ]; then echo "$$f ($$n lines)"; fi; done); \
+	if [ -n "$$long" ]; then echo "non-test Go files over 450 lines (split them by feature): $$long"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m ./...
 
