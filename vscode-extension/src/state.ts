@@ -26,7 +26,8 @@ export class ExtensionState {
         if (ev.kind === 'stopped' || ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
         this.sidecar.bridgeEvent(ev);
       },
-      (m) => log.debug(m),
+      // The bridge's timings belong to the DAP trace: at info level while it is on.
+      (m) => (vscode.workspace.getConfiguration('dapscope').get<boolean>('trace.dap') === true ? log.info(m) : log.debug(m)),
     );
     this.sidecar = new Sidecar(context.extensionPath, log, {
       onSessionEvent: (ev) => {
