@@ -21,8 +21,9 @@ type BridgeEvent struct {
 	DebugType         string `json:"debugType"`
 	Name              string `json:"name"`
 	Adapter           string `json:"adapter"`
-	Kind              string `json:"kind"` // started | stopped | continued | terminated | event
+	Kind              string `json:"kind"` // started | stopped | continued | terminated | event | frame
 	ThreadID          int    `json:"threadId,omitempty"`
+	FrameID           int    `json:"frameId,omitempty"` // kind frame: the top frame, from the editor's first stackTrace of the stop
 	Reason            string `json:"reason,omitempty"`
 	AllThreadsStopped bool   `json:"allThreadsStopped,omitempty"`
 	// Event and Body are the DAP event as the debug adapter sent it: Body
@@ -45,7 +46,11 @@ type bridged struct {
 	threadID int
 	stopped  bool
 	updated  time.Time
-	stops    int // stops seen: the probe drops its cached row orders at a new one
+	stops    int           // stops seen: the probe drops its cached row orders at a new one
+	top      int           // the stopped thread's top frame, when topKnown
+	topKnown bool          // learnt at this stop (kind frame)
+	topReady chan struct{} // closed when this stop's top frame is learnt
+	frames   bool          // the extension reports top frames (kind frame)
 	values   *sync.Map
 	link     *dapLink // its session.Manager session (bridgedap.go); nil if none
 	linked   bool     // a link was tried
@@ -103,6 +108,36 @@ func (b *bridged) Status() string {
 
 func (b *bridged) Values() *sync.Map { return b.values }
 
+// topFrameWait bounds how long an inspection right after a stop waits for
+// the editor's own stackTrace to tell the top frame (VS Code asks at once;
+// asking ourselves costs a customRequest round trip, 50–600 ms in e2e).
+var topFrameWait = 300 * time.Millisecond
+
+// KnownTopFrame is the stopped thread's top frame as the editor's own
+// stackTrace of this stop gave it (inspect then asks no stackTrace: each
+// request through VS Code's customRequest is a round trip through the
+// workbench). Right after a stop it waits up to topFrameWait for it, when
+// the extension reports frames at all.
+func (b *bridged) KnownTopFrame(ctx context.Context, threadID int) (int, bool) {
+	b.mu.Lock()
+	top, ok := b.top, b.topKnown && b.stopped && threadID == b.threadID
+	ready, wait := b.topReady, b.frames && b.stopped && b.topReady != nil
+	b.mu.Unlock()
+	if ok || !wait {
+		return top, ok
+	}
+	t := time.NewTimer(topFrameWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.top, b.topKnown && b.stopped && threadID == b.threadID
+}
+
 // StopGen numbers the session's stops (inspect.Browse keys its cache by it).
 func (b *bridged) StopGen() int {
 	b.mu.Lock()
@@ -120,11 +155,25 @@ func (b *bridged) apply(ev BridgeEvent) {
 	case "stopped":
 		b.status, b.stopped = "paused", true
 		b.stops++
+		b.topKnown, b.topReady = false, make(chan struct{})
 		if ev.ThreadID != 0 {
 			b.threadID = ev.ThreadID
 		}
+	case "frame":
+		b.frames = true
+		if b.stopped && ev.ThreadID == b.threadID && !b.topKnown {
+			b.top, b.topKnown = ev.FrameID, true
+			if b.topReady != nil {
+				close(b.topReady)
+				b.topReady = nil
+			}
+		}
 	case "continued":
 		b.status, b.stopped = "running", false
+		if b.topReady != nil && !b.topKnown {
+			close(b.topReady) // nothing to wait for while it runs
+		}
+		b.topKnown, b.topReady = false, nil
 	case "terminated":
 		b.status, b.stopped = "completed", false
 	}

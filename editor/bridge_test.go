@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,6 +94,22 @@ func TestBridgeInspectsAnotherDebugTypesSession(t *testing.T) {
 	}
 	if res.DetectedType != "dataframe" || res.Structure == nil || res.Structure.Shape[0] != 4 {
 		t.Fatalf("bridged inspect = %+v", res)
+	}
+	// The editor's own stackTrace of the stop tells the top frame (kind
+	// frame): the next inspection asks no stackTrace through the bridge.
+	top, err := os1.TopFrame(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frameEv := ev
+	frameEv.Kind, frameEv.FrameID = "frame", top.Id
+	_ = conn.Notify(context.Background(), "dapscope/bridgeEvent", frameEv)
+	before := len(bridged)
+	if err := call("dapscope/inspect", InspectParams{VSCodeSessionID: "py-1", Expression: "df"}, &res); err != nil || res.DetectedType != "dataframe" {
+		t.Fatalf("bridged inspect with the frame known: %+v %v", res, err)
+	}
+	if got := bridged[before:]; contains(got, "stackTrace") || !contains(got, "evaluate") {
+		t.Fatalf("with the top frame known the inspection sent %v; want the evaluate alone", got)
 	}
 	var raw json.RawMessage
 	col := strings.Index(lines[bpLine], "df") + 1
@@ -181,5 +198,47 @@ func TestPanicBecomesErrorAndChannelLives(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return when the stream closed")
+	}
+}
+
+// An inspection right after a stop waits for the editor's own stackTrace
+// to tell the top frame (kind frame) instead of asking; it does not wait
+// while the program runs, nor for an extension that never reports frames.
+func TestKnownTopFrameWaitsForTheEditorsStackTrace(t *testing.T) {
+	defer func(w time.Duration) { topFrameWait = w }(topFrameWait)
+	topFrameWait = time.Minute // the frame event decides, not the clock
+	b := &bridged{values: &sync.Map{}}
+	if _, ok := b.KnownTopFrame(context.Background(), 1); ok {
+		t.Fatal("a frame before any stop")
+	}
+	b.apply(BridgeEvent{Kind: "frame", ThreadID: 1, FrameID: 3}) // not stopped: only says frames are reported
+	b.apply(BridgeEvent{Kind: "stopped", ThreadID: 1})
+	got := make(chan int, 1)
+	go func() {
+		id, ok := b.KnownTopFrame(context.Background(), 1)
+		if !ok {
+			id = -1
+		}
+		got <- id
+	}()
+	b.apply(BridgeEvent{Kind: "frame", ThreadID: 1, FrameID: 7})
+	if id := <-got; id != 7 {
+		t.Fatalf("waited for the frame, got %d", id)
+	}
+	// A stop, then the program runs on: the waiting inspection is let go.
+	b.apply(BridgeEvent{Kind: "stopped", ThreadID: 1})
+	go func() {
+		_, ok := b.KnownTopFrame(context.Background(), 1)
+		got <- map[bool]int{true: 1, false: 0}[ok]
+	}()
+	b.apply(BridgeEvent{Kind: "continued", ThreadID: 1})
+	if v := <-got; v != 0 {
+		t.Fatal("a frame for a running thread")
+	}
+	// An extension that never reports frames: no wait at all.
+	quiet := &bridged{values: &sync.Map{}}
+	quiet.apply(BridgeEvent{Kind: "stopped", ThreadID: 1})
+	if _, ok := quiet.KnownTopFrame(context.Background(), 1); ok {
+		t.Fatal("a frame nobody reported")
 	}
 }

@@ -122,6 +122,11 @@ type stackTraceBody struct {
 }
 
 func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
+	if k, ok := t.(topFrameKnower); ok {
+		if id, ok := k.KnownTopFrame(ctx, threadID); ok {
+			return id, nil
+		}
+	}
 	var body stackTraceBody
 	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: 1}, &body); err != nil {
 		return 0, err
@@ -130,6 +135,12 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 		return 0, &Error{Code: CodeNotPaused, Message: "the stopped thread has no frames", State: t.Status()}
 	}
 	return body.StackFrames[0].ID, nil
+}
+
+// topFrameKnower is a Target that may already know the stopped thread's
+// top frame (a bridged session learns it from the editor's own stackTrace).
+type topFrameKnower interface {
+	KnownTopFrame(ctx context.Context, threadID int) (int, bool)
 }
 
 // FrameAt returns the DAP frame id of the n-th frame (0 = top) of the

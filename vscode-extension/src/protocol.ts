@@ -220,9 +220,11 @@ export interface BridgeEvent {
   debugType: string;
   name: string;
   adapter: string;
-  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`. */
-  kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event';
+  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`; `frame`: the stopped thread's top frame (`frameId`), from the editor's own first stackTrace of the stop. */
+  kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event' | 'frame';
   threadId?: number;
+  /** The top frame's id (kind `frame`). */
+  frameId?: number;
   reason?: string;
   allThreadsStopped?: boolean;
   /** The DAP event's name (kind `event`). */

@@ -42,6 +42,7 @@ export class SessionTracker implements vscode.DebugAdapterTracker {
 
   onWillReceiveMessage(m: unknown): void {
     this.traceMessage('→', m);
+    this.bridged?.onWillReceiveMessage(m);
   }
 
   onDidSendMessage(m: unknown): void {

@@ -60,6 +60,36 @@ test('stop, continue, other events with their bodies, and terminate reach the si
   assert.equal(b.has('s1'), false);
 });
 
+test("the editor's first stackTrace of a stop tells the sidecar the top frame, once per stop", () => {
+  const events: BridgeEvent[] = [];
+  const b = new Bridge((e) => events.push(e));
+  const t = b.tracker(fakeSession('pwa-node', { __pendingTargetId: 'target-1' }).session)!;
+  const frames = (id: number) => ({ stackFrames: [{ id, name: 'main', line: 3 }] });
+  // → stackTrace before any stop: not a stop's frame
+  t.onWillReceiveMessage({ type: 'request', seq: 1, command: 'stackTrace', arguments: { threadId: 0 } });
+  t.onDidSendMessage({ type: 'response', request_seq: 1, command: 'stackTrace', success: true, body: frames(5) });
+  // ← stopped, → stackTrace (levels 1), → stackTrace (startFrame 1), ← both responses
+  t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 0 } });
+  t.onWillReceiveMessage({ type: 'request', seq: 2, command: 'stackTrace', arguments: { threadId: 0, levels: 1 } });
+  t.onWillReceiveMessage({ type: 'request', seq: 3, command: 'stackTrace', arguments: { threadId: 0, startFrame: 1, levels: 19 } });
+  t.onDidSendMessage({ type: 'response', request_seq: 3, command: 'stackTrace', success: true, body: frames(9) });
+  t.onDidSendMessage({ type: 'response', request_seq: 2, command: 'stackTrace', success: true, body: frames(0) });
+  // a second stackTrace of the same stop changes nothing
+  t.onWillReceiveMessage({ type: 'request', seq: 4, command: 'stackTrace', arguments: { threadId: 0 } });
+  t.onDidSendMessage({ type: 'response', request_seq: 4, command: 'stackTrace', success: true, body: frames(0) });
+  // → stackTrace, ← continued, ← its (late) response: no frame for a running thread
+  t.onWillReceiveMessage({ type: 'request', seq: 5, command: 'stackTrace', arguments: { threadId: 0 } });
+  t.onDidSendMessage({ type: 'event', event: 'continued', body: { threadId: 0 } });
+  t.onDidSendMessage({ type: 'response', request_seq: 5, command: 'stackTrace', success: true, body: frames(8) });
+  // the next stop: a new frame
+  t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
+  t.onWillReceiveMessage({ type: 'request', seq: 6, command: 'stackTrace', arguments: { threadId: 0, startFrame: 0, levels: 1 } });
+  t.onDidSendMessage({ type: 'response', request_seq: 6, command: 'stackTrace', success: true, body: frames(8) });
+  const frameEvents = events.filter((e) => e.kind === 'frame').map((e) => [e.threadId, e.frameId]);
+  assert.deepEqual(frameEvents, [[0, 0], [0, 8]]);
+  assert.deepEqual(events.map((e) => e.kind), ['started', 'stopped', 'frame', 'continued', 'stopped', 'frame']);
+});
+
 test('noisy events stay in the editor: loadedSource, module, progress, telemetry output', () => {
   const events: BridgeEvent[] = [];
   const b = new Bridge((e) => events.push(e));

@@ -138,7 +138,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   },
   'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
   'dapscope/bridgeEvent': {
-    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), reason: opt(), allThreadsStopped: opt(),
+    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), reason: opt(), allThreadsStopped: opt(),
       event: opt(), body: opt(record(leaf)) }),
   },
   'dapscope/dapRequest': { params: object<DapRequestParams>({ vscodeSessionId: req(), command: req(), arguments: opt() }) },
