@@ -1,7 +1,7 @@
 // browse_python_test.go: the probe's browsing parts run in a plain
 // /usr/bin/python3 and checked against pandas: page cells written as JSON
-// text (_page_json) are byte for byte what json.dumps writes for the cells
-// the probe made before (_page_cells), every column kind, both precisions;
+// text (_page_json) are byte for byte what json.dumps writes for the
+// probe's own cells (_cell), every column kind, both precisions;
 // sorts by every kind of column (strings, categoricals, dates with NaT,
 // tz-aware, booleans, nullable ints, string dtype, several keys) give
 // pandas' stable order, on a view big enough for the first-rows partition.
@@ -33,7 +33,7 @@ bad = 0
 for full in (False, True):
     m._set_precision(full, 6)
     for name, v in cols.items():
-        want = [json.dumps(c, ensure_ascii=False, allow_nan=False, default=str) for c in m._page_cells(np, v, m._Trunc())]
+        want = [json.dumps(m._cell(x, 1, m._Trunc()), ensure_ascii=False, allow_nan=False, default=str) for x in v.tolist()]
         got = m._page_json(np, v, m._Trunc())
         for w, g in zip(want, got):
             if w != g:

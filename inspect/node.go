@@ -93,10 +93,7 @@ func inspectJS(ctx context.Context, t Target, frameID int, path Path, opts Optio
 	res.Source = "probe"
 	res.Language = "javascript"
 	if opts.Reference {
-		var ref evaluateBody
-		if err := t.Request(ctx, "evaluate", evaluateArgs{Expression: path.JSExpr(), FrameID: frameID, Context: "watch"}, &ref); err == nil {
-			res.VariablesReference = ref.VariablesReference
-		}
+		res.VariablesReference = variablesReference(ctx, t, frameID, path.JSExpr())
 	}
 	return res, nil
 }

@@ -715,14 +715,6 @@ def _cells(s, a, b):
         return s.iloc[a:b].tolist()
 
 
-def _take(s, pos):
-    """s.iloc[pos]'s values (a numpy or extension array), without the Series."""
-    try:
-        return s._values.take(pos)
-    except Exception:
-        return s.iloc[pos]._values
-
-
 def _take_values(v, pos):
     """v[pos] for a numpy or extension array."""
     try:
@@ -731,27 +723,10 @@ def _take_values(v, pos):
         return _mod('pandas').Series(v).iloc[pos]._values
 
 
-def _page_cells(np, v, tr):
-    """The cells of a 1-D numpy or extension array as _cell makes them,
-    with fast paths for numpy ints, bools and floats (a page has ~1,000
-    cells)."""
-    if type(v) is np.ndarray and v.dtype.kind in 'iubf':
-        vals = v.tolist()
-        if v.dtype.kind != 'f':
-            return vals
-        if getattr(_PREC, 'full', False):
-            return [x if x - x == 0 else _num(x) for x in vals]
-        d = getattr(_PREC, 'cell', 6)
-        big, fmt = 10.0 ** (d - 1), '%%.%dg' % d
-        # NaN, ±inf and large values (all fail the test) go through _num
-        return [float(fmt % x) if -big < x < big else _num(x, d) for x in vals]
-    return [_cell(x, 1, tr) for x in v.tolist()]
-
-
 def _page_json(np, v, tr):
     """The cells of a 1-D numpy or extension array as JSON texts, equal to
-    json.dumps of what _page_cells gives (numbers are formatted once, not
-    rounded to a float and printed again)."""
+    json.dumps of what _cell gives for each (numbers are formatted once,
+    not rounded to a float and printed again)."""
     if type(v) is np.ndarray and v.dtype.kind in 'iubf':
         k = v.dtype.kind
         vals = v.tolist()

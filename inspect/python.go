@@ -111,12 +111,19 @@ func inspectPython(ctx context.Context, t Target, frameID int, path Path, opts O
 	}
 	res.Source = "probe"
 	if opts.Reference {
-		var ref evaluateBody
-		if err := t.Request(ctx, "evaluate", evaluateArgs{Expression: path.String(), FrameID: frameID, Context: "watch"}, &ref); err == nil {
-			res.VariablesReference = ref.VariablesReference
-		}
+		res.VariablesReference = variablesReference(ctx, t, frameID, path.String())
 	}
 	return res, nil
+}
+
+// variablesReference is the adapter's own handle for expr in the frame (a
+// watch evaluate), so a client can expand the value natively; 0 if none.
+func variablesReference(ctx context.Context, t Target, frameID int, expr string) int {
+	var ref evaluateBody
+	if err := t.Request(ctx, "evaluate", evaluateArgs{Expression: expr, FrameID: frameID, Context: "watch"}, &ref); err != nil {
+		return 0
+	}
+	return ref.VariablesReference
 }
 
 // callProbe calls the probe's entry fn in the frame, sending the probe's

@@ -21,27 +21,36 @@ const maxDepth = 10000
 // JSON object; keys match exactly (DAP is case-sensitive); a later
 // duplicate key wins, as in encoding/json.
 func Peek(body []byte) (Envelope, error) {
-	e, err := peekFields(body, nil)
+	e, _, err := PeekBody(body)
+	return e, err
+}
+
+// PeekBody is Peek that also returns the raw bytes of the message's "body"
+// value (nil when absent), found in the same pass: the mux hands them on
+// without decoding the message again.
+func PeekBody(body []byte) (Envelope, []byte, error) {
+	var raw []byte
+	e, err := peekFields(body, &raw)
 	if err != nil {
-		return e, &FrameError{Reason: "body is not a JSON object: " + err.Error()}
+		return e, nil, &FrameError{Reason: "body is not a JSON object: " + err.Error()}
 	}
 	switch e.Type {
 	case "request":
 		if e.Command == "" {
-			return e, &FrameError{Reason: "request without command"}
+			return e, nil, &FrameError{Reason: "request without command"}
 		}
 	case "response":
 		if e.Command == "" && e.RequestSeq == 0 {
-			return e, &FrameError{Reason: "response without command/request_seq"}
+			return e, nil, &FrameError{Reason: "response without command/request_seq"}
 		}
 	case "event":
 		if e.Event == "" {
-			return e, &FrameError{Reason: "event without name"}
+			return e, nil, &FrameError{Reason: "event without name"}
 		}
 	default:
-		return e, &FrameError{Reason: fmt.Sprintf("unknown message type %q", e.Type)}
+		return e, nil, &FrameError{Reason: fmt.Sprintf("unknown message type %q", e.Type)}
 	}
-	return e, nil
+	return e, raw, nil
 }
 
 type scan struct {
@@ -64,20 +73,18 @@ func (s *scan) ws() {
 	}
 }
 
-// ResponseOf is the response in body (already peeked as env), its body
-// field kept raw: one more fast pass, not encoding/json's two.
-func ResponseOf(env Envelope, body []byte) (*Response, error) {
-	var raw []byte
-	if _, err := peekFields(body, &raw); err != nil {
-		return nil, err
+// ResponseOf is the response peeked as env with its raw body value (from
+// PeekBody; a null body is none).
+func ResponseOf(env Envelope, raw []byte) *Response {
+	if string(raw) == "null" {
+		raw = nil
 	}
-	r := &Response{Seq: env.Seq, Type: env.Type, RequestSeq: env.RequestSeq, Command: env.Command, Message: env.Message, Body: raw}
-	r.Success = env.Success != nil && *env.Success
-	return r, nil
+	return &Response{Seq: env.Seq, Type: env.Type, RequestSeq: env.RequestSeq, Command: env.Command,
+		Message: env.Message, Success: env.Success != nil && *env.Success, Body: raw}
 }
 
 // peekFields reads the envelope; with body set, it also keeps the raw
-// bytes of the top-level "body" value (nil when absent or null).
+// bytes of the top-level "body" value (nil when absent).
 func peekFields(b []byte, body *[]byte) (Envelope, error) {
 	var e Envelope
 	s := &scan{b: b}
@@ -116,9 +123,6 @@ func peekFields(b []byte, body *[]byte) (Envelope, error) {
 			}
 			if body != nil && string(key) == "body" {
 				*body = b[start:s.i]
-				if string(*body) == "null" {
-					*body = nil
-				}
 			}
 			if err := e.set(key, b[start:s.i]); err != nil {
 				return e, err

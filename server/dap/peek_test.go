@@ -79,7 +79,7 @@ func TestPeekMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// ResponseOf gives what encoding/json gives for a Response.
+// PeekBody + ResponseOf give what encoding/json gives for a Response.
 func TestResponseOf(t *testing.T) {
 	for _, in := range []string{
 		`{"seq":5,"type":"response","request_seq":3,"command":"evaluate","success":true,"body":{"result":"{\"a\": [1]}","variablesReference":0}}`,
@@ -87,14 +87,11 @@ func TestResponseOf(t *testing.T) {
 		`{"seq":7,"type":"response","request_seq":5,"command":"next","success":true}`,
 		`{"seq":8,"type":"response","request_seq":6,"command":"next","success":true,"body":null}`,
 	} {
-		env, err := Peek([]byte(in))
+		env, raw, err := PeekBody([]byte(in))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ResponseOf(env, []byte(in))
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := ResponseOf(env, raw)
 		var want Response
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
 			t.Fatal(err)

@@ -169,12 +169,12 @@ func (m *Mux) Run() error {
 		if err != nil {
 			break
 		}
-		env, perr := dap.Peek(body)
+		env, raw, perr := dap.PeekBody(body)
 		if perr != nil {
 			m.log.Warn("dropping malformed message from adapter", "err", perr)
 			continue
 		}
-		m.fromAdapter(env, body)
+		m.fromAdapter(env, body, raw)
 	}
 	if err == io.EOF {
 		err = ErrAdapterExited
@@ -185,12 +185,14 @@ func (m *Mux) Run() error {
 	return err
 }
 
-func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
+// fromAdapter routes one adapter message; raw is its "body" value as
+// peeked (no message is decoded again here).
+func (m *Mux) fromAdapter(env dap.Envelope, body, raw []byte) {
 	switch env.Type {
 	case "response":
 		m.mu.Lock()
 		success := env.Success != nil && *env.Success
-		if m.observeResponse(env, success, body) {
+		if m.observeResponse(env, success, raw) {
 			m.notifyLocked()
 		}
 		if env.RequestSeq >= InternalSeqBase {
@@ -201,11 +203,7 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 				m.log.Debug("late response for an abandoned internal request", "request_seq", env.RequestSeq, "command", env.Command)
 				return
 			}
-			resp, err := dap.ResponseOf(env, body)
-			if err != nil {
-				resp = &dap.Response{Command: w.command, Message: "undecodable response: " + err.Error()}
-			}
-			w.ch <- resp // buffered, one response per waiter
+			w.ch <- dap.ResponseOf(env, raw) // buffered, one response per waiter
 			return
 		}
 		ed := m.editor
@@ -218,8 +216,7 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 			}
 		}
 	case "event":
-		var ev dap.Event
-		_ = json.Unmarshal(body, &ev)
+		ev := dap.Event{Seq: env.Seq, Type: env.Type, Event: env.Event, Body: raw}
 		m.mu.Lock()
 		if m.state.observeEvent(env.Event, ev.Body) {
 			m.notifyLocked()
@@ -244,7 +241,7 @@ func (m *Mux) fromAdapter(env dap.Envelope, body []byte) {
 	}
 }
 
-func (m *Mux) observeResponse(env dap.Envelope, success bool, body []byte) bool {
+func (m *Mux) observeResponse(env dap.Envelope, success bool, raw []byte) bool {
 	// Only a few commands change state; avoid decoding the rest.
 	switch {
 	case env.Command == "initialize", resumingCommands[env.Command], env.Command == "threads",
@@ -259,11 +256,7 @@ func (m *Mux) observeResponse(env dap.Envelope, success bool, body []byte) bool 
 			return false // stopped again already: the answer is older news
 		}
 	}
-	var r struct {
-		Body json.RawMessage `json:"body"`
-	}
-	_ = json.Unmarshal(body, &r)
-	return m.state.observeResponse(env.Command, success, r.Body)
+	return m.state.observeResponse(env.Command, success, raw)
 }
 
 // noteResumeLocked remembers the stop count as a resuming request goes
