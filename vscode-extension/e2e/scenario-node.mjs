@@ -9,13 +9,15 @@
 // session (debug_sessions lists it as bridged, debug_inspect_variable records
 // returns the table, debug_step moves VS Code's session and the webview
 // follows, debug_set_breakpoints is refused), and the latency seen by the
-// extension. Not yet: the Alt-hover in a .js file (in code-server 4.139.1 the
-// language hover request is cancelled at once while js-debug is paused;
-// editor/bridge_jsdebug_test.go covers the sidecar's side of that hover).
+// extension, and the hover on records: VS Code's debug hover shown from the
+// keyboard (Show or Focus Hover), then Alt held to switch to the language
+// hover, where dapscope's table summary is (a mouse Alt-hover is tried on
+// alternate attempts; in code-server 4.139.1 its language hover request is
+// often cancelled at once while js-debug is paused).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extensionLog, makeHelpers, mcpCall, stats, timings, LONG } from './util.mjs';
+import { extensionLog, makeHelpers, mcpCall, stats, timings, wordBox, LONG } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -93,9 +95,55 @@ async function main() {
       if ((await local.getAttribute('aria-expanded')) === 'false') await local.click();
       return false;
     }, 60_000, 1_000);
-    // js-debug keeps its own Variables view (not rewritten: a foreign session).
     log(`Variables view (js-debug's own): ${((await recordsRow.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)}`);
     await h.screenshot('stopped');
+
+    // Hover records. While js-debug is paused the hover is VS Code's debug
+    // hover with js-debug's own value (its answers do not run through the
+    // sidecar, and js-debug applies no customDescriptionGenerator to arrays);
+    // holding Alt switches it to the language hover, where dapscope's
+    // summary is.
+    const hover = page.locator('.monaco-hover', { hasText: /rows ×/ }).first();
+    const debugHover = page.locator('.debug-hover-widget').first();
+    let attempt = 0;
+    let hoverText = '';
+    await h.until('the Alt-hover on records with the table summary', async () => {
+      attempt++;
+      const box = await wordBox(editor, MARK, 'records');
+      await page.keyboard.press('Escape');
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.move(5, 600);
+      await page.waitForTimeout(300);
+      const viaKeyboard = attempt % 2 === 1;
+      try {
+        if (viaKeyboard) {
+          // Show or Focus Hover on the word shows the debug hover; Alt switches.
+          await page.keyboard.press('Control+K');
+          await page.keyboard.press('Control+I');
+          const shown = await debugHover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+          log(`hover attempt ${attempt} (keyboard): debug hover ${shown ? 'shown' : 'not shown'}`);
+          await page.keyboard.down('Alt');
+        } else {
+          await page.keyboard.down('Alt');
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+        }
+        const ok = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+        if (ok) {
+          hoverText = (await hover.textContent()) ?? '';
+          await h.screenshot('hover-records'); // while Alt is held: the hover is still shown
+        } else {
+          const any = await page.locator('.monaco-hover:visible').allTextContents().catch(() => []);
+          log(`hover attempt ${attempt} (${viaKeyboard ? 'keyboard' : 'mouse'}): no dapscope hover; visible hovers: ${JSON.stringify(any.map((t) => t.slice(0, 80)))}`);
+          await h.screenshot(`hover-attempt-${attempt}`);
+        }
+        return ok;
+      } finally {
+        await page.keyboard.up('Alt');
+      }
+    }, 120_000, 500);
+    log(`hover shows: ${hoverText.trim().replace(/\s+/g, ' ').slice(0, 120)}`);
+    if (!/Array 40 rows × 4 columns/.test(hoverText) || !/\bqty\b/.test(hoverText)) throw new Error(`the hover does not show the table: ${hoverText.slice(0, 300)}`);
+    await page.keyboard.press('Escape');
 
     // Variables view → Inspect with dapscope → the webview.
     await h.until('Inspect with dapscope in the Variables context menu', async () => {

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LONG, extensionLog as readExtensionLog, makeHelpers, mcpCall, stats, timings } from './util.mjs';
+import { LONG, extensionLog as readExtensionLog, makeHelpers, mcpCall, stats, timings, wordBox } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -36,25 +36,6 @@ const extensionLog = () => readExtensionLog(UD);
 
 async function webviewColumns() {
   return webview().locator('.coltable tbody th.colname').allTextContents();
-}
-
-/** The bounding box of `word` on the editor line containing `marker`. */
-async function wordBox(editor, marker, word) {
-  return editor.locator('.view-line', { hasText: marker }).evaluate((el, w) => {
-    const re = new RegExp(`\\b${w}\\b`);
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const i = n.textContent.search(re);
-      if (i >= 0) {
-        const r = document.createRange();
-        r.setStart(n, i);
-        r.setEnd(n, i + w.length);
-        const b = r.getBoundingClientRect();
-        return { x: b.x, y: b.y, width: b.width, height: b.height };
-      }
-    }
-    return null;
-  }, word);
 }
 
 /** Alt-hovers `word` on the marked line until a hover matching `re` shows; returns its text. */

@@ -141,3 +141,22 @@ export function makeHelpers(page, log, art, prefix) {
 
   return { screenshot, until, runCommand, startConfiguration, setBreakpoint, webview, mcpEndpoint };
 }
+
+/** The bounding box of `word` on the editor line containing `marker`. */
+export async function wordBox(editor, marker, word) {
+  return editor.locator('.view-line', { hasText: marker }).evaluate((el, w) => {
+    const re = new RegExp(`\\b${w}\\b`);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = n.textContent.search(re);
+      if (i >= 0) {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + w.length);
+        const b = r.getBoundingClientRect();
+        return { x: b.x, y: b.y, width: b.width, height: b.height };
+      }
+    }
+    return null;
+  }, word);
+}
