@@ -68,13 +68,14 @@ func LibraryType(t string) bool {
 
 // SummaryType reports an adapter `type` whose value a summary can improve
 // in the editor's views: LibraryType for debugpy; for node (dapscope's
-// adapter names a value by its class) arrays (of records), typed arrays
-// and the library tables the JavaScript probe recognises. nodejs-polars
-// objects are Proxies the adapter calls "Object": not candidates.
+// adapter names a value by its class) arrays (of records), typed arrays,
+// the library tables the JavaScript probe recognises, and Proxies
+// (nodejs-polars DataFrames and Series are Proxies; the probe tells them
+// apart without running a trap, and other Proxies keep their value).
 func SummaryType(adapter, t string) bool {
 	if adapter == "node" {
 		switch t {
-		case "Array", "Table", "Vector", "ColumnTable":
+		case "Array", "Table", "Vector", "ColumnTable", "Proxy":
 			return true
 		}
 		return strings.HasSuffix(t, "Array") && t != "ArrayBuffer" && t != "SharedArrayBuffer"

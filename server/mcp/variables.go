@@ -145,14 +145,17 @@ func varValue(v godap.Variable) VarValue {
 }
 
 // librarySummaries reads the library values among vars as one-line
-// summaries (one probe call, debugpy, a frame's scope): name → line.
+// summaries (one probe call, debugpy or node, a frame's scope): name →
+// line. The candidates are those the editor's smart values take
+// (inspect.SummaryType: for node also arrays of records, typed arrays,
+// Proxies such as nodejs-polars DataFrames).
 func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable) map[string]string {
 	if frameID == 0 || !inspect.SupportsSummaries(sess.Adapter()) {
 		return nil
 	}
 	var paths []inspect.Path
 	for _, v := range vars {
-		if !inspect.LibraryType(v.Type) {
+		if !inspect.SummaryType(sess.Adapter(), v.Type) {
 			continue
 		}
 		if p, err := inspect.ParsePathFor(sess.Adapter(), v.Name); err == nil {

@@ -2,9 +2,10 @@
 // Node session against real node. A scripted editor reads the locals and
 // hovers through the proxy and straight from dapscope's Node adapter; the
 // proxied responses carry the JavaScript probe's summaries for the array
-// of records, the typed arrays and the arrow/arquero tables, and every
-// other field equals the direct run; plain values, repl evaluates, a
-// summary past its budget and "smartValues": false are untouched.
+// of records, the typed arrays, the arrow/arquero tables and the
+// nodejs-polars DataFrame and Series, and every other field equals the
+// direct run; plain values (a plain Proxy too), repl evaluates, a summary
+// past its budget and "smartValues": false are untouched.
 
 package session
 
@@ -121,8 +122,12 @@ func TestSmartValuesNode(t *testing.T) {
 		"counts": "Int32Array int32 (4,) · min 1 max 9",
 		"table":  "Table 40 × 2 · 2 nulls in city",
 		"frame":  "ColumnTable 3 × 2",
+		// nodejs-polars values are Proxies: the adapter's own value is
+		// "Proxy(Object)"; a plain Proxy (wrapped) keeps it.
+		"plFrame":  "DataFrame 4 × 2 · 2 nulls in city",
+		"plSeries": "Series Float64 (4,) · 1 null",
 	}
-	if len(smart.locals) != len(direct.locals) || len(smart.locals) < 8 {
+	if len(smart.locals) != len(direct.locals) || len(smart.locals) < 11 {
 		t.Fatalf("locals: %d proxied, %d direct", len(smart.locals), len(direct.locals))
 	}
 	for i, d := range direct.locals {

@@ -61,13 +61,17 @@ func valueText(o *runtime.RemoteObject, max int) string {
 	return clip.UTF16.Head(firstLine(o.Description), max)
 }
 
-// typeName is the DAP type of o: the class of an object, else its type.
+// typeName is the DAP type of o: the class of an object, else its type. A
+// Proxy is "Proxy" (V8 names it by its target's class, which it hides; a
+// nodejs-polars DataFrame is a Proxy over an "Object").
 func typeName(o *runtime.RemoteObject) string {
 	switch {
 	case o == nil:
 		return "undefined"
 	case o.Subtype == runtime.RemoteObjectSubtypeNull:
 		return "null"
+	case o.Subtype == runtime.RemoteObjectSubtypeProxy:
+		return "Proxy"
 	case o.Type == runtime.RemoteObjectTypeObject && o.ClassName != "":
 		return o.ClassName
 	}
