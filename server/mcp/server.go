@@ -83,6 +83,7 @@ func New(mgr *session.Manager, opts Options) *Server {
 		opts.Version = "0.1.0"
 	}
 	s := &Server{mgr: mgr, opts: opts, log: opts.Logger, budget: newBudget(opts.MemoryBudget), states: map[string]*sessState{}}
+	mgr.OnRemove(s.dropState) // watches, snapshots and their memory go with a forgotten session
 	s.mcp = mcpserver.NewMCPServer("dapscope", opts.Version,
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithOutputSchemaValidation(),

@@ -179,8 +179,7 @@ func (s *Server) registerSessionTools() {
 			}
 			r := &TerminateResult{SessionID: sess.ID(), Status: sess.Status(), Outcome: sess.Outcome()}
 			if p.Remove {
-				s.mgr.Remove(sess.ID())
-				s.dropState(sess.ID())
+				s.mgr.Remove(sess.ID()) // its state goes too (OnRemove)
 				r.Removed = true
 			}
 			return r, nil

@@ -48,6 +48,11 @@ type ManagerOptions struct {
 	OpTimeout        time.Duration // default 20 s
 	OutputLimit      int           // per-session output buffer (default 10 MB)
 	MaxSessions      int           // default 1000
+	// KeepEnded is how many ended sessions stay listed, their outcome and
+	// output readable; as a new session starts, older ended ones are
+	// forgotten (default 16: an editor that debugs all day would otherwise
+	// keep every run's output, up to OutputLimit each).
+	KeepEnded int
 	// AttachHosts are the non-loopback hosts Attach may connect to.
 	AttachHosts []string
 	// DisableSmartValues keeps the adapter's own values in the editor's
@@ -73,6 +78,7 @@ type Manager struct {
 	order    []string
 	active   string
 	subs     map[chan Event]struct{}
+	onRemove []func(id string)
 	closed   bool
 	wg       sync.WaitGroup
 }
@@ -97,6 +103,9 @@ func NewManager(opts ManagerOptions) *Manager {
 	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = MaxSessions
+	}
+	if opts.KeepEnded <= 0 {
+		opts.KeepEnded = 16
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -196,15 +205,28 @@ func (m *Manager) publish(ev Event) {
 // register creates the session object around a started adapter and mux.
 func (m *Manager) register(origin string, d adapter.Driver, ad *adapter.Adapter, mx *mux.Mux) (*Session, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	s, err := m.registerLocked(origin, d, ad, mx)
+	var gone []string
+	if err == nil {
+		gone = m.pruneEndedLocked()
+	}
+	hooks := m.onRemove
+	m.mu.Unlock()
+	for _, id := range gone {
+		for _, f := range hooks {
+			f(id)
+		}
+	}
+	return s, err
+}
+
+func (m *Manager) registerLocked(origin string, d adapter.Driver, ad *adapter.Adapter, mx *mux.Mux) (*Session, error) {
 	if m.closed {
 		return nil, &Error{Code: CodeLimit, Message: "the session manager is shut down"}
 	}
 	live := 0
 	for _, s := range m.sessions {
-		select {
-		case <-s.done:
-		default:
+		if !s.gone() {
 			live++
 		}
 	}
@@ -246,10 +268,53 @@ func (m *Manager) Close() error {
 	return nil
 }
 
+// pruneEndedLocked forgets the oldest ended sessions past KeepEnded and
+// returns their ids.
+func (m *Manager) pruneEndedLocked() []string {
+	ended := 0
+	for _, id := range m.order {
+		if m.sessions[id].gone() {
+			ended++
+		}
+	}
+	var gone []string
+	for i := 0; i < len(m.order) && ended > m.opts.KeepEnded; {
+		id := m.order[i]
+		if !m.sessions[id].gone() {
+			i++
+			continue
+		}
+		m.removeLocked(id)
+		gone = append(gone, id)
+		ended--
+	}
+	return gone
+}
+
+// OnRemove registers f to run, outside the manager's lock, for every
+// session the manager forgets (Remove, or an ended session past KeepEnded),
+// so that state kept per session elsewhere goes with it.
+func (m *Manager) OnRemove(f func(id string)) {
+	m.mu.Lock()
+	m.onRemove = append(m.onRemove, f)
+	m.mu.Unlock()
+}
+
 // Remove forgets an ended session.
 func (m *Manager) Remove(id string) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	_, ok := m.sessions[id]
+	m.removeLocked(id)
+	hooks := m.onRemove
+	m.mu.Unlock()
+	if ok {
+		for _, f := range hooks {
+			f(id)
+		}
+	}
+}
+
+func (m *Manager) removeLocked(id string) {
 	delete(m.sessions, id)
 	for i, o := range m.order {
 		if o == id {

@@ -95,6 +95,16 @@ func (s *Session) ID() string { return s.id }
 // Done is closed when the session has ended and its adapter is gone.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
+// gone reports whether Done is closed.
+func (s *Session) gone() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // StopCount is the number of stops so far: a generation number that tells
 // a new stop from one already seen.
 func (s *Session) StopCount() int { return s.mux.State().StopCount }
