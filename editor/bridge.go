@@ -17,15 +17,18 @@ import (
 
 // BridgeEvent is what the extension's tracker reports (dapscope/bridgeEvent).
 type BridgeEvent struct {
-	VSCodeSessionID   string `json:"vscodeSessionId"`
-	DebugType         string `json:"debugType"`
-	Name              string `json:"name"`
-	Adapter           string `json:"adapter"`
-	Kind              string `json:"kind"` // started | stopped | continued | terminated | event | frame
-	ThreadID          int    `json:"threadId,omitempty"`
-	FrameID           int    `json:"frameId,omitempty"` // kind frame: the top frame, from the editor's first stackTrace of the stop
-	Reason            string `json:"reason,omitempty"`
-	AllThreadsStopped bool   `json:"allThreadsStopped,omitempty"`
+	VSCodeSessionID string `json:"vscodeSessionId"`
+	DebugType       string `json:"debugType"`
+	Name            string `json:"name"`
+	Adapter         string `json:"adapter"`
+	Kind            string `json:"kind"` // started | stopped | continued | terminated | event | frame | cdp
+	ThreadID        int    `json:"threadId,omitempty"`
+	FrameID         int    `json:"frameId,omitempty"` // kind frame: the top frame, from the editor's first stackTrace of the stop
+	Line            int    `json:"line,omitempty"`    // kind frame: the top frame's line
+	// CDP (kind cdp) is js-debug's CDP proxy for the session (bridgecdp.go).
+	CDP               *CDPAddress `json:"cdp,omitempty"`
+	Reason            string      `json:"reason,omitempty"`
+	AllThreadsStopped bool        `json:"allThreadsStopped,omitempty"`
 	// Event and Body are the DAP event as the debug adapter sent it: Body
 	// for stopped, continued and terminated, both for kind "event" (output,
 	// thread, exited, breakpoint…).
@@ -48,6 +51,8 @@ type bridged struct {
 	updated  time.Time
 	stops    int           // stops seen: the probe drops its cached row orders at a new one
 	top      int           // the stopped thread's top frame, when topKnown
+	topLine  int           // its line (0: not reported)
+	cdp      *cdpLink      // js-debug's CDP proxy (bridgecdp.go); nil if none
 	topKnown bool          // learnt at this stop (kind frame)
 	topReady chan struct{} // closed when this stop's top frame is learnt
 	frames   bool          // the extension reports top frames (kind frame)
@@ -59,6 +64,9 @@ type bridged struct {
 func (b *bridged) Request(ctx context.Context, command string, args any, out any) error {
 	if command == "evaluate" && b.adapter == "node" {
 		args = withFrameZero(args)
+		if done, err := b.evaluateViaCDP(ctx, args, out); done {
+			return err
+		}
 	}
 	var raw json.RawMessage
 	params := map[string]any{"vscodeSessionId": b.id, "command": command, "arguments": args}
@@ -162,7 +170,7 @@ func (b *bridged) apply(ev BridgeEvent) {
 	case "frame":
 		b.frames = true
 		if b.stopped && ev.ThreadID == b.threadID && !b.topKnown {
-			b.top, b.topKnown = ev.FrameID, true
+			b.top, b.topLine, b.topKnown = ev.FrameID, ev.Line, true
 			if b.topReady != nil {
 				close(b.topReady)
 				b.topReady = nil

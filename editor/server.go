@@ -53,6 +53,7 @@ type Server struct {
 	conn     jsonrpc2.Conn
 	bridged  map[string]*bridged // by VS Code session id
 	links    []*dapLink          // bridged sessions registered with the manager
+	cdpWG    sync.WaitGroup      // linkCDP goroutines
 	linked   map[string]string   // their sidecar session id → VS Code session id
 	proxied  map[string]string   // VS Code session id → sidecar session id
 	pending  []string            // VS Code session ids of proxies not yet paired
@@ -134,6 +135,13 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	s.r.cancelAll()
 	s.closeManager()
 	s.waitLinks()
+	s.cdpWG.Wait()
+	s.mu.Lock()
+	bs := slices.Collect(maps.Values(s.bridged))
+	s.mu.Unlock()
+	for _, b := range bs {
+		b.unlinkCDP()
+	}
 	unsubscribe()
 	cancel()
 	_ = conn.Close()
@@ -396,6 +404,13 @@ func (s *Server) bridgeEvent(ctx context.Context, params json.RawMessage) {
 	if b != nil {
 		b.apply(ev)
 		s.linkEvent(b, ev)
+		switch {
+		case ev.Kind == "cdp" && ev.CDP != nil:
+			s.cdpWG.Add(1)
+			go func() { defer s.cdpWG.Done(); s.linkCDP(b, *ev.CDP) }()
+		case ev.Kind == "terminated":
+			b.unlinkCDP()
+		}
 	}
 	s.log.Debug("bridge event", "session", ev.VSCodeSessionID, "type", ev.DebugType, "kind", ev.Kind, "thread", ev.ThreadID)
 }

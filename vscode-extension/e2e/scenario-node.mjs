@@ -3,8 +3,9 @@
 // with a plain `"type": "node"` launch configuration, i.e. by VS Code's own
 // JavaScript debugger (js-debug), not by dapscope. dapscope joins through
 // the bridge: js-debug's child session (the one with the thread) is
-// reported to the sidecar as adapter node, and every inspection request runs
-// through session.customRequest. Checked: the stop, the webview from the
+// reported to the sidecar as adapter node; the probe's evaluates in the top
+// frame run through js-debug's CDP proxy (checked: the sidecar linked it),
+// other requests through session.customRequest. Checked: the stop, the webview from the
 // Variables view, its refresh after a step, an MCP agent on the same js-debug
 // session (debug_sessions lists it as bridged, debug_inspect_variable records
 // returns the table, debug_step moves VS Code's session and the webview
@@ -222,11 +223,12 @@ async function main() {
 
     await page.waitForTimeout(1_000);
     const ext = extensionLog(UD);
-    // dapscope.trace.dap logs each DAP message; the sidecar's requests reach js-debug's child session.
-    // The JavaScript probe's one evaluate per inspection, in the clipboard context (untruncated).
-    if (!/dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"context":"clipboard"[^\n]*P\.run\(\(\) => records/.test(ext)) throw new Error('no probe evaluate of records went to the pwa-node session through the bridge');
-    const clip = ext.split('\n').filter((l) => /dap \[pwa-node\][^\n]*"clipboard"/.test(l));
-    if (clip.length) log(`clipboard evaluates through the bridge: ${clip.length}; e.g. ${clip[clip.length - 1].slice(0, 200)}`);
+    // The sidecar linked js-debug's CDP proxy for the child session: the
+    // probe's evaluates in the top frame go straight to V8, not through
+    // customRequest (dapscope.trace.dap logs each DAP message that does).
+    if (!/evaluates in the top frame go through js-debug's CDP proxy/.test(ext)) throw new Error("the sidecar did not link js-debug's CDP proxy");
+    const clip = ext.split('\n').filter((l) => /dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"context":"clipboard"/.test(l));
+    log(`js-debug's CDP proxy linked; probe evaluates through customRequest: ${clip.length}${clip.length ? `, e.g. ${clip[clip.length - 1].slice(0, 160)}` : ''}`);
     log(`LATENCY inspect records (webview, js-debug bridge): ${stats(timings(ext, /inspect records answered in ([\d.]+) ms/g))}`);
     // The share of js-debug itself: each request's customRequest round trip.
     for (const cmd of ['evaluate', 'stackTrace', 'scopes', 'variables']) {

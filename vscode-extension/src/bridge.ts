@@ -9,7 +9,7 @@
 // interfaces so the logic is unit-tested without VS Code.
 
 import { isJsDebugType, parseAdapterKind } from './adapter';
-import type { BridgeEvent, DapRequestParams } from './protocol';
+import type { BridgeEvent, CdpAddress, DapRequestParams } from './protocol';
 
 export interface BridgeSession {
   id: string;
@@ -72,6 +72,9 @@ export const NOT_FORWARDED: ReadonlySet<string> = new Set([
  */
 const EVALUATE_CONTEXTS = new Set(['watch', 'repl', 'hover', 'clipboard', 'variables']);
 
+/** How many times the bridge asks js-debug for a session's CDP proxy (at the start, then at stops). */
+export const CDP_ASKS = 3;
+
 /** The bridge's part of a session's tracker. */
 export interface BridgeTracker {
   onWillReceiveMessage(m: unknown): void;
@@ -86,6 +89,8 @@ export class Bridge {
   constructor(
     private notify: (ev: BridgeEvent) => void,
     private log: (msg: string) => void = () => {},
+    /** js-debug's extension.js-debug.requestCDPProxy for a session id (none: no CDP shortcut). */
+    private requestCdp?: (sessionId: string) => Thenable<unknown>,
   ) {}
 
   /**
@@ -110,6 +115,35 @@ export class Bridge {
     const base = { vscodeSessionId: session.id, debugType: session.type, name: session.name, adapter };
     this.notify({ ...base, kind: 'started' });
     let ended = false;
+    // A js-debug target: ask for its CDP proxy, through which the sidecar
+    // runs the probe's evaluates in the top frame without the workbench.
+    // js-debug knows the session only once it has started, so the bridge
+    // asks at the start and again at each of the first stops until it has
+    // an answer (CDP_ASKS in all).
+    let cdpAsks = adapter === 'node' && this.requestCdp ? CDP_ASKS : 0;
+    let cdpPending = false;
+    const askCdp = () => {
+      if (cdpAsks <= 0 || cdpPending || ended) return;
+      cdpAsks--;
+      cdpPending = true;
+      Promise.resolve()
+        .then(() => this.requestCdp!(session.id))
+        .then(
+          (addr) => {
+            const cdp = cdpAddress(addr);
+            if (cdp) {
+              cdpAsks = 0;
+              if (!ended) this.notify({ ...base, kind: 'cdp', cdp });
+            } else if (cdpAsks === 0) this.log(`bridge: js-debug gave no CDP proxy for ${session.name}`);
+          },
+          (e) => {
+            cdpAsks = 0; // no such command: js-debug is not there
+            this.log(`bridge: no CDP proxy for ${session.name}: ${e instanceof Error ? e.message : String(e)}`);
+          },
+        )
+        .finally(() => (cdpPending = false));
+    };
+    askCdp();
     // The editor's own first stackTrace of each stop tells the sidecar the
     // stopped thread's top frame (kind `frame`), which saves it one request
     // through customRequest per inspection (hundreds of ms in VS Code).
@@ -135,10 +169,12 @@ export class Bridge {
         if (msg?.type === 'response' && msg.command === 'stackTrace' && typeof msg.request_seq === 'number') {
           const req = stackRequests.get(msg.request_seq);
           stackRequests.delete(msg.request_seq);
-          const top = (msg.body?.stackFrames as Array<{ id?: unknown }> | undefined)?.[0]?.id;
+          const f0 = (msg.body?.stackFrames as Array<{ id?: unknown; line?: unknown }> | undefined)?.[0];
+          const top = f0?.id;
           if (req && req.stop === stops && !frameSent && msg.success && typeof top === 'number' && req.threadId !== undefined) {
             frameSent = true;
-            this.notify({ ...base, kind: 'frame', threadId: req.threadId, frameId: top });
+            const line = typeof f0?.line === 'number' ? f0.line : undefined;
+            this.notify({ ...base, kind: 'frame', threadId: req.threadId, frameId: top, ...(line !== undefined ? { line } : {}) });
           }
           return;
         }
@@ -148,6 +184,7 @@ export class Bridge {
           case 'stopped':
             stops++;
             frameSent = false;
+            askCdp();
             this.notify({
               ...base,
               kind: 'stopped',
@@ -190,6 +227,13 @@ export class Bridge {
     this.log(`bridge ${p.command} on ${s.type} session took ${Date.now() - t0} ms`);
     return body ?? {};
   }
+}
+
+/** A CDP proxy address as js-debug returns it, or undefined when it is not one. */
+export function cdpAddress(v: unknown): CdpAddress | undefined {
+  const a = v as { host?: unknown; port?: unknown; path?: unknown } | undefined;
+  if (!a || typeof a.host !== 'string' || typeof a.port !== 'number' || !Number.isInteger(a.port) || a.port <= 0 || a.port > 65535) return undefined;
+  return typeof a.path === 'string' ? { host: a.host, port: a.port, path: a.path } : { host: a.host, port: a.port };
 }
 
 /**

@@ -220,17 +220,28 @@ export interface BridgeEvent {
   debugType: string;
   name: string;
   adapter: string;
-  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`; `frame`: the stopped thread's top frame (`frameId`), from the editor's own first stackTrace of the stop. */
-  kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event' | 'frame';
+  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`; `frame`: the stopped thread's top frame (`frameId`, `line`), from the editor's own first stackTrace of the stop; `cdp`: js-debug's CDP proxy for the session (`cdp`). */
+  kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event' | 'frame' | 'cdp';
   threadId?: number;
   /** The top frame's id (kind `frame`). */
   frameId?: number;
+  /** The top frame's line (kind `frame`). */
+  line?: number;
+  /** Where js-debug's CDP proxy of the session listens (kind `cdp`; loopback). */
+  cdp?: CdpAddress;
   reason?: string;
   allThreadsStopped?: boolean;
   /** The DAP event's name (kind `event`). */
   event?: string;
   /** The DAP event's body as the debug adapter sent it. */
   body?: Record<string, unknown>;
+}
+
+/** js-debug's CDP proxy address (extension.js-debug.requestCDPProxy; editor.CDPAddress). */
+export interface CdpAddress {
+  host: string;
+  port: number;
+  path?: string;
 }
 
 /** dapscope/dapRequest params: a DAP request the sidecar runs on a bridged session. */

@@ -2,7 +2,7 @@
 // types and runs the sidecar's DAP requests through session.customRequest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALLOWED_COMMANDS, Bridge, NOT_FORWARDED, adapterKind, childConfiguration } from '../src/bridge';
+import { ALLOWED_COMMANDS, Bridge, CDP_ASKS, NOT_FORWARDED, adapterKind, cdpAddress, childConfiguration } from '../src/bridge';
 import type { BridgeEvent } from '../src/protocol';
 import bridgeCommands from '../../editor/testdata/bridge_commands.json';
 
@@ -85,8 +85,8 @@ test("the editor's first stackTrace of a stop tells the sidecar the top frame, o
   t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
   t.onWillReceiveMessage({ type: 'request', seq: 6, command: 'stackTrace', arguments: { threadId: 0, startFrame: 0, levels: 1 } });
   t.onDidSendMessage({ type: 'response', request_seq: 6, command: 'stackTrace', success: true, body: frames(8) });
-  const frameEvents = events.filter((e) => e.kind === 'frame').map((e) => [e.threadId, e.frameId]);
-  assert.deepEqual(frameEvents, [[0, 0], [0, 8]]);
+  const frameEvents = events.filter((e) => e.kind === 'frame').map((e) => [e.threadId, e.frameId, e.line]);
+  assert.deepEqual(frameEvents, [[0, 0, 3], [0, 8, 3]]);
   assert.deepEqual(events.map((e) => e.kind), ['started', 'stopped', 'frame', 'continued', 'stopped', 'frame']);
 });
 
@@ -211,4 +211,61 @@ test('evaluate contexts: the DAP ones pass, anything else is refused', async () 
   }
   await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context: 'inject' } }), /context inject is not allowed/);
   assert.equal(calls.length, 6);
+});
+
+test("js-debug targets: the bridge asks for the session's CDP proxy and reports its address (kind cdp)", async () => {
+  const events: BridgeEvent[] = [];
+  const logs: string[] = [];
+  const asked: string[] = [];
+  const answers: Record<string, unknown> = {
+    s1: { host: '127.0.0.1', port: 40123, path: '/secret' },
+  };
+  const b = new Bridge((e) => events.push(e), (m) => logs.push(m), async (id) => {
+    asked.push(id);
+    if (id === 'boom') throw new Error('command not found');
+    return answers[id];
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+  b.tracker(fakeSession('pwa-node', { __pendingTargetId: 't1' }).session);
+  await settle();
+  assert.deepEqual(events.filter((e) => e.kind === 'cdp').map((e) => e.cdp), [{ host: '127.0.0.1', port: 40123, path: '/secret' }]);
+  // not js-debug: not asked
+  b.tracker({ ...fakeSession('debugpy').session, id: 'py' });
+  // js-debug does not know the session yet at its start: asked again at the next stops
+  const late = b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't6' }).session, id: 'late' })!;
+  await settle();
+  answers.late = { host: '127.0.0.1', port: 5555 };
+  late.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 0 } });
+  await settle();
+  late.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
+  await settle();
+  assert.deepEqual(events.filter((e) => e.kind === 'cdp').map((e) => e.cdp?.port), [40123, 5555]);
+  assert.deepEqual(asked.splice(1), ['late', 'late'], 'asked at the start and at the first stop, then no more');
+  // no proxy, a bad answer, a failing command: logged, nothing reported
+  const none = b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't2' }).session, id: 'none' })!;
+  for (let i = 0; i < 4; i++) {
+    await settle();
+    none.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
+  }
+  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't3' }).session, id: 'boom' });
+  answers.bad = { host: '127.0.0.1', port: '80' };
+  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't4' }).session, id: 'bad' });
+  // a session that ended before the answer: nothing reported
+  answers.gone = { host: '127.0.0.1', port: 1234 };
+  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't5' }).session, id: 'gone' })!.onExit();
+  await settle();
+  assert.equal(CDP_ASKS, 3);
+  // none: at the start and at two stops (CDP_ASKS), then given up; the others once (no stop followed)
+  assert.deepEqual(asked, ['s1', 'none', 'none', 'none', 'boom', 'bad', 'gone']);
+  assert.equal(events.filter((e) => e.kind === 'cdp').length, 2);
+  assert.deepEqual(logs.filter((m) => m.includes('CDP proxy')).map((m) => m.split(' for ')[0]), ['bridge: js-debug gave no CDP proxy', 'bridge: no CDP proxy']);
+  assert.ok(!logs.some((m) => m.includes('secret')), 'the proxy path is a secret');
+});
+
+test('CDP proxy addresses', () => {
+  assert.deepEqual(cdpAddress({ host: '127.0.0.1', port: 1, path: '/p' }), { host: '127.0.0.1', port: 1, path: '/p' });
+  assert.deepEqual(cdpAddress({ host: 'localhost', port: 65535 }), { host: 'localhost', port: 65535 });
+  for (const v of [undefined, null, 'ws://x', {}, { host: 'h' }, { host: 'h', port: 0 }, { host: 'h', port: 70000 }, { host: 'h', port: 1.5 }, { host: 1, port: 1 }]) {
+    assert.equal(cdpAddress(v), undefined, JSON.stringify(v));
+  }
 });

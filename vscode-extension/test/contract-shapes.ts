@@ -6,6 +6,7 @@ import type {
   BreakpointState,
   BridgedInfo,
   BridgeEvent,
+  CdpAddress,
   DapRequestParams,
   InspectOptions,
   InspectParams,
@@ -138,8 +139,8 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   },
   'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
   'dapscope/bridgeEvent': {
-    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), reason: opt(), allThreadsStopped: opt(),
-      event: opt(), body: opt(record(leaf)) }),
+    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), line: opt(),
+      cdp: opt(object<CdpAddress>({ host: req(), port: req(), path: opt() })), reason: opt(), allThreadsStopped: opt(), event: opt(), body: opt(record(leaf)) }),
   },
   'dapscope/dapRequest': { params: object<DapRequestParams>({ vscodeSessionId: req(), command: req(), arguments: opt() }) },
   'dapscope/sessionEvent': { params: object<SessionEvent>({ sessionId: req(), vscodeSessionId: opt(), kind: req(), stop: opt(stopLocation) }) },

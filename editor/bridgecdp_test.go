@@ -1,0 +1,219 @@
+// bridgecdp_test.go: the CDP shortcut of bridged js-debug sessions against a
+// real node. Node's own inspector stands in for js-debug's CDP proxy (the
+// proxy forwards CDP to it; JsDebug.subscribe, which the inspector lacks,
+// is only the proxy's way to forward live events). The JavaScript probe's
+// inspection of records runs through Debugger.evaluateOnCallFrame with no
+// request through the editor; anything that is not the editor's top frame
+// takes the editor's path, and an exception is an error, not a retry.
+
+package editor
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/dapscope/dapscope/inspect"
+)
+
+// startInspectedNode runs node --inspect-brk on program and returns its
+// inspector's address.
+func startInspectedNode(t *testing.T, program string) CDPAddress {
+	t.Helper()
+	cmd := exec.Command("node", "--inspect-brk=127.0.0.1:0", program)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`ws://\S+`)
+		for sc.Scan() {
+			if m := re.FindString(sc.Text()); m != "" {
+				select {
+				case found <- m:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		p, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		port, _ := strconv.Atoi(p.Port())
+		return CDPAddress{Host: p.Hostname(), Port: port, Path: p.Path}
+	case <-time.After(30 * time.Second):
+		t.Fatal("node printed no inspector URL")
+	}
+	return CDPAddress{}
+}
+
+// waitTopLine waits until the link's top call frame is on line.
+func waitTopLine(t *testing.T, l *cdpLink, line int) cdpFrame {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if f, ok := l.topFrame(); ok && f.line == line {
+			return f
+		}
+	}
+	f, _ := l.topFrame()
+	t.Fatalf("never paused on line %d (top frame: %+v)", line, f)
+	return cdpFrame{}
+}
+
+func TestBridgeCDPShortcut(t *testing.T) {
+	fixture, _ := filepath.Abs("testdata/records.js")
+	src, _ := os.ReadFile(fixture)
+	bpLine := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "// BREAKPOINT") {
+			bpLine = i + 1
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	addr := startInspectedNode(t, fixture)
+	if _, err := (CDPAddress{Host: "192.0.2.1", Port: addr.Port}).url(); err == nil {
+		t.Fatal("a non-loopback proxy address was accepted")
+	}
+
+	// → JsDebug.subscribe (refused by a bare inspector), Debugger.enable
+	// → Debugger.setBreakpointByUrl, Runtime.runIfWaitingForDebugger
+	// ← Debugger.paused (first line) → Debugger.resume ← paused (breakpoint)
+	l, err := dialCDPLink(ctx, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	if err := l.call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"lineNumber": bpLine - 1, "urlRegex": `records\.js$`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.call(ctx, "Runtime.runIfWaitingForDebugger", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, ok := l.topFrame(); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no pause at the first line")
+		}
+	}
+	if f, _ := l.topFrame(); f.line != bpLine {
+		if err := l.call(ctx, "Debugger.resume", map[string]any{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitTopLine(t, l, bpLine)
+
+	// The editor's side: any request through it is counted and refused.
+	var viaEditor atomic.Int32
+	a, b := newPipe()
+	editorSide := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
+	editorSide.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		viaEditor.Add(1)
+		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	})
+	ours := jsonrpc2.NewConn(jsonrpc2.NewStream(a))
+	ours.Go(ctx, jsonrpc2.MethodNotFoundHandler)
+	defer func() { _ = ours.Close(); _ = editorSide.Close(); <-ours.Done(); <-editorSide.Done() }()
+	const top = 7 // js-debug's DAP id of the top frame, as the editor's stackTrace gave it
+	br := &bridged{id: "js", adapter: "node", conn: ours, status: "paused", stopped: true, threadID: 1,
+		top: top, topLine: bpLine, topKnown: true, cdp: l, values: &sync.Map{}}
+
+	// The probe (installed, then one evaluate) through the shortcut only.
+	res, err := inspect.Inspect(ctx, br, top, "records", inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DetectedType != inspect.TypeDataFrame || res.Structure == nil || len(res.Structure.Shape) != 2 || res.Structure.Shape[0] != 3 {
+		js, _ := json.Marshal(res)
+		t.Fatalf("records through CDP = %s", js)
+	}
+	if n := viaEditor.Load(); n != 0 {
+		t.Fatalf("%d requests went through the editor", n)
+	}
+
+	// An exception in the expression is the evaluate's error (not retried).
+	var body struct {
+		Result string `json:"result"`
+	}
+	err = br.Request(ctx, "evaluate", map[string]any{"expression": "nope.x", "frameId": top, "context": "clipboard"}, &body)
+	if err == nil || !strings.Contains(err.Error(), "ReferenceError") || viaEditor.Load() != 0 {
+		t.Fatalf("exception: %v (%d through the editor)", err, viaEditor.Load())
+	}
+	// A runaway expression ends inside V8 when the caller's deadline comes
+	// (the timeout passed along), and the frame stays usable.
+	sctx, scancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	err = br.Request(sctx, "evaluate", map[string]any{"expression": "(() => { for (;;) {} })()", "frameId": top, "context": "clipboard"}, &body)
+	scancel()
+	if err == nil {
+		t.Fatal("a runaway expression returned")
+	}
+	if err := br.Request(ctx, "evaluate", map[string]any{"expression": "records[1].city", "frameId": top, "context": "clipboard"}, &body); err != nil || body.Result != "Lyon" {
+		t.Fatalf("a string value after the runaway one: %q %v", body.Result, err)
+	}
+
+	// Not the shortcut's: another frame, another context, another line (the
+	// editor's top frame is not V8's, e.g. source-mapped), no link.
+	for name, c := range map[string]struct {
+		args map[string]any
+		line int
+	}{
+		"another frame":  {map[string]any{"expression": "1", "frameId": top + 1, "context": "clipboard"}, bpLine},
+		"hover context":  {map[string]any{"expression": "1", "frameId": top, "context": "hover"}, bpLine},
+		"another line":   {map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, bpLine + 1},
+		"no frame given": {map[string]any{"expression": "1", "context": "clipboard"}, bpLine},
+		"line not known": {map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, 0},
+	} {
+		br.mu.Lock()
+		br.topLine = c.line
+		br.mu.Unlock()
+		if done, _ := br.evaluateViaCDP(ctx, c.args, nil); done {
+			t.Errorf("%s: evaluated through the CDP proxy", name)
+		}
+	}
+	br.mu.Lock()
+	br.topLine = bpLine
+	br.mu.Unlock()
+	// After the step the link follows V8: no frames while running.
+	if err := l.call(ctx, "Debugger.resume", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, ok := l.topFrame(); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the link still has frames after the resume")
+		}
+	}
+	if done, _ := br.evaluateViaCDP(ctx, map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, nil); done {
+		t.Fatal("evaluated through the CDP proxy while running")
+	}
+	br.unlinkCDP()
+	if done, _ := br.evaluateViaCDP(ctx, map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, nil); done {
+		t.Fatal("evaluated through a closed link")
+	}
+}
