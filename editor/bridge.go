@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	godap "github.com/google/go-dap"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -25,6 +26,7 @@ type BridgeEvent struct {
 	ThreadID        int    `json:"threadId,omitempty"`
 	FrameID         int    `json:"frameId,omitempty"` // kind frame: the top frame, from the editor's first stackTrace of the stop
 	Line            int    `json:"line,omitempty"`    // kind frame: the top frame's line
+	Path            string `json:"path,omitempty"`    // kind frame: the top frame's source path
 	// CDP (kind cdp) is js-debug's CDP proxy for the session (bridgecdp.go).
 	CDP               *CDPAddress `json:"cdp,omitempty"`
 	Reason            string      `json:"reason,omitempty"`
@@ -52,6 +54,7 @@ type bridged struct {
 	stops    int           // stops seen: the probe drops its cached row orders at a new one
 	top      int           // the stopped thread's top frame, when topKnown
 	topLine  int           // its line (0: not reported)
+	topPath  string        // its source path ("": not reported)
 	cdp      *cdpLink      // js-debug's CDP proxy (bridgecdp.go); nil if none
 	topKnown bool          // learnt at this stop (kind frame)
 	topReady chan struct{} // closed when this stop's top frame is learnt
@@ -66,6 +69,12 @@ func (b *bridged) Request(ctx context.Context, command string, args any, out any
 		args = withFrameZero(args)
 		if done, err := b.evaluateViaCDP(ctx, args, out); done {
 			return err
+		}
+	}
+	if b.adapter == "node" {
+		var err error
+		if args, err = b.withRealTopFrame(ctx, command, args); err != nil {
+			return fmt.Errorf("%s through the editor: %w", command, err)
 		}
 	}
 	var raw json.RawMessage
@@ -127,6 +136,28 @@ var topFrameWait = 300 * time.Millisecond
 // workbench). Right after a stop it waits up to topFrameWait for it, when
 // the extension reports frames at all.
 func (b *bridged) KnownTopFrame(ctx context.Context, threadID int) (int, bool) {
+	if id, ok := b.waitTopFrame(ctx, threadID); ok {
+		return id, true
+	}
+	// Not (yet) told by the editor: with js-debug's CDP proxy linked, V8's
+	// top call frame stands for it (bridgecdp.go).
+	b.mu.Lock()
+	same := threadID == b.threadID
+	b.mu.Unlock()
+	if _, ok := b.cdpTop(); ok && same {
+		return cdpTopFrame, true
+	}
+	return 0, false
+}
+
+// waitTopFrame is the editor's id of the top frame (see KnownTopFrame).
+func (b *bridged) waitTopFrame(ctx context.Context, threadID int) (int, bool) {
+	if _, ok := b.cdpTop(); ok {
+		// V8's top frame is at hand: use the editor's id only if known now.
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.top, b.topKnown && b.stopped && threadID == b.threadID
+	}
 	b.mu.Lock()
 	top, ok := b.top, b.topKnown && b.stopped && threadID == b.threadID
 	ready, wait := b.topReady, b.frames && b.stopped && b.topReady != nil
@@ -170,7 +201,7 @@ func (b *bridged) apply(ev BridgeEvent) {
 	case "frame":
 		b.frames = true
 		if b.stopped && ev.ThreadID == b.threadID && !b.topKnown {
-			b.top, b.topLine, b.topKnown = ev.FrameID, ev.Line, true
+			b.top, b.topLine, b.topPath, b.topKnown = ev.FrameID, ev.Line, ev.Path, true
 			if b.topReady != nil {
 				close(b.topReady)
 				b.topReady = nil
@@ -202,4 +233,16 @@ func (b *bridged) info() BridgedInfo {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return BridgedInfo{VSCodeSessionID: b.id, Name: b.name, DebugType: b.debugType, Adapter: b.adapter, Status: b.status, ThreadID: b.threadID, UpdatedAt: b.updated}
+}
+
+// knownTopStackFrame is the top frame as the editor's stackTrace of this
+// stop gave it (id and source path), for the hover to find the hovered
+// file's frame without a request.
+func (b *bridged) knownTopStackFrame() (godap.StackFrame, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.topKnown || !b.stopped || b.topPath == "" {
+		return godap.StackFrame{}, false
+	}
+	return godap.StackFrame{Id: b.top, Line: b.topLine, Source: &godap.Source{Path: b.topPath}}, true
 }

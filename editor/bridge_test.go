@@ -96,13 +96,17 @@ func TestBridgeInspectsAnotherDebugTypesSession(t *testing.T) {
 		t.Fatalf("bridged inspect = %+v", res)
 	}
 	// The editor's own stackTrace of the stop tells the top frame (kind
-	// frame): the next inspection asks no stackTrace through the bridge.
+	// frame: id, line, file): the next inspection and hover ask no
+	// stackTrace through the bridge.
 	top, err := os1.TopFrame(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	frameEv := ev
-	frameEv.Kind, frameEv.FrameID = "frame", top.Id
+	frameEv.Kind, frameEv.FrameID, frameEv.Line = "frame", top.Id, top.Line
+	if top.Source != nil {
+		frameEv.Path = top.Source.Path
+	}
 	_ = conn.Notify(context.Background(), "dapscope/bridgeEvent", frameEv)
 	before := len(bridged)
 	if err := call("dapscope/inspect", InspectParams{VSCodeSessionID: "py-1", Expression: "df"}, &res); err != nil || res.DetectedType != "dataframe" {
@@ -118,6 +122,10 @@ func TestBridgeInspectsAnotherDebugTypesSession(t *testing.T) {
 	}
 	if !strings.Contains(string(raw), "DataFrame") {
 		t.Fatalf("bridged hover = %s", raw)
+	}
+	// The hover found the hovered file in that frame (its path came with it).
+	if got := bridged[before:]; contains(got, "stackTrace") {
+		t.Fatalf("with the top frame and its file known, the inspection and hover sent %v; want no stackTrace", got)
 	}
 	var sess SessionsResult
 	if err := call("dapscope/sessions", nil, &sess); err != nil {

@@ -1,14 +1,14 @@
 // This file holds the CDP shortcut of bridged js-debug sessions. Every DAP
 // request the sidecar sends through VS Code's customRequest crosses the
-// workbench (0.05–0.9 s per request in e2e, against ~20 ms in js-debug
+// workbench (0.05–1 s per request in e2e, against ~20 ms in js-debug
 // itself). js-debug offers a CDP proxy per session (the extension asks for
 // it with extension.js-debug.requestCDPProxy and reports its address, bridge
-// event kind "cdp"); through it the JavaScript probe's evaluate in the top
-// frame goes straight to V8 (Debugger.evaluateOnCallFrame). The link learns
-// the paused call frames from the proxy (JsDebug.subscribe for live
-// Debugger.paused/resumed events; Debugger.enable replays the current
-// pause), and is used only when its top call frame is the editor's top
-// frame (same line); anything else takes the customRequest path.
+// event kind "cdp"); through it (bridgecdplink.go) the JavaScript probe's
+// evaluate in the top frame goes straight to V8 (Debugger.evaluateOnCallFrame).
+// V8's top call frame of the current pause stands for the editor's top
+// frame until the editor's own stackTrace tells its id (then the lines must
+// agree). Anything else, and any failure of the proxy, takes the
+// customRequest path.
 
 package editor
 
@@ -20,10 +20,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // CDPAddress is where js-debug's CDP proxy of a session listens.
@@ -49,232 +46,13 @@ func (a CDPAddress) url() (string, error) {
 	return "ws://" + net.JoinHostPort(a.Host, strconv.Itoa(a.Port)) + path, nil
 }
 
-// cdpFrame is one call frame of the current pause.
-type cdpFrame struct {
-	id   string // callFrameId
-	line int    // 1-based
-}
-
-// cdpLink is one connection to a session's CDP proxy. One goroutine
-// writes at a time (coder/websocket serialises writes); one reads.
-type cdpLink struct {
-	ws   *websocket.Conn
-	done chan struct{}
-
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan cdpReply
-	frames  []cdpFrame // the current pause's call frames; nil while running
-	err     error      // why the read loop ended
-}
-
-type cdpReply struct {
-	result json.RawMessage
-	err    error
-}
-
-// maxCDPMessage bounds one message from the proxy (a probe's answer is at
-// most a few MB).
-const maxCDPMessage = 64 << 20
-
-// dialCDPLink connects to the proxy and starts following pauses.
-func dialCDPLink(ctx context.Context, addr CDPAddress) (*cdpLink, error) {
-	u, err := addr.url()
-	if err != nil {
-		return nil, err
-	}
-	ws, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
-	if err != nil {
-		msg := err.Error()
-		if addr.Path != "" {
-			msg = strings.ReplaceAll(msg, addr.Path, "/…") // the path is the proxy's secret
-		}
-		return nil, fmt.Errorf("connecting to the CDP proxy on %s:%d: %s", addr.Host, addr.Port, msg)
-	}
-	ws.SetReadLimit(maxCDPMessage)
-	l := &cdpLink{ws: ws, done: make(chan struct{}), pending: map[int64]chan cdpReply{}}
-	go l.readLoop()
-	// Live pauses first, then Debugger.enable, which makes js-debug's proxy
-	// replay the current pause (a plain V8 inspector has no JsDebug domain
-	// and reports pauses once Debugger is enabled).
-	_ = l.call(ctx, "JsDebug.subscribe", map[string]any{"events": []string{"Debugger.paused", "Debugger.resumed"}}, nil)
-	if err := l.call(ctx, "Debugger.enable", map[string]any{}, nil); err != nil {
-		l.close()
-		return nil, err
-	}
-	return l, nil
-}
-
-func (l *cdpLink) readLoop() {
-	defer close(l.done)
-	for {
-		_, b, err := l.ws.Read(context.Background())
-		if err != nil {
-			l.finish(err)
-			return
-		}
-		var m struct {
-			ID     int64           `json:"id"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-			Result json.RawMessage `json:"result"`
-			Error  *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(b, &m) != nil {
-			continue
-		}
-		switch {
-		case m.ID != 0:
-			l.mu.Lock()
-			ch := l.pending[m.ID]
-			delete(l.pending, m.ID)
-			l.mu.Unlock()
-			if ch != nil {
-				r := cdpReply{result: m.Result}
-				if m.Error != nil {
-					r.err = errors.New(m.Error.Message)
-				}
-				ch <- r
-			}
-		case m.Method == "Debugger.paused":
-			var p struct {
-				CallFrames []struct {
-					CallFrameID string `json:"callFrameId"`
-					Location    struct {
-						LineNumber int `json:"lineNumber"`
-					} `json:"location"`
-				} `json:"callFrames"`
-			}
-			if json.Unmarshal(m.Params, &p) != nil {
-				continue
-			}
-			frames := make([]cdpFrame, len(p.CallFrames))
-			for i, f := range p.CallFrames {
-				frames[i] = cdpFrame{id: f.CallFrameID, line: f.Location.LineNumber + 1}
-			}
-			l.mu.Lock()
-			l.frames = frames
-			l.mu.Unlock()
-		case m.Method == "Debugger.resumed":
-			l.mu.Lock()
-			l.frames = nil
-			l.mu.Unlock()
-		}
-	}
-}
-
-func (l *cdpLink) finish(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.err = err
-	l.frames = nil
-	for id, ch := range l.pending {
-		ch <- cdpReply{err: fmt.Errorf("the CDP proxy closed: %w", err)}
-		delete(l.pending, id)
-	}
-}
-
-// call sends one CDP command and waits for its answer (out: nil to drop it).
-func (l *cdpLink) call(ctx context.Context, method string, params, out any) error {
-	ch := make(chan cdpReply, 1)
-	l.mu.Lock()
-	if l.err != nil {
-		l.mu.Unlock()
-		return fmt.Errorf("the CDP proxy closed: %w", l.err)
-	}
-	l.nextID++
-	id := l.nextID
-	l.pending[id] = ch
-	l.mu.Unlock()
-	msg, err := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
-	if err == nil {
-		err = l.ws.Write(ctx, websocket.MessageText, msg)
-	}
-	if err != nil {
-		l.forget(id)
-		return err
-	}
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return fmt.Errorf("%s: %w", method, r.err)
-		}
-		if out != nil {
-			return json.Unmarshal(r.result, out)
-		}
-		return nil
-	case <-ctx.Done():
-		l.forget(id)
-		return ctx.Err()
-	}
-}
-
-func (l *cdpLink) forget(id int64) {
-	l.mu.Lock()
-	delete(l.pending, id)
-	l.mu.Unlock()
-}
-
-// topFrame is the current pause's top call frame, if paused.
-func (l *cdpLink) topFrame() (cdpFrame, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.frames) == 0 {
-		return cdpFrame{}, false
-	}
-	return l.frames[0], true
-}
-
-// evaluateOn evaluates expr in a call frame and returns its value as DAP's
-// evaluate would for the "clipboard" context: a string as it is, anything
-// else as JSON. ok is false when V8 could not run it at all (the caller may
-// take the other path); an exception in the expression is an error.
-func (l *cdpLink) evaluateOn(ctx context.Context, frame cdpFrame, expr string) (result string, ok bool, err error) {
-	var res struct {
-		Result struct {
-			Type        string          `json:"type"`
-			Value       json.RawMessage `json:"value"`
-			Description string          `json:"description"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text      string `json:"text"`
-			Exception *struct {
-				Description string `json:"description"`
-			} `json:"exception"`
-		} `json:"exceptionDetails"`
-	}
-	params := map[string]any{"callFrameId": frame.id, "expression": expr, "returnByValue": true, "silent": true}
-	if d, ok := ctx.Deadline(); ok {
-		// V8 ends the evaluation itself when the caller stops waiting (a
-		// getter on the path may loop), as js-debug's own evaluate would.
-		params["timeout"] = max(100, time.Until(d).Milliseconds()-100)
-	}
-	if err := l.call(ctx, "Debugger.evaluateOnCallFrame", params, &res); err != nil {
-		return "", false, err
-	}
-	if e := res.ExceptionDetails; e != nil {
-		msg := e.Text
-		if e.Exception != nil && e.Exception.Description != "" {
-			msg = e.Exception.Description
-		}
-		return "", true, errors.New(msg)
-	}
-	var s string
-	if json.Unmarshal(res.Result.Value, &s) == nil {
-		return s, true, nil
-	}
-	if len(res.Result.Value) > 0 {
-		return string(res.Result.Value), true, nil
-	}
-	return res.Result.Description, true, nil
-}
-
-func (l *cdpLink) close() {
-	_ = l.ws.CloseNow()
-	<-l.done
-}
+// cdpTopFrame is the frame id a bridged session with a linked CDP proxy
+// gives for "the top frame" before the editor's own stackTrace has told it
+// js-debug's id (KnownTopFrame): V8's top call frame of the current pause is
+// the top frame js-debug shows. Never a DAP frame id (they are ≥ 0); a
+// request carrying it that does not go through the proxy gets the editor's
+// id instead (realTopFrame).
+const cdpTopFrame = -1
 
 // evaluateViaCDP runs a probe evaluate (context clipboard) in the editor's
 // top frame through the CDP proxy when the proxy's top call frame is that
@@ -283,8 +61,11 @@ func (l *cdpLink) close() {
 func (b *bridged) evaluateViaCDP(ctx context.Context, args, out any) (done bool, err error) {
 	b.mu.Lock()
 	link, top, line, known := b.cdp, b.top, b.topLine, b.topKnown && b.stopped
+	if !b.stopped {
+		link = nil
+	}
 	b.mu.Unlock()
-	if link == nil || !known || line == 0 {
+	if link == nil {
 		return false, nil
 	}
 	var a struct {
@@ -293,11 +74,15 @@ func (b *bridged) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 		Context    string `json:"context"`
 	}
 	raw, err := json.Marshal(args)
-	if err != nil || json.Unmarshal(raw, &a) != nil || a.Context != "clipboard" || a.FrameID == nil || *a.FrameID != top {
+	if err != nil || json.Unmarshal(raw, &a) != nil || a.Context != "clipboard" || a.FrameID == nil {
 		return false, nil
 	}
 	f, ok := link.topFrame()
-	if !ok || f.line != line {
+	switch {
+	case !ok:
+		return false, nil
+	case *a.FrameID == cdpTopFrame: // V8's top frame is the editor's
+	case !known || line == 0 || *a.FrameID != top || f.line != line:
 		return false, nil
 	}
 	res, ran, err := link.evaluateOn(ctx, f, a.Expression)
@@ -355,4 +140,52 @@ func (b *bridged) unlinkCDP() {
 	if l != nil {
 		l.close()
 	}
+}
+
+// cdpTop is V8's top call frame while the session is stopped and its CDP
+// proxy is linked.
+func (b *bridged) cdpTop() (cdpFrame, bool) {
+	b.mu.Lock()
+	link, stopped := b.cdp, b.stopped
+	b.mu.Unlock()
+	if link == nil || !stopped {
+		return cdpFrame{}, false
+	}
+	return link.topFrame()
+}
+
+// withRealTopFrame replaces cdpTopFrame in a request's frameId with the
+// editor's id of the top frame (learnt from its stackTrace, or asked).
+func (b *bridged) withRealTopFrame(ctx context.Context, command string, args any) (any, error) {
+	if command != "evaluate" && command != "scopes" {
+		return args, nil
+	}
+	raw, err := json.Marshal(args)
+	if err != nil || !strings.Contains(string(raw), `"frameId":-1`) {
+		return args, nil
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m["frameId"] != float64(cdpTopFrame) {
+		return args, nil
+	}
+	b.mu.Lock()
+	tid := b.threadID
+	b.mu.Unlock()
+	id, ok := b.waitTopFrame(ctx, tid)
+	if !ok {
+		var body struct {
+			StackFrames []struct {
+				ID int `json:"id"`
+			} `json:"stackFrames"`
+		}
+		if err := b.Request(ctx, "stackTrace", map[string]any{"threadId": tid, "levels": 1}, &body); err != nil {
+			return nil, err
+		}
+		if len(body.StackFrames) == 0 {
+			return nil, errors.New("the stopped thread has no frames")
+		}
+		id = body.StackFrames[0].ID
+	}
+	m["frameId"] = id
+	return m, nil
 }

@@ -127,14 +127,38 @@ func TestBridgeCDPShortcut(t *testing.T) {
 	}
 	waitTopLine(t, l, bpLine)
 
-	// The editor's side: any request through it is counted and refused.
+	// The editor's side: any request through it is recorded and refused.
 	var viaEditor atomic.Int32
+	var seenMu sync.Mutex
+	var seen []string // "command frameId"
 	a, b := newPipe()
 	editorSide := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
 	editorSide.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		viaEditor.Add(1)
+		var p struct {
+			Command   string `json:"command"`
+			Arguments struct {
+				FrameID *int `json:"frameId"`
+			} `json:"arguments"`
+		}
+		_ = json.Unmarshal(req.Params(), &p)
+		frame := "-"
+		if p.Arguments.FrameID != nil {
+			frame = strconv.Itoa(*p.Arguments.FrameID)
+		}
+		seenMu.Lock()
+		seen = append(seen, p.Command+" "+frame)
+		seenMu.Unlock()
 		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
 	})
+	lastSeen := func() string {
+		seenMu.Lock()
+		defer seenMu.Unlock()
+		if len(seen) == 0 {
+			return ""
+		}
+		return seen[len(seen)-1]
+	}
 	ours := jsonrpc2.NewConn(jsonrpc2.NewStream(a))
 	ours.Go(ctx, jsonrpc2.MethodNotFoundHandler)
 	defer func() { _ = ours.Close(); _ = editorSide.Close(); <-ours.Done(); <-editorSide.Done() }()
@@ -175,6 +199,36 @@ func TestBridgeCDPShortcut(t *testing.T) {
 		t.Fatalf("a string value after the runaway one: %q %v", body.Result, err)
 	}
 
+	// Before the editor's own stackTrace of the stop has told js-debug's id
+	// of the top frame, V8's top frame stands for it at once (no wait).
+	br.mu.Lock()
+	br.topKnown, br.frames = false, true
+	br.mu.Unlock()
+	if id, ok := br.KnownTopFrame(ctx, 1); !ok || id != cdpTopFrame {
+		t.Fatalf("KnownTopFrame before the editor's = %d %v, want V8's (%d)", id, ok, cdpTopFrame)
+	}
+	before := viaEditor.Load()
+	if res, err := inspect.Inspect(ctx, br, 0, "records", inspect.Options{}); err != nil || res.DetectedType != inspect.TypeDataFrame || viaEditor.Load() != before {
+		t.Fatalf("inspect of the top frame before the editor's stackTrace: %v, %d requests through the editor", err, viaEditor.Load()-before)
+	}
+	// A request that cannot take the proxy gets js-debug's id of the top
+	// frame: asked (stackTrace) while not known, the editor's once told.
+	if err := br.Request(ctx, "scopes", map[string]any{"frameId": cdpTopFrame}, nil); err == nil || lastSeen() != "stackTrace -" {
+		t.Fatalf("scopes of V8's top frame, id not known: %v, editor saw %q", err, lastSeen())
+	}
+	br.mu.Lock()
+	br.topKnown = true
+	br.mu.Unlock()
+	_ = br.Request(ctx, "scopes", map[string]any{"frameId": cdpTopFrame}, nil)
+	if got := lastSeen(); got != "scopes "+strconv.Itoa(top) {
+		t.Fatalf("scopes of V8's top frame, id known: the editor saw %q", got)
+	}
+	_ = br.Request(ctx, "evaluate", map[string]any{"expression": "1", "frameId": cdpTopFrame, "context": "hover"}, nil)
+	if got := lastSeen(); got != "evaluate "+strconv.Itoa(top) {
+		t.Fatalf("a hover evaluate of V8's top frame: the editor saw %q", got)
+	}
+	viaEditor.Store(0)
+
 	// Not the shortcut's: another frame, another context, another line (the
 	// editor's top frame is not V8's, e.g. source-mapped), no link.
 	for name, c := range map[string]struct {
@@ -209,8 +263,16 @@ func TestBridgeCDPShortcut(t *testing.T) {
 			t.Fatal("the link still has frames after the resume")
 		}
 	}
-	if done, _ := br.evaluateViaCDP(ctx, map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, nil); done {
-		t.Fatal("evaluated through the CDP proxy while running")
+	for _, frame := range []int{top, cdpTopFrame} {
+		if done, _ := br.evaluateViaCDP(ctx, map[string]any{"expression": "1", "frameId": frame, "context": "clipboard"}, nil); done {
+			t.Fatalf("frame %d: evaluated through the CDP proxy while running", frame)
+		}
+	}
+	br.mu.Lock()
+	br.topKnown = false
+	br.mu.Unlock()
+	if _, ok := br.KnownTopFrame(ctx, 1); ok {
+		t.Fatal("a top frame while V8 runs and the editor has not told one")
 	}
 	br.unlinkCDP()
 	if done, _ := br.evaluateViaCDP(ctx, map[string]any{"expression": "1", "frameId": top, "context": "clipboard"}, nil); done {

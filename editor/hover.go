@@ -30,6 +30,9 @@ var hoverOptions = inspect.Options{MaxPreviewRows: 3, MaxPreviewItems: 5, Timeou
 type pausedTarget struct {
 	target inspect.Target
 	frames func(ctx context.Context) ([]godap.StackFrame, error)
+	// top (nil: none) is the top frame known without a request (a bridged
+	// session's, from the editor's own stackTrace of the stop).
+	top func() (godap.StackFrame, bool)
 }
 
 // pausedTargets lists paused sessions, the active one first.
@@ -59,7 +62,7 @@ func (s *Server) pausedTargets() []pausedTarget {
 			var body godap.StackTraceResponseBody
 			err := b.Request(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: tid, Levels: 50}, &body)
 			return body.StackFrames, err
-		}})
+		}, top: b.knownTopStackFrame})
 	}
 	s.mu.Unlock()
 	return out
@@ -115,27 +118,8 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 	}
 	file := uri.URI(p.TextDocument.URI).Filename()
 	for _, t := range targets {
-		frames, err := t.frames(ctx)
-		if err != nil {
-			s.log.Debug("hover: stackTrace failed", "err", err)
-			continue
-		}
-		// Frame ids may start at 0 (js-debug numbers its first frame 0).
-		frameID, found := 0, false
-		for _, f := range frames {
-			if f.Source != nil && samePath(f.Source.Path, file) {
-				frameID, found = f.Id, true
-				break
-			}
-		}
+		frameID, found := s.hoverFrame(ctx, t, file)
 		if !found {
-			var paths []string
-			for _, f := range frames {
-				if f.Source != nil {
-					paths = append(paths, f.Source.Path)
-				}
-			}
-			s.log.Debug("hover: no frame in the hovered file", "file", file, "frames", paths)
 			continue // this session is not stopped in the hovered file
 		}
 		t0 := time.Now()
@@ -166,6 +150,35 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 		}, nil
 	}
 	return nil, nil
+}
+
+// hoverFrame is the frame of a paused target in the hovered file: its top
+// frame when known without a request, else the first of its stack there.
+func (s *Server) hoverFrame(ctx context.Context, t pausedTarget, file string) (int, bool) {
+	if t.top != nil {
+		if f, ok := t.top(); ok && f.Source != nil && samePath(f.Source.Path, file) {
+			return f.Id, true
+		}
+	}
+	frames, err := t.frames(ctx)
+	if err != nil {
+		s.log.Debug("hover: stackTrace failed", "err", err)
+		return 0, false
+	}
+	// Frame ids may start at 0 (js-debug numbers its first frame 0).
+	for _, f := range frames {
+		if f.Source != nil && samePath(f.Source.Path, file) {
+			return f.Id, true
+		}
+	}
+	var paths []string
+	for _, f := range frames {
+		if f.Source != nil {
+			paths = append(paths, f.Source.Path)
+		}
+	}
+	s.log.Debug("hover: no frame in the hovered file", "file", file, "frames", paths)
+	return 0, false
 }
 
 var _ inspect.Target = (*session.Session)(nil)

@@ -169,12 +169,13 @@ export class Bridge {
         if (msg?.type === 'response' && msg.command === 'stackTrace' && typeof msg.request_seq === 'number') {
           const req = stackRequests.get(msg.request_seq);
           stackRequests.delete(msg.request_seq);
-          const f0 = (msg.body?.stackFrames as Array<{ id?: unknown; line?: unknown }> | undefined)?.[0];
+          const f0 = (msg.body?.stackFrames as Array<{ id?: unknown; line?: unknown; source?: { path?: unknown } }> | undefined)?.[0];
           const top = f0?.id;
           if (req && req.stop === stops && !frameSent && msg.success && typeof top === 'number' && req.threadId !== undefined) {
             frameSent = true;
             const line = typeof f0?.line === 'number' ? f0.line : undefined;
-            this.notify({ ...base, kind: 'frame', threadId: req.threadId, frameId: top, ...(line !== undefined ? { line } : {}) });
+            const path = typeof f0?.source?.path === 'string' ? f0.source.path : undefined;
+            this.notify({ ...base, kind: 'frame', threadId: req.threadId, frameId: top, ...(line !== undefined ? { line } : {}), ...(path !== undefined ? { path } : {}) });
           }
           return;
         }

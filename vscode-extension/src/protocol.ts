@@ -220,13 +220,15 @@ export interface BridgeEvent {
   debugType: string;
   name: string;
   adapter: string;
-  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`; `frame`: the stopped thread's top frame (`frameId`, `line`), from the editor's own first stackTrace of the stop; `cdp`: js-debug's CDP proxy for the session (`cdp`). */
+  /** `event`: any other DAP event of the session (output, thread, exited…), named by `event`; `frame`: the stopped thread's top frame (`frameId`, `line`, `path`), from the editor's own first stackTrace of the stop; `cdp`: js-debug's CDP proxy for the session (`cdp`). */
   kind: 'started' | 'stopped' | 'continued' | 'terminated' | 'event' | 'frame' | 'cdp';
   threadId?: number;
   /** The top frame's id (kind `frame`). */
   frameId?: number;
   /** The top frame's line (kind `frame`). */
   line?: number;
+  /** The top frame's source path (kind `frame`). */
+  path?: string;
   /** Where js-debug's CDP proxy of the session listens (kind `cdp`; loopback). */
   cdp?: CdpAddress;
   reason?: string;

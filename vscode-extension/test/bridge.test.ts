@@ -64,7 +64,7 @@ test("the editor's first stackTrace of a stop tells the sidecar the top frame, o
   const events: BridgeEvent[] = [];
   const b = new Bridge((e) => events.push(e));
   const t = b.tracker(fakeSession('pwa-node', { __pendingTargetId: 'target-1' }).session)!;
-  const frames = (id: number) => ({ stackFrames: [{ id, name: 'main', line: 3 }] });
+  const frames = (id: number) => ({ stackFrames: [{ id, name: 'main', line: 3, source: { path: '/w/app.js' } }] });
   // → stackTrace before any stop: not a stop's frame
   t.onWillReceiveMessage({ type: 'request', seq: 1, command: 'stackTrace', arguments: { threadId: 0 } });
   t.onDidSendMessage({ type: 'response', request_seq: 1, command: 'stackTrace', success: true, body: frames(5) });
@@ -85,8 +85,8 @@ test("the editor's first stackTrace of a stop tells the sidecar the top frame, o
   t.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
   t.onWillReceiveMessage({ type: 'request', seq: 6, command: 'stackTrace', arguments: { threadId: 0, startFrame: 0, levels: 1 } });
   t.onDidSendMessage({ type: 'response', request_seq: 6, command: 'stackTrace', success: true, body: frames(8) });
-  const frameEvents = events.filter((e) => e.kind === 'frame').map((e) => [e.threadId, e.frameId, e.line]);
-  assert.deepEqual(frameEvents, [[0, 0, 3], [0, 8, 3]]);
+  const frameEvents = events.filter((e) => e.kind === 'frame').map((e) => [e.threadId, e.frameId, e.line, e.path]);
+  assert.deepEqual(frameEvents, [[0, 0, 3, '/w/app.js'], [0, 8, 3, '/w/app.js']]);
   assert.deepEqual(events.map((e) => e.kind), ['started', 'stopped', 'frame', 'continued', 'stopped', 'frame']);
 });
 

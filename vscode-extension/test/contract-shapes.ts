@@ -139,7 +139,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   },
   'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
   'dapscope/bridgeEvent': {
-    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), line: opt(),
+    params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), line: opt(), path: opt(),
       cdp: opt(object<CdpAddress>({ host: req(), port: req(), path: opt() })), reason: opt(), allThreadsStopped: opt(), event: opt(), body: opt(record(leaf)) }),
   },
   'dapscope/dapRequest': { params: object<DapRequestParams>({ vscodeSessionId: req(), command: req(), arguments: opt() }) },
