@@ -16,7 +16,7 @@
 // alternate attempts; in code-server 4.139.1 its language hover request is
 // often cancelled at once while js-debug is paused).
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extensionLog, makeHelpers, mcpCall, stats, timings, wordBox, LONG } from './util.mjs';
 
@@ -223,6 +223,7 @@ async function main() {
 
     await page.waitForTimeout(1_000);
     const ext = extensionLog(UD);
+    if (ART) writeFileSync(join(ART, 'node-dapscope.log'), ext); // the extension's and sidecar's log of this scenario
     // The sidecar linked js-debug's CDP proxy for the child session: the
     // probe's evaluates in the top frame go straight to V8, not through
     // customRequest (dapscope.trace.dap logs each DAP message that does).
