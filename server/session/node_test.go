@@ -101,3 +101,34 @@ func markerLine(t testing.TB, rel, marker string) int {
 	t.Fatalf("no marker @%s in %s", marker, rel)
 	return 0
 }
+
+// TestNodeWorkerThreadRuns: a program with a worker thread runs to its end
+// (the worker used to wait for a debugger forever), and a breakpoint in the
+// main thread where the worker's answer arrives stops with its value.
+func TestNodeWorkerThreadRuns(t *testing.T) {
+	m := newTestManager(t, ManagerOptions{})
+	ctx := testCtx(t)
+	prog := "testdata/node/workers.js"
+	line := markerLine(t, prog, "answer")
+	s, err := m.Launch(ctx, LaunchSpec{Adapter: "node", Program: prog, Breakpoints: []Breakpoint{{File: prog, Line: line}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Wait(ctx, 30*time.Second)
+	if err != nil || st.Location == nil || st.Location.Line != line {
+		t.Fatalf("stop where the worker's answer arrives = %+v, %v", st, err)
+	}
+	if ev, err := s.Evaluate(ctx, "answer", 0, ""); err != nil || ev.Result != "42" {
+		t.Fatalf("answer = %+v, %v", ev, err)
+	}
+	if err := s.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	end, err := s.Wait(ctx, 30*time.Second)
+	if err != nil || !end.Exited {
+		t.Fatalf("the program did not end: %+v, %v", end, err)
+	}
+	if out := s.Output(0, 1<<20).Data; !strings.Contains(out, "worker answered 42\n") || !strings.Contains(out, "worker exited 0\n") {
+		t.Errorf("output = %q", out)
+	}
+}

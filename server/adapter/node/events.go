@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -93,6 +94,28 @@ func (s *Server) handleEvent(ev event) {
 		}
 	case "Runtime.executionContextDestroyed":
 		s.programEnded()
+	case "NodeWorker.attachedToWorker":
+		s.runWorker(ev.Params)
+	}
+}
+
+// runWorker lets a worker thread run: it inherited --inspect-brk and waits
+// for a debugger; its code is not debugged (breakpoints in it do not stop).
+func (s *Server) runWorker(params []byte) {
+	var e struct {
+		SessionID string `json:"sessionId"`
+	}
+	s.mu.Lock()
+	c := s.cdp
+	s.mu.Unlock()
+	if !decode(params, &e) || e.SessionID == "" || c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg := `{"id":1,"method":"Runtime.runIfWaitingForDebugger"}`
+	if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": e.SessionID, "message": msg}, nil); err != nil {
+		s.log.Warn("a worker thread may stay waiting for a debugger", "err", err)
 	}
 }
 

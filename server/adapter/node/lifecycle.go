@@ -163,6 +163,11 @@ func (s *Server) connect(ctx context.Context, url string) error {
 	if _, err := call(ctx, c, debugger.SetAsyncCallStackDepth, debugger.SetAsyncCallStackDepthParams{MaxDepth: 0}); err != nil {
 		return err
 	}
+	// A worker thread inherits --inspect-brk and would wait for a debugger
+	// of its own forever: attach to workers only to let them run (events.go).
+	if err := c.raw(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil); err != nil {
+		s.log.Debug("NodeWorker.enable", "err", err) // not a Node inspector with workers
+	}
 	if !launched {
 		return nil
 	}
