@@ -231,6 +231,7 @@ async function main() {
     const clip = ext.split('\n').filter((l) => /dap \[pwa-node\] → \{[^\n]*"command":"evaluate"[^\n]*"context":"clipboard"/.test(l));
     log(`js-debug's CDP proxy linked; probe evaluates through customRequest: ${clip.length}${clip.length ? `, e.g. ${clip[clip.length - 1].slice(0, 160)}` : ''}`);
     log(`LATENCY inspect records (webview, js-debug bridge): ${stats(timings(ext, /inspect records answered in ([\d.]+) ms/g))}`);
+    log(`LATENCY hover records (language hover, js-debug bridge): ${stats(timings(ext, /hover records\.js:\d+:\d+ answered in ([\d.]+) ms/g))}`);
     // The share of js-debug itself: each request's customRequest round trip.
     for (const cmd of ['evaluate', 'stackTrace', 'scopes', 'variables']) {
       const xs = timings(ext, new RegExp(`bridge ${cmd} on pwa-node session took (\\d+) ms`, 'g'));

@@ -73,7 +73,10 @@ export const NOT_FORWARDED: ReadonlySet<string> = new Set([
 const EVALUATE_CONTEXTS = new Set(['watch', 'repl', 'hover', 'clipboard', 'variables']);
 
 /** How many times the bridge asks js-debug for a session's CDP proxy (at the start, then at stops). */
-export const CDP_ASKS = 3;
+export const CDP_ASKS = 8;
+
+/** The first wait before asking js-debug again for a CDP proxy (then doubled: 0.2 s … 12.8 s). */
+export const CDP_RETRY_MS = 200;
 
 /** The bridge's part of a session's tracker. */
 export interface BridgeTracker {
@@ -117,12 +120,16 @@ export class Bridge {
     let ended = false;
     // A js-debug target: ask for its CDP proxy, through which the sidecar
     // runs the probe's evaluates in the top frame without the workbench.
-    // js-debug knows the session only once it has started, so the bridge
-    // asks at the start and again at each of the first stops until it has
-    // an answer (CDP_ASKS in all).
+    // js-debug knows the session only some time after it has started, so
+    // an empty answer is asked again after CDP_RETRY_MS, doubling, and at
+    // each stop, CDP_ASKS times in all.
     let cdpAsks = adapter === 'node' && this.requestCdp ? CDP_ASKS : 0;
     let cdpPending = false;
+    let cdpDelay = CDP_RETRY_MS;
+    let cdpTimer: ReturnType<typeof setTimeout> | undefined;
     const askCdp = () => {
+      if (cdpTimer !== undefined) clearTimeout(cdpTimer);
+      cdpTimer = undefined;
       if (cdpAsks <= 0 || cdpPending || ended) return;
       cdpAsks--;
       cdpPending = true;
@@ -134,7 +141,12 @@ export class Bridge {
             if (cdp) {
               cdpAsks = 0;
               if (!ended) this.notify({ ...base, kind: 'cdp', cdp });
-            } else if (cdpAsks === 0) this.log(`bridge: js-debug gave no CDP proxy for ${session.name}`);
+            } else if (cdpAsks === 0) {
+              this.log(`bridge: js-debug gave no CDP proxy for ${session.name}`);
+            } else if (!ended) {
+              cdpTimer = setTimeout(askCdp, cdpDelay);
+              cdpDelay *= 2;
+            }
           },
           (e) => {
             cdpAsks = 0; // no such command: js-debug is not there
@@ -153,6 +165,7 @@ export class Bridge {
     const end = (body?: Record<string, unknown>) => {
       if (ended) return;
       ended = true;
+      if (cdpTimer !== undefined) clearTimeout(cdpTimer);
       this.sessions.delete(session.id);
       this.notify(body ? { ...base, kind: 'terminated', body } : { ...base, kind: 'terminated' });
     };

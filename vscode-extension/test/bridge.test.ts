@@ -2,7 +2,7 @@
 // types and runs the sidecar's DAP requests through session.customRequest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALLOWED_COMMANDS, Bridge, CDP_ASKS, NOT_FORWARDED, adapterKind, cdpAddress, childConfiguration } from '../src/bridge';
+import { ALLOWED_COMMANDS, Bridge, CDP_ASKS, CDP_RETRY_MS, NOT_FORWARDED, adapterKind, cdpAddress, childConfiguration } from '../src/bridge';
 import type { BridgeEvent } from '../src/protocol';
 import bridgeCommands from '../../editor/testdata/bridge_commands.json';
 
@@ -225,41 +225,52 @@ test("js-debug targets: the bridge asks for the session's CDP proxy and reports 
     if (id === 'boom') throw new Error('command not found');
     return answers[id];
   });
-  const settle = () => new Promise((r) => setTimeout(r, 10));
-  b.tracker(fakeSession('pwa-node', { __pendingTargetId: 't1' }).session);
-  await settle();
-  assert.deepEqual(events.filter((e) => e.kind === 'cdp').map((e) => e.cdp), [{ host: '127.0.0.1', port: 40123, path: '/secret' }]);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const asks = (id: string) => asked.filter((x) => x === id).length;
+  const cdpOf = (id: string) => events.filter((e) => e.kind === 'cdp' && e.vscodeSessionId === id).map((e) => e.cdp);
+  const js = (id: string) => b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: id }).session, id })!;
+  const s1 = js('s1');
+  await sleep(20);
+  assert.deepEqual(cdpOf('s1'), [{ host: '127.0.0.1', port: 40123, path: '/secret' }]);
+  assert.equal(asks('s1'), 1);
   // not js-debug: not asked
   b.tracker({ ...fakeSession('debugpy').session, id: 'py' });
-  // js-debug does not know the session yet at its start: asked again at the next stops
-  const late = b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't6' }).session, id: 'late' })!;
-  await settle();
+  assert.equal(asks('py'), 0);
+  // js-debug does not know the session yet at its start: asked again after CDP_RETRY_MS
+  const late = js('late');
+  await sleep(20);
   answers.late = { host: '127.0.0.1', port: 5555 };
-  late.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 0 } });
-  await settle();
-  late.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
-  await settle();
-  assert.deepEqual(events.filter((e) => e.kind === 'cdp').map((e) => e.cdp?.port), [40123, 5555]);
-  assert.deepEqual(asked.splice(1), ['late', 'late'], 'asked at the start and at the first stop, then no more');
-  // no proxy, a bad answer, a failing command: logged, nothing reported
-  const none = b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't2' }).session, id: 'none' })!;
-  for (let i = 0; i < 4; i++) {
-    await settle();
-    none.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'step', threadId: 0 } });
-  }
-  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't3' }).session, id: 'boom' });
-  answers.bad = { host: '127.0.0.1', port: '80' };
-  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't4' }).session, id: 'bad' });
+  for (let i = 0; i < 100 && cdpOf('late').length === 0; i++) await sleep(20);
+  assert.deepEqual(cdpOf('late'), [{ host: '127.0.0.1', port: 5555 }]);
+  assert.equal(asks('late'), 2);
+  // a stop asks at once, without waiting for the timer
+  const stopped = js('stopped');
+  await sleep(20);
+  answers.stopped = { host: '127.0.0.1', port: 6666 };
+  stopped.onDidSendMessage({ type: 'event', event: 'stopped', body: { reason: 'breakpoint', threadId: 0 } });
+  await sleep(20);
+  assert.equal(asks('stopped'), 2, 'asked at the start and at the stop');
+  assert.deepEqual(cdpOf('stopped'), [{ host: '127.0.0.1', port: 6666 }]);
+  // no proxy yet: asked again and again until the session ends, then never
+  const none = js('none');
+  await sleep(CDP_RETRY_MS * 3 + 150);
+  assert.ok(asks('none') >= 2, `asked ${asks('none')} times`);
+  none.onExit();
+  const after = asks('none');
+  await sleep(CDP_RETRY_MS * 4);
+  assert.equal(asks('none'), after, 'asked after the session ended');
+  // a failing command (no js-debug): asked once, logged
+  js('boom');
   // a session that ended before the answer: nothing reported
   answers.gone = { host: '127.0.0.1', port: 1234 };
-  b.tracker({ ...fakeSession('pwa-node', { __pendingTargetId: 't5' }).session, id: 'gone' })!.onExit();
-  await settle();
-  assert.equal(CDP_ASKS, 3);
-  // none: at the start and at two stops (CDP_ASKS), then given up; the others once (no stop followed)
-  assert.deepEqual(asked, ['s1', 'none', 'none', 'none', 'boom', 'bad', 'gone']);
-  assert.equal(events.filter((e) => e.kind === 'cdp').length, 2);
-  assert.deepEqual(logs.filter((m) => m.includes('CDP proxy')).map((m) => m.split(' for ')[0]), ['bridge: js-debug gave no CDP proxy', 'bridge: no CDP proxy']);
+  js('gone').onExit();
+  await sleep(20);
+  assert.equal(asks('boom'), 1);
+  assert.deepEqual(cdpOf('gone'), []);
+  assert.ok(logs.some((m) => m.startsWith('bridge: no CDP proxy for')), logs.join('\n'));
   assert.ok(!logs.some((m) => m.includes('secret')), 'the proxy path is a secret');
+  for (const t of [s1, late, stopped]) t.onExit();
+  assert.ok(CDP_ASKS >= 3);
 });
 
 test('CDP proxy addresses', () => {
