@@ -111,12 +111,18 @@ func (s *Server) runWorker(params []byte) {
 	if !decode(params, &e) || e.SessionID == "" || c == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	msg := `{"id":1,"method":"Runtime.runIfWaitingForDebugger"}`
-	if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": e.SessionID, "message": msg}, nil); err != nil {
-		s.log.Warn("a worker thread may stay waiting for a debugger", "err", err)
-	}
+	// Not on the event loop: an inspector slow to answer must not hold the
+	// session's events (safe to Add: the running event loop keeps bg above 0).
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		msg := `{"id":1,"method":"Runtime.runIfWaitingForDebugger"}`
+		if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": e.SessionID, "message": msg}, nil); err != nil {
+			s.log.Warn("a worker thread may stay waiting for a debugger", "err", err)
+		}
+	}()
 }
 
 // parsedScript is what the adapter uses of Debugger.scriptParsed.
