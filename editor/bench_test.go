@@ -3,14 +3,15 @@
 // DAP evaluate (context "hover") returning a repr string; dapscope's hover is
 // a JSON-RPC textDocument/hover that finds the frame, inspects the value and
 // renders markdown. Also the null answer when nothing is paused, and a
-// dapscope/page of the data viewer beside one trivial evaluate.
+// dapscope/page of the data viewer beside one trivial evaluate. The
+// extension's side is the fake editor (editortest).
 //
 //	go test -run '^$' -bench . -count 5 ./editor/ | benchstat -
-package editor
+
+package editor_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -19,17 +20,18 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/uri"
+	"go.lsp.dev/protocol"
 
+	"github.com/dapscope/dapscope/editor"
+	"github.com/dapscope/dapscope/editor/editortest"
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
 
 type benchEnv struct {
 	mgr   *session.Manager
 	s     *session.Session
-	conn  jsonrpc2.Conn
-	done  chan error
+	ed    *editortest.Editor
 	file  string
 	line  int
 	col   int
@@ -68,39 +70,19 @@ func setupBench(b *testing.B, paused bool) *benchEnv {
 		}
 		e.frame = f.Id
 	}
-	a, c := newPipe()
-	srv := New(Options{Manager: e.mgr, Logger: quiet})
-	e.done = make(chan error, 1)
-	go func() { e.done <- srv.Serve(context.Background(), a) }()
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(c))
-	e.conn.Go(context.Background(), jsonrpc2.MethodNotFoundHandler)
-	if _, err := e.conn.Call(ctx, "initialize", map[string]any{}, nil); err != nil {
-		b.Fatal(err)
-	}
-	_ = e.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": string(uri.File(fixture)), "languageId": "python", "version": 1, "text": string(src)}})
+	e.ed = editortest.Connect(b, editor.New(editor.Options{Manager: e.mgr, Logger: quiet}), editortest.Options{})
+	e.ed.Initialize()
+	e.ed.DidOpen(fixture, "python", string(src))
 	return e
 }
 
 func (e *benchEnv) close(b *testing.B) {
-	_, _ = e.conn.Call(context.Background(), "shutdown", nil, nil)
-	_ = e.conn.Notify(context.Background(), "exit", nil)
-	<-e.done
-	_ = e.conn.Close()
-	<-e.conn.Done()
+	if err := e.ed.Shutdown(); err != nil {
+		b.Error(err)
+	}
 }
 
-func (e *benchEnv) hover(b *testing.B) json.RawMessage {
-	var raw json.RawMessage
-	_, err := e.conn.Call(context.Background(), "textDocument/hover", map[string]any{
-		"textDocument": map[string]any{"uri": string(uri.File(e.file))},
-		"position":     map[string]any{"line": e.line, "character": e.col},
-	}, &raw)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return raw
-}
+func (e *benchEnv) hover(b *testing.B) *protocol.Hover { return e.ed.Hover(e.file, e.line, e.col) }
 
 // BenchmarkHover/dapscope: the smart hover of a paused DataFrame.
 // BenchmarkHover/dap-evaluate: the plain debug hover (one evaluate, a repr).
@@ -108,13 +90,13 @@ func BenchmarkHover(b *testing.B) {
 	e := setupBench(b, true)
 	defer e.close(b)
 	ctx := context.Background()
-	if raw := e.hover(b); !strings.Contains(string(raw), "DataFrame") {
-		b.Fatalf("hover = %s", raw)
+	if h := e.hover(b); h == nil || !strings.Contains(h.Contents.Value, "DataFrame") {
+		b.Fatalf("hover = %+v", h)
 	}
 	b.Run("dapscope", func(b *testing.B) {
 		for b.Loop() {
-			if raw := e.hover(b); len(raw) < 50 {
-				b.Fatalf("hover = %s", raw)
+			if h := e.hover(b); h == nil || len(h.Contents.Value) < 50 {
+				b.Fatalf("hover = %+v", h)
 			}
 		}
 	})
@@ -133,8 +115,8 @@ func BenchmarkHoverNothingPaused(b *testing.B) {
 	e := setupBench(b, false)
 	defer e.close(b)
 	for b.Loop() {
-		if raw := e.hover(b); len(raw) != 0 && string(raw) != "null" {
-			b.Fatalf("hover = %s", raw)
+		if h := e.hover(b); h != nil {
+			b.Fatalf("hover = %+v", h)
 		}
 	}
 }
@@ -147,16 +129,11 @@ func BenchmarkPage(b *testing.B) {
 	e := setupBench(b, true)
 	defer e.close(b)
 	ctx := context.Background()
-	params := map[string]any{"expression": "df", "frameId": e.frame, "sort": []any{map[string]any{"column": "price", "descending": true}},
-		"filter": "price > 1", "rows": map[string]any{"offset": 0, "limit": 200}}
+	params := editor.PageParams{Expression: "df", FrameID: e.frame, Selection: inspect.Selection{
+		Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Filter: "price > 1", Rows: &inspect.RowWindow{Offset: 0, Limit: 200}}}
 	page := func(b *testing.B) {
-		var res struct {
-			Page *struct {
-				Rows [][]any `json:"rows"`
-			} `json:"page"`
-		}
-		if _, err := e.conn.Call(ctx, "dapscope/page", params, &res); err != nil || res.Page == nil || len(res.Page.Rows) != 3 {
-			b.Fatalf("page = %+v, %v", res, err)
+		if res := e.ed.Page(params); res.Page == nil || len(res.Page.Rows) != 3 {
+			b.Fatalf("page = %+v", res)
 		}
 	}
 	page(b)

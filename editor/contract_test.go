@@ -1,37 +1,58 @@
 // The editor channel's contract, Go side: TestContract drives the real
-// Server through every method of its table (a proxied debugpy session
-// paused at a breakpoint, a bridged session answered through
-// dapscope/dapRequest) and records the JSON shape of each method's params
-// and result in testdata/contract/<method>.json. Run with -update to rewrite
-// them; otherwise they are compared. The extension's tests
-// (vscode-extension/test/contract.test.ts) check the same files against its
-// TypeScript types, so a change on either side fails a test.
+// Server with the fake editor (editortest) through every method of its
+// table (a proxied debugpy session paused at a breakpoint, a bridged
+// session answered through dapscope/dapRequest) and records the JSON shape
+// of each method's params and result in testdata/contract/<method>.json.
+// Run with -update to rewrite them; otherwise they are compared. The
+// extension's tests (vscode-extension/test/contract.test.ts) check the same
+// files against its TypeScript types, so a change on either side fails a
+// test. TestBridgeCommandsFile keeps the list of commands the extension
+// lets dapscope/dapRequest run (testdata/bridge_commands.json, read by
+// vscode-extension/test/bridge.test.ts) the session manager's.
 
-package editor
+package editor_test
 
 import (
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 
+	"github.com/dapscope/dapscope/editor"
+	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
-	"github.com/dapscope/dapscope/server/dap"
+	"github.com/dapscope/dapscope/server/bridge"
+	"github.com/dapscope/dapscope/server/bridge/bridgetest"
+	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
 var updateContract = flag.Bool("update", false, "rewrite the contract fixtures in testdata/contract")
+
+var updateBridgeCommands = flag.Bool("update-bridge-commands", false, "rewrite testdata/bridge_commands.json")
+
+// The extension reads the same list (vscode-extension/test/bridge.test.ts).
+func TestBridgeCommandsFile(t *testing.T) {
+	want, _ := json.MarshalIndent(session.BridgeCommands(), "", "  ")
+	want = append(want, '\n')
+	if *updateBridgeCommands {
+		if err := os.WriteFile("testdata/bridge_commands.json", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("testdata/bridge_commands.json")
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("testdata/bridge_commands.json = %s, want %s (rerun with -update-bridge-commands)", got, want)
+	}
+}
 
 const contractDir = "testdata/contract"
 
@@ -189,97 +210,6 @@ func mergeShapes(a, b map[string]any) map[string]any {
 	return out
 }
 
-// contractClient is the extension's side, recording what it sends and gets.
-type contractClient struct {
-	t    *testing.T
-	conn jsonrpc2.Conn
-	rec  *contractRecorder
-	evCh chan SessionEvent
-}
-
-func (c *contractClient) call(method string, params, out any) {
-	c.t.Helper()
-	raw, _ := json.Marshal(params)
-	c.rec.record(method, "extension", "request", raw, nil, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var res json.RawMessage
-	if _, err := c.conn.Call(ctx, method, params, &res); err != nil {
-		c.t.Fatalf("%s: %v", method, err)
-	}
-	c.rec.record(method, "extension", "request", nil, res, true)
-	if out != nil && len(res) > 0 {
-		if err := json.Unmarshal(res, out); err != nil {
-			c.t.Fatalf("%s result: %v", method, err)
-		}
-	}
-}
-
-func (c *contractClient) notify(method string, params any) {
-	c.t.Helper()
-	raw, _ := json.Marshal(params)
-	c.rec.record(method, "extension", "notification", raw, nil, false)
-	if err := c.conn.Notify(context.Background(), method, params); err != nil {
-		c.t.Fatalf("%s: %v", method, err)
-	}
-}
-
-func (c *contractClient) waitEvent(kind string) SessionEvent {
-	c.t.Helper()
-	deadline := time.After(60 * time.Second)
-	for {
-		select {
-		case ev := <-c.evCh:
-			if ev.Kind == kind {
-				return ev
-			}
-		case <-deadline:
-			c.t.Fatalf("no %s notification", kind)
-		}
-	}
-}
-
-// contractDAP is the scripted VS Code on the proxy: just enough DAP to stop
-// at a breakpoint and continue.
-type contractDAP struct {
-	t    *testing.T
-	conn net.Conn
-	r    *dap.Reader
-	w    *dap.Writer
-	seq  int
-}
-
-func (d *contractDAP) send(command string, args any) int {
-	d.t.Helper()
-	d.seq++
-	b, _ := json.Marshal(map[string]any{"seq": d.seq, "type": "request", "command": command, "arguments": args})
-	if err := d.w.WriteFrame(b); err != nil {
-		d.t.Fatal(err)
-	}
-	return d.seq
-}
-
-// await reads messages until one is the response to seq (seq > 0) or the
-// event named event.
-func (d *contractDAP) await(seq int, event string) map[string]any {
-	d.t.Helper()
-	_ = d.conn.SetReadDeadline(time.Now().Add(90 * time.Second))
-	for {
-		b, err := d.r.ReadFrame()
-		if err != nil {
-			d.t.Fatalf("DAP: waiting for %d/%q: %v", seq, event, err)
-		}
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		if seq > 0 && m["type"] == "response" && m["request_seq"] == float64(seq) {
-			return m
-		}
-		if event != "" && m["type"] == "event" && m["event"] == event {
-			return m
-		}
-	}
-}
-
 func TestContract(t *testing.T) {
 	fixture, _ := filepath.Abs("testdata/hover.py")
 	src, err := os.ReadFile(fixture)
@@ -292,86 +222,54 @@ func TestContract(t *testing.T) {
 	hoverDF := map[string]any{"textDocument": map[string]any{"uri": docURI}, "position": map[string]any{"line": bpLine, "character": strings.Index(lines[bpLine], "df") + 1}}
 
 	mgr := session.NewManager(session.ManagerOptions{Workspace: filepath.Dir(fixture), Logger: testLogger(t)})
-	srv := New(Options{Manager: mgr, Logger: testLogger(t), Version: "test",
-		MCPEndpoint: func(context.Context) (Endpoint, error) {
-			return Endpoint{URL: "http://127.0.0.1:1/mcp", Token: "token"}, nil
+	srv := editor.New(editor.Options{Manager: mgr, Logger: testLogger(t), Version: "test",
+		MCPEndpoint: func(context.Context) (editor.Endpoint, error) {
+			return editor.Endpoint{URL: "http://127.0.0.1:1/mcp", Token: "token"}, nil
 		}})
 	rec := &contractRecorder{entries: map[string]*contractEntry{}, frozen: map[string]bool{}}
-	a, b := net.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(context.Background(), a) }()
-	c := &contractClient{t: t, conn: jsonrpc2.NewConn(jsonrpc2.NewStream(b)), rec: rec, evCh: make(chan SessionEvent, 64)}
 	var bridgeTo sync.Map // VS Code session id → *session.Session answering its dapRequests
-	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		switch req.Method() {
-		case "dapscope/sessionEvent":
-			rec.record(req.Method(), "sidecar", "notification", req.Params(), nil, false)
-			var ev SessionEvent
-			_ = json.Unmarshal(req.Params(), &ev)
-			select {
-			case c.evCh <- ev:
-			default:
-			}
-			return nil
-		case "dapscope/dapRequest":
-			rec.record(req.Method(), "sidecar", "request", req.Params(), nil, false)
-			var p struct {
-				VSCodeSessionID string          `json:"vscodeSessionId"`
-				Command         string          `json:"command"`
-				Arguments       json.RawMessage `json:"arguments"`
-			}
-			_ = json.Unmarshal(req.Params(), &p)
-			ss, ok := bridgeTo.Load(p.VSCodeSessionID)
-			if !ok {
-				return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no session %s", p.VSCodeSessionID))
-			}
-			go func() { // like session.customRequest: answered asynchronously
-				var body json.RawMessage
-				err := ss.(*session.Session).Request(ctx, p.Command, p.Arguments, &body)
-				rec.record(req.Method(), "sidecar", "request", nil, body, true)
-				_ = reply(ctx, body, err)
-			}()
-			return nil
+	x := &bridgetest.Extension{Answer: func(ctx context.Context, r bridgetest.Request) (json.RawMessage, error) {
+		ss, ok := bridgeTo.Load(r.VSCodeSessionID)
+		if !ok {
+			return nil, fmt.Errorf("no session %s", r.VSCodeSessionID)
 		}
-		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
-	})
-	defer func() { _ = c.conn.Close(); <-c.conn.Done() }()
+		return bridgetest.OnSession(ss.(*session.Session), nil)(ctx, r)
+	}}
+	trace := func(m editortest.Message) { rec.record(m.Method, m.From, m.Kind, m.Params, m.Result, m.IsResult) }
+	c := editortest.Connect(t, srv, editortest.Options{Extension: x, Trace: trace})
+	call := func(method string, params, out any) {
+		t.Helper()
+		if err := c.Call(method, params, out); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+	}
 
 	// Lifecycle and documents; hover with nothing paused answers null.
-	c.call("initialize", map[string]any{"processId": os.Getpid(), "clientInfo": map[string]any{"name": "contract", "version": "1"}, "rootUri": nil, "capabilities": map[string]any{}}, nil)
-	c.notify("initialized", map[string]any{})
+	call("initialize", map[string]any{"processId": os.Getpid(), "clientInfo": map[string]any{"name": "contract", "version": "1"}, "rootUri": nil, "capabilities": map[string]any{}}, nil)
+	c.Notify("initialized", map[string]any{})
 	doc := map[string]any{"uri": docURI, "languageId": "python", "version": 1, "text": string(src)}
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": doc})
-	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": docURI, "version": 2}, "contentChanges": []any{map[string]any{"text": string(src)}}})
-	c.call("textDocument/hover", hoverDF, nil)
+	c.Notify("textDocument/didOpen", map[string]any{"textDocument": doc})
+	c.Notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": docURI, "version": 2}, "contentChanges": []any{map[string]any{"text": string(src)}}})
+	call("textDocument/hover", hoverDF, nil)
 
 	// A dapscope session: startProxy, then VS Code's DAP through the proxy.
-	var proxy StartProxyResult
-	c.call("dapscope/startProxy", StartProxyParams{VSCodeSessionID: "vs-1", Configuration: map[string]any{
+	var proxy editor.StartProxyResult
+	call("dapscope/startProxy", editor.StartProxyParams{VSCodeSessionID: "vs-1", Configuration: map[string]any{
 		"type": "dapscope", "request": "launch", "name": "contract", "adapter": "debugpy", "program": fixture}}, &proxy)
-	conn, err := session.DialProxy(proxy.Address)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	ed := &contractDAP{t: t, conn: conn, r: dap.NewReader(conn), w: dap.NewWriter(conn)}
-	ed.await(ed.send("initialize", map[string]any{"clientID": "vscode", "adapterID": "dapscope", "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}), "")
-	ed.send("launch", map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true})
-	ed.await(0, "initialized")
-	ed.await(ed.send("setBreakpoints", map[string]any{"source": map[string]any{"path": fixture}, "breakpoints": []any{map[string]any{"line": bpLine + 1}}}), "")
-	ed.send("configurationDone", map[string]any{})
-	ed.await(0, "stopped")
-	stopped := c.waitEvent("stopped")
+	vs := c.DialProxy(proxy.Address)
+	vs.Initialize(daptest.InitArgs("vscode", "dapscope"))
+	vs.LaunchTo(map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true}, fixture, bpLine+1)
+	stopped := c.SessionEvent("stopped")
 
 	// Paused: hover, inspect (a result and a typed error), sessions.
 	opts := map[string]any{"max_preview_rows": 5, "timeout": 10} // the full budget: shapes must not depend on machine speed
-	c.call("textDocument/hover", hoverDF, nil)
-	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "options": opts}, nil)
-	c.call("dapscope/inspect", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "missing_name", "options": opts}, nil)
-	c.call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "columns": []any{"price", "city"},
+	call("textDocument/hover", hoverDF, nil)
+	call("dapscope/inspect", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "options": opts}, nil)
+	call("dapscope/inspect", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "missing_name", "options": opts}, nil)
+	call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "columns": []any{"price", "city"},
 		"rows": map[string]any{"offset": 0, "limit": 10}, "sort": []any{map[string]any{"column": "price", "descending": true}}, "filter": "price > 1", "timeout": 10}, nil)
-	c.call("dapscope/page", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "df", "filter": "price >", "timeout": 10}, nil)
-	c.call("dapscope/sessions", nil, nil)
+	call("dapscope/page", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "df", "filter": "price >", "timeout": 10}, nil)
+	call("dapscope/sessions", nil, nil)
 
 	// A bridged session (another debug type): its DAP requests come back to
 	// the extension, answered here by the paused sidecar session.
@@ -380,61 +278,50 @@ func TestContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	bridgeTo.Store("py-1", ss)
-	ev := BridgeEvent{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "started"}
-	c.notify("dapscope/bridgeEvent", ev)
+	ev := bridge.Event{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "started"}
+	c.Notify("dapscope/bridgeEvent", ev)
 	ev.Kind, ev.ThreadID, ev.Reason, ev.AllThreadsStopped = "stopped", stopped.Stop.ThreadID, "breakpoint", true
 	ev.Body = json.RawMessage(fmt.Sprintf(`{"reason":"breakpoint","threadId":%d,"allThreadsStopped":true}`, stopped.Stop.ThreadID))
-	c.notify("dapscope/bridgeEvent", ev)
-	out := BridgeEvent{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "event",
+	c.Notify("dapscope/bridgeEvent", ev)
+	out := bridge.Event{VSCodeSessionID: "py-1", DebugType: "debugpy", Name: "Python: current file", Adapter: "debugpy", Kind: "event",
 		Event: "output", Body: json.RawMessage(`{"category":"stdout","output":"x\n"}`)}
-	c.notify("dapscope/bridgeEvent", out)
+	c.Notify("dapscope/bridgeEvent", out)
 	ev.Body = nil
 	var bridgedRes map[string]any
-	c.call("dapscope/inspect", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "options": opts}, &bridgedRes)
+	call("dapscope/inspect", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "options": opts}, &bridgedRes)
 	if bridgedRes["detected_type"] != "dataframe" {
 		t.Fatalf("bridged inspect = %v", bridgedRes)
 	}
 	var bridgedPage inspect.PageResult
-	c.call("dapscope/page", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "sort": []any{map[string]any{"column": "city"}}, "rows": map[string]any{"offset": 1, "limit": 2}, "timeout": 10}, &bridgedPage)
+	call("dapscope/page", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "sort": []any{map[string]any{"column": "city"}}, "rows": map[string]any{"offset": 1, "limit": 2}, "timeout": 10}, &bridgedPage)
 	if bridgedPage.Page == nil || fmt.Sprint(bridgedPage.Page.Positions) != "[2 0]" {
 		t.Fatalf("bridged page = %+v", bridgedPage)
 	}
-	c.call("dapscope/sessions", nil, nil)
+	call("dapscope/sessions", nil, nil)
 	rec.mu.Lock()
 	rec.frozen["dapscope/dapRequest"] = true
 	rec.mu.Unlock()
 	ev.Kind, ev.ThreadID, ev.Reason, ev.AllThreadsStopped = "continued", stopped.Stop.ThreadID, "", false
-	c.notify("dapscope/bridgeEvent", ev)
+	c.Notify("dapscope/bridgeEvent", ev)
 	ev.Kind, ev.ThreadID = "terminated", 0
-	c.notify("dapscope/bridgeEvent", ev)
+	c.Notify("dapscope/bridgeEvent", ev)
 
 	// Continue: the continued notification; then the MCP endpoint and the end.
-	ed.await(ed.send("continue", map[string]any{"threadId": stopped.Stop.ThreadID}), "")
-	c.waitEvent("continued")
+	vs.Continue(stopped.Stop.ThreadID)
+	c.SessionEvent("continued")
 	rec.mu.Lock()
 	rec.frozen["dapscope/sessionEvent"] = true // terminated comes while the channel closes
 	rec.mu.Unlock()
-	c.call("dapscope/mcpEndpoint", nil, nil)
-	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": docURI}})
-	c.call("shutdown", nil, nil)
-	c.notify("exit", nil)
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Serve did not return after exit")
+	call("dapscope/mcpEndpoint", nil, nil)
+	c.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": docURI}})
+	call("shutdown", nil, nil)
+	c.Notify("exit", nil)
+	if err := c.Wait(); err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 
 	// Every method of the table (and the two the sidecar sends) has a fixture.
-	want := []string{"dapscope/sessionEvent", "dapscope/dapRequest"}
-	for m := range srv.r.calls {
-		want = append(want, m)
-	}
-	for m := range srv.r.notes {
-		want = append(want, m)
-	}
+	want := append([]string{"dapscope/sessionEvent", "dapscope/dapRequest"}, srv.Methods()...)
 	slices.Sort(want)
 	var got []string
 	for m := range rec.entries {

@@ -1,14 +1,26 @@
-// Test helpers: a logger writing to the test log.
+// Test helpers: goleak over the package's tests, a logger writing to the
+// test log, hovering a word of a line, and process checks.
 
-package editor
+package editor_test
 
 import (
+	"errors"
 	"log/slog"
-	"net"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/goleak"
+
+	"github.com/dapscope/dapscope/editor/editortest"
 )
 
-type testWriter struct{ t *testing.T }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Helper()
@@ -16,9 +28,53 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// newPipe returns the two ends of an in-memory connection.
-func newPipe() (net.Conn, net.Conn) { return net.Pipe() }
+// hoverAt hovers word in line (0-based lineNo of file), one character in.
+func hoverAt(t *testing.T, ed *editortest.Editor, file, line string, lineNo int, word string) *protocol.Hover {
+	t.Helper()
+	return ed.Hover(file, lineNo, strings.Index(line, word)+1)
+}
+
+// lineWith is the 0-based index of the first line of src with prefix.
+func lineWith(t *testing.T, src []byte, prefix string) int {
+	t.Helper()
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return i
+		}
+	}
+	t.Fatalf("no line starts with %q", prefix)
+	return -1
+}
+
+func processGone(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return errors.Is(err, syscall.ESRCH)
+}
+
+// children lists live (non-zombie) processes whose parent is this process.
+func children() []string {
+	var out []string
+	self := strconv.Itoa(os.Getpid())
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		st := string(b)
+		i := strings.LastIndexByte(st, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(st[i+1:])
+		if len(f) > 1 && f[1] == self && f[0] != "Z" {
+			out = append(out, d.Name()+" "+st[:i+1])
+		}
+	}
+	return out
+}

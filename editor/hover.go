@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -51,37 +51,24 @@ func (s *Server) pausedTargets() []pausedTarget {
 			out = append(out, pt)
 		}
 	}
-	s.mu.Lock()
-	for _, b := range s.bridged {
+	for _, b := range s.bridge.List() {
 		tid, ok := b.Paused()
 		if !ok {
 			continue
 		}
-		b := b
 		out = append(out, pausedTarget{target: b, frames: func(ctx context.Context) ([]godap.StackFrame, error) {
 			var body godap.StackTraceResponseBody
 			err := b.Request(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: tid, Levels: 50}, &body)
 			return body.StackFrames, err
-		}, top: b.knownTopStackFrame})
+		}, top: b.KnownTopStackFrame})
 	}
-	s.mu.Unlock()
 	return out
 }
 
-// localPath turns a frame's source path into a file path: VS Code hands
-// bridged stack traces back with URIs in remote setups
-// (vscode-remote://host/path, file:///path).
-func localPath(p string) string {
-	if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], "/\\") {
-		if u, err := url.Parse(p); err == nil && u.Path != "" {
-			return u.Path
-		}
-	}
-	return p
-}
-
+// samePath reports whether two source paths name one file; a path may be
+// a URI, as VS Code hands back bridged stack traces in remote setups.
 func samePath(a, b string) bool {
-	a, b = localPath(a), localPath(b)
+	a, b = bridge.LocalPath(a), bridge.LocalPath(b)
 	if a == "" || b == "" {
 		return false
 	}

@@ -1,11 +1,12 @@
-// Tests of dapscope/page against real debugpy through the editor channel:
+// Tests of dapscope/page against real debugpy through the editor channel
+// (the fake editor, editortest):
 // a sorted, filtered page of chosen columns equals pandas' own answer in
 // the debuggee; later windows, an empty window (the column list), typed
 // errors in the result (bad filter, unknown column), a new stop dropping
 // the cached order of a value changed in place, and NOT_PAUSED while
 // running.
 
-package editor
+package editor_test
 
 import (
 	"encoding/json"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dapscope/dapscope/editor"
+	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
@@ -28,19 +31,14 @@ func TestPageWithDebugpy(t *testing.T) {
 	}
 	bpLine := slices.IndexFunc(strings.Split(string(src), "\n"), func(l string) bool { return strings.HasSuffix(l, "# BREAKPOINT") }) + 1
 	mgr := session.NewManager(session.ManagerOptions{Workspace: filepath.Dir(fixture), Logger: testLogger(t)})
-	c, done := startChannel(t, mgr)
-	if err := c.call(t, "initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	var proxy StartProxyResult
-	if err := c.call(t, "dapscope/startProxy", map[string]any{"vscodeSessionId": "vs-1", "configuration": map[string]any{
-		"type": "dapscope", "request": "launch", "adapter": "debugpy", "program": fixture}}, &proxy); err != nil {
-		t.Fatal(err)
-	}
-	ed := dialEditor(t, proxy.Address)
+	c := editortest.Connect(t, editor.New(editor.Options{Manager: mgr, Logger: testLogger(t), Version: "test"}), editortest.Options{})
+	c.Initialize()
+	proxy := c.StartProxy(editor.StartProxyParams{VSCodeSessionID: "vs-1", Configuration: map[string]any{
+		"type": "dapscope", "request": "launch", "adapter": "debugpy", "program": fixture}})
+	ed := c.DialProxy(proxy.Address)
 	ed.Initialize(daptest.InitArgs("vscode", "dapscope"))
 	stopped, frame := ed.LaunchToFrame(map[string]any{"program": fixture, "console": "internalConsole", "cwd": filepath.Dir(fixture), "justMyCode": true}, fixture, bpLine)
-	c.waitEvent(t, "stopped")
+	c.SessionEvent("stopped")
 	thread := stopped.Body.ThreadId
 
 	// pandas' own answer, evaluated by the (scripted) editor in the frame.
@@ -53,12 +51,9 @@ func TestPageWithDebugpy(t *testing.T) {
 		}
 		return out
 	}
-	page := func(p PageParams) *inspect.PageResult {
+	page := func(p editor.PageParams) *inspect.PageResult {
 		t.Helper()
-		var res inspect.PageResult
-		if err := c.call(t, "dapscope/page", p, &res); err != nil {
-			t.Fatalf("dapscope/page %+v: %v", p, err)
-		}
+		res := c.Page(p)
 		return &res
 	}
 	sortDesc := inspect.Selection{Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Filter: "qty >= 3 and city != 'Lyon'"}
@@ -68,7 +63,7 @@ func TestPageWithDebugpy(t *testing.T) {
 	sel := sortDesc
 	sel.Columns = []any{"city", "price"}
 	sel.Rows = &inspect.RowWindow{Offset: 0, Limit: 50}
-	res := page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
+	res := page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
 	if res.Error != nil || res.Page == nil {
 		t.Fatalf("page: %+v", res)
 	}
@@ -90,7 +85,7 @@ func TestPageWithDebugpy(t *testing.T) {
 
 	// A later window of the same view comes from the debuggee's cached order.
 	sel.Rows = &inspect.RowWindow{Offset: total - 30, Limit: 100}
-	res = page(PageParams{VSCodeSessionID: "vs-1", FrameID: frame.Id, Expression: "df", Selection: sel})
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", FrameID: frame.Id, Expression: "df", Selection: sel})
 	if want := pandas(frame.Id, query+"[-30:]"); res.Page == nil || !slices.Equal(res.Page.Positions, want) || !res.Page.Cached {
 		t.Fatalf("last window %+v, pandas says %v", res.Page, want)
 	}
@@ -100,48 +95,44 @@ func TestPageWithDebugpy(t *testing.T) {
 	}
 
 	// An empty window: the counts and every column, no rows.
-	res = page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Rows: &inspect.RowWindow{Limit: 0}}})
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Rows: &inspect.RowWindow{Limit: 0}}})
 	if res.Page == nil || len(res.Page.Rows) != 0 || len(res.Page.Columns) != 3 || res.Page.TotalRows != 2000 {
 		t.Fatalf("empty window: %+v", res.Page)
 	}
 
 	// Typed errors come back in the result, for the webview to show inline.
-	res = page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Filter: "qty >="}})
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Filter: "qty >="}})
 	if res.Error == nil || res.Error.Code != inspect.CodeInvalidExpression || !strings.Contains(res.Error.Message, "filter") || res.Page != nil {
 		t.Fatalf("bad filter: %+v", res)
 	}
-	res = page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Columns: []any{"nope"}}})
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Columns: []any{"nope"}}})
 	if res.Error == nil || res.Error.Code != inspect.CodeVariableNotFound || !slices.Contains(res.Error.AvailableVariables, "price") {
 		t.Fatalf("unknown column: %+v", res)
 	}
-	if err := c.call(t, "dapscope/page", map[string]any{"vscodeSessionId": "vs-1"}, nil); err == nil || !strings.Contains(err.Error(), "expression") {
+	if err := c.Call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1"}, nil); err == nil || !strings.Contains(err.Error(), "expression") {
 		t.Fatalf("no expression: %v", err)
 	}
 
 	// Next: the prices change in place; the same selection sees the new order.
 	ed.Next(thread)
 	ed.Stopped()
-	c.waitEvent(t, "stopped")
+	c.SessionEvent("stopped")
 	frame = ed.TopFrame(thread)
 	sel.Rows = &inspect.RowWindow{Offset: 0, Limit: 50}
-	res = page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
 	if want := pandas(frame.Id, query+"[:50]"); res.Page == nil || !slices.Equal(res.Page.Positions, want) || res.Page.Cached {
 		t.Fatalf("after the change: %+v, pandas says %v", res.Page, want)
 	}
 
 	// Running: NOT_PAUSED.
 	ed.Continue(thread)
-	c.waitEvent(t, "continued")
-	res = page(PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
+	c.SessionEvent("continued")
+	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
 	if res.Error == nil || res.Error.Code != inspect.CodeNotPaused {
 		t.Fatalf("running: %+v", res)
 	}
 
-	if err := c.call(t, "shutdown", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.conn.Notify(t.Context(), "exit", nil)
-	if err := <-done; err != nil {
+	if err := c.Shutdown(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
 }

@@ -1,8 +1,11 @@
 // Package editor is the sidecar's JSON-RPC channel to the VS Code extension
 // (LSP-style framing over stdio, go.lsp.dev/jsonrpc2): initialize/shutdown,
 // hover with the smart summary of the value under the cursor, the custom
-// requests dapscope/inspect, dapscope/page, dapscope/sessions, dapscope/startProxy and
-// dapscope/mcpEndpoint, and session notifications to the extension.
+// requests dapscope/inspect, dapscope/page, dapscope/sessions,
+// dapscope/startProxy and dapscope/mcpEndpoint, session notifications to
+// the extension, and the transport of the bridge (server/bridge: the
+// editor's own debug sessions): the tracker's dapscope/bridgeEvent in, the
+// bridge's dapscope/dapRequest out (bridged.go).
 //
 // This file holds the Server, its lifecycle and the method table.
 package editor
@@ -13,8 +16,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -48,16 +50,15 @@ type Server struct {
 	mgr  *session.Manager
 	r    *router
 	docs *documents
+	// bridge holds the editor's own debug sessions; its requests go out as
+	// dapscope/dapRequest on conn.
+	bridge *bridge.Bridge
 
 	mu       sync.Mutex
 	conn     jsonrpc2.Conn
-	bridged  map[string]*bridged // by VS Code session id
-	links    []*dapLink          // bridged sessions registered with the manager
-	cdpWG    sync.WaitGroup      // linkCDP goroutines
-	linked   map[string]string   // their sidecar session id → VS Code session id
-	proxied  map[string]string   // VS Code session id → sidecar session id
-	pending  []string            // VS Code session ids of proxies not yet paired
-	paired   map[string]bool     // sidecar session ids already paired
+	proxied  map[string]string // VS Code session id → sidecar session id
+	pending  []string          // VS Code session ids of proxies not yet paired
+	paired   map[string]bool   // sidecar session ids already paired
 	shutdown bool
 	exited   chan struct{}
 	// proxyCtx bounds the editor proxies; cancelled before the manager closes
@@ -78,12 +79,11 @@ func New(opts Options) *Server {
 		mgr:     opts.Manager,
 		r:       newRouter(opts.Logger),
 		docs:    newDocuments(),
-		bridged: map[string]*bridged{},
 		proxied: map[string]string{},
 		paired:  map[string]bool{},
-		linked:  map[string]string{},
 		exited:  make(chan struct{}),
 	}
+	s.bridge = bridge.New(bridge.Options{Manager: opts.Manager, Editor: bridge.EditorFunc(s.dapRequest), Logger: opts.Logger})
 	s.proxyCtx, s.proxyCancel = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -134,14 +134,6 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.r.cancelAll()
 	s.closeManager()
-	s.waitLinks()
-	s.cdpWG.Wait()
-	s.mu.Lock()
-	bs := slices.Collect(maps.Values(s.bridged))
-	s.mu.Unlock()
-	for _, b := range bs {
-		b.unlinkCDP()
-	}
 	unsubscribe()
 	cancel()
 	_ = conn.Close()
@@ -174,12 +166,15 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
+// closeManager ends every session (shutdown, or the channel's end), then
+// the bridge: its links to the manager and to js-debug's CDP proxies.
 func (s *Server) closeManager() {
 	s.closeMgr.Do(func() {
 		s.proxyCancel()
 		if err := s.mgr.Close(); err != nil {
 			s.log.Warn("closing sessions", "err", err)
 		}
+		s.bridge.Close()
 	})
 }
 
@@ -293,10 +288,7 @@ func (s *Server) inspectCall(ctx context.Context, params json.RawMessage) (any, 
 // active session.
 func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 	if vscodeID != "" {
-		s.mu.Lock()
-		b := s.bridged[vscodeID]
-		ended := b == nil && slices.Contains(slices.Collect(maps.Values(s.linked)), vscodeID)
-		s.mu.Unlock()
+		b, ended := s.bridge.Lookup(vscodeID)
 		if b != nil {
 			return b, nil
 		}
@@ -317,7 +309,7 @@ func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 // SessionsResult is the dapscope/sessions answer.
 type SessionsResult struct {
 	Sessions []session.Info `json:"sessions"`
-	Bridged  []BridgedInfo  `json:"bridged,omitempty"`
+	Bridged  []bridge.Info  `json:"bridged,omitempty"`
 	Active   string         `json:"active,omitempty"`
 }
 
@@ -326,11 +318,9 @@ func (s *Server) sessions(ctx context.Context, _ json.RawMessage) (any, error) {
 	for _, ss := range s.mgr.List() {
 		out.Sessions = append(out.Sessions, ss.Info())
 	}
-	s.mu.Lock()
-	for _, b := range s.bridged {
-		out.Bridged = append(out.Bridged, b.info())
+	for _, b := range s.bridge.List() {
+		out.Bridged = append(out.Bridged, b.Info())
 	}
-	s.mu.Unlock()
 	return out, nil
 }
 
@@ -361,12 +351,12 @@ func (s *Server) sidecarIDOf(vscodeID string) string {
 }
 
 func (s *Server) vscodeIDOf(sidecarID string) string {
+	if v := s.bridge.VSCodeID(sidecarID); v != "" {
+		return v
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pairLocked()
-	if v, ok := s.linked[sidecarID]; ok {
-		return v
-	}
 	for v, id := range s.proxied {
 		if id == sidecarID {
 			return v
@@ -380,37 +370,4 @@ func (s *Server) mcpEndpoint(ctx context.Context, _ json.RawMessage) (any, error
 		return nil, errors.New("this dapscope build has no MCP HTTP endpoint; use `dapscope mcp` over stdio")
 	}
 	return s.opts.MCPEndpoint(ctx)
-}
-
-func (s *Server) bridgeEvent(ctx context.Context, params json.RawMessage) {
-	var ev BridgeEvent
-	if err := json.Unmarshal(params, &ev); err != nil || ev.VSCodeSessionID == "" {
-		s.log.Warn("bad bridge event", "err", err)
-		return
-	}
-	s.mu.Lock()
-	b := s.bridged[ev.VSCodeSessionID]
-	if b == nil && ev.Kind != "terminated" {
-		b = &bridged{id: ev.VSCodeSessionID, name: ev.Name, debugType: ev.DebugType, adapter: ev.Adapter, conn: s.conn, values: &sync.Map{}}
-		if b.adapter == "" {
-			b.adapter = ev.DebugType
-		}
-		s.bridged[ev.VSCodeSessionID] = b
-	}
-	if ev.Kind == "terminated" {
-		delete(s.bridged, ev.VSCodeSessionID)
-	}
-	s.mu.Unlock()
-	if b != nil {
-		b.apply(ev)
-		s.linkEvent(b, ev)
-		switch {
-		case ev.Kind == "cdp" && ev.CDP != nil:
-			s.cdpWG.Add(1)
-			go func() { defer s.cdpWG.Done(); s.linkCDP(b, *ev.CDP) }()
-		case ev.Kind == "terminated":
-			b.unlinkCDP()
-		}
-	}
-	s.log.Debug("bridge event", "session", ev.VSCodeSessionID, "type", ev.DebugType, "kind", ev.Kind, "thread", ev.ThreadID)
 }

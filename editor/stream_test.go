@@ -2,7 +2,7 @@
 // message that is not a JSON-RPC message gets a JSON-RPC error with a null
 // id and the channel keeps serving; a broken header ends it with a reason.
 
-package editor
+package editor_test
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/editor"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -23,7 +24,7 @@ func rawChannel(t *testing.T) (net.Conn, *bufio.Reader, chan error) {
 	t.Helper()
 	a, b := net.Pipe()
 	mgr := session.NewManager(session.ManagerOptions{Workspace: t.TempDir()})
-	srv := New(Options{Manager: mgr, Logger: testLogger(t), Version: "test"})
+	srv := editor.New(editor.Options{Manager: mgr, Logger: testLogger(t), Version: "test"})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), a) }()
 	t.Cleanup(func() { _ = b.Close(); <-done })

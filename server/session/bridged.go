@@ -1,11 +1,12 @@
 // bridged.go: sessions of the editor's own debuggers (VS Code's js-debug,
 // the Python extension's debugpy…) registered as first-class sessions. The
-// editor channel hands over a DAP stream on which each request is run in
-// the editor (session.customRequest) and the editor's events come back; VS
-// Code initialized and launched the session, so the sidecar never sends
-// initialize, launch, configurationDone or disconnect on it, never applies
-// a first-stop fix, and ending it only forgets it: the user's program is
-// left alone. Only the commands in bridgeCommands are sent.
+// bridge (server/bridge, a virtual adapter) hands over a DAP stream on
+// which each request is run in the editor (session.customRequest) and the
+// editor's events come back; VS Code initialized and launched the
+// session, so the sidecar never sends initialize, launch,
+// configurationDone or disconnect on it, never applies a first-stop fix,
+// and ending it only forgets it: the user's program is left alone. Only
+// the commands in bridgeCommands are sent.
 
 package session
 

@@ -1,9 +1,9 @@
-// This file holds the link to js-debug's CDP proxy of a bridged session
-// (bridgecdp.go uses it), on the Node adapter's CDP connection
+// cdplink.go: the link to js-debug's CDP proxy of a bridged session
+// (cdp.go uses it), on the Node adapter's CDP connection
 // (node.DialClient): the current pause's call frames, followed from
 // Debugger.paused/resumed on the read loop, and evaluateOnCallFrame.
 
-package editor
+package bridge
 
 import (
 	"context"

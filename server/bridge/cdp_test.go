@@ -1,12 +1,14 @@
-// bridgecdp_test.go: the CDP shortcut of bridged js-debug sessions against a
+// cdp_test.go: the CDP shortcut of bridged js-debug sessions against a
 // real node. Node's own inspector stands in for js-debug's CDP proxy (the
 // proxy forwards CDP to it; JsDebug.subscribe, which the inspector lacks,
 // is only the proxy's way to forward live events). The JavaScript probe's
 // inspection of records runs through Debugger.evaluateOnCallFrame with no
 // request through the editor; anything that is not the editor's top frame
-// takes the editor's path, and an exception is an error, not a retry.
+// takes the editor's path, and an exception is an error, not a retry. The
+// editor's side is the bridge's Editor as one function: it records each
+// request and refuses it, as an extension without the session would.
 
-package editor
+package bridge
 
 import (
 	"bufio"
@@ -23,8 +25,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 
 	"github.com/dapscope/dapscope/inspect"
 )
@@ -83,7 +83,7 @@ func waitTopLine(t *testing.T, l *cdpLink, line int) cdpFrame {
 }
 
 func TestBridgeCDPShortcut(t *testing.T) {
-	fixture, _ := filepath.Abs("testdata/records.js")
+	fixture, _ := filepath.Abs("testdata/agent.js")
 	src, _ := os.ReadFile(fixture)
 	bpLine := 0
 	for i, l := range strings.Split(string(src), "\n") {
@@ -106,7 +106,7 @@ func TestBridgeCDPShortcut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.close()
-	if err := l.call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"lineNumber": bpLine - 1, "urlRegex": `records\.js$`}, nil); err != nil {
+	if err := l.call(ctx, "Debugger.setBreakpointByUrl", map[string]any{"lineNumber": bpLine - 1, "urlRegex": `agent\.js$`}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.call(ctx, "Runtime.runIfWaitingForDebugger", map[string]any{}, nil); err != nil {
@@ -131,25 +131,21 @@ func TestBridgeCDPShortcut(t *testing.T) {
 	var viaEditor atomic.Int32
 	var seenMu sync.Mutex
 	var seen []string // "command frameId"
-	a, b := newPipe()
-	editorSide := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
-	editorSide.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	editorSide := EditorFunc(func(_ context.Context, _, command string, args any) (json.RawMessage, error) {
 		viaEditor.Add(1)
-		var p struct {
-			Command   string `json:"command"`
-			Arguments struct {
-				FrameID *int `json:"frameId"`
-			} `json:"arguments"`
+		var a struct {
+			FrameID *int `json:"frameId"`
 		}
-		_ = json.Unmarshal(req.Params(), &p)
+		raw, _ := json.Marshal(args)
+		_ = json.Unmarshal(raw, &a)
 		frame := "-"
-		if p.Arguments.FrameID != nil {
-			frame = strconv.Itoa(*p.Arguments.FrameID)
+		if a.FrameID != nil {
+			frame = strconv.Itoa(*a.FrameID)
 		}
 		seenMu.Lock()
-		seen = append(seen, p.Command+" "+frame)
+		seen = append(seen, command+" "+frame)
 		seenMu.Unlock()
-		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+		return nil, &EditorError{Message: "method not found: dapscope/dapRequest"}
 	})
 	lastSeen := func() string {
 		seenMu.Lock()
@@ -159,11 +155,8 @@ func TestBridgeCDPShortcut(t *testing.T) {
 		}
 		return seen[len(seen)-1]
 	}
-	ours := jsonrpc2.NewConn(jsonrpc2.NewStream(a))
-	ours.Go(ctx, jsonrpc2.MethodNotFoundHandler)
-	defer func() { _ = ours.Close(); _ = editorSide.Close(); <-ours.Done(); <-editorSide.Done() }()
 	const top = 7 // js-debug's DAP id of the top frame, as the editor's stackTrace gave it
-	br := &bridged{id: "js", adapter: "node", conn: ours, status: "paused", stopped: true, threadID: 1,
+	br := &Session{id: "js", adapter: "node", ed: editorSide, status: "paused", stopped: true, threadID: 1,
 		top: top, topLine: bpLine, topKnown: true, cdp: l, values: &sync.Map{}}
 
 	// The probe (installed, then one evaluate) through the shortcut only.

@@ -1,5 +1,6 @@
-// A Node program for MCP agents on a bridged (js-debug) session: an array
-// of records, output before the stop, a step that changes total.
+// A Node program for MCP agents on a bridged (js-debug) session, and for
+// the CDP shortcut's test: an array of records, output before the stop, a
+// step that changes total.
 'use strict';
 
 function main() {

@@ -1,16 +1,16 @@
-// This file holds the CDP shortcut of bridged js-debug sessions. Every DAP
+// cdp.go: the CDP shortcut of bridged js-debug sessions. Every DAP
 // request the sidecar sends through VS Code's customRequest crosses the
 // workbench (0.05–1 s per request in e2e, against ~20 ms in js-debug
 // itself). js-debug offers a CDP proxy per session (the extension asks for
 // it with extension.js-debug.requestCDPProxy and reports its address, bridge
-// event kind "cdp"); through it (bridgecdplink.go) the JavaScript probe's
+// event kind "cdp"); through it (cdplink.go) the JavaScript probe's
 // evaluate in the top frame goes straight to V8 (Debugger.evaluateOnCallFrame).
 // V8's top call frame of the current pause stands for the editor's top
 // frame until the editor's own stackTrace tells its id (then the lines must
 // agree). Anything else, and any failure of the proxy, takes the
 // customRequest path.
 
-package editor
+package bridge
 
 import (
 	"context"
@@ -58,7 +58,7 @@ const cdpTopFrame = -1
 // top frame through the CDP proxy when the proxy's top call frame is that
 // frame (same line). done is false when it did not run there: the caller
 // takes the customRequest path.
-func (b *bridged) evaluateViaCDP(ctx context.Context, args, out any) (done bool, err error) {
+func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool, err error) {
 	b.mu.Lock()
 	link, top, line, known := b.cdp, b.top, b.topLine, b.topKnown && b.stopped
 	if !b.stopped {
@@ -106,18 +106,18 @@ func (b *bridged) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 }
 
 // linkCDP connects a bridged node session to its CDP proxy (once).
-func (s *Server) linkCDP(b *bridged, addr CDPAddress) {
+func (br *Bridge) linkCDP(b *Session, addr CDPAddress) {
 	b.mu.Lock()
 	if b.cdp != nil || b.status == "completed" || b.adapter != "node" {
 		b.mu.Unlock()
 		return
 	}
 	b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(s.proxyCtx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(br.ctx, 10*time.Second)
 	l, err := dialCDPLink(ctx, addr)
 	cancel()
 	if err != nil {
-		s.log.Info("bridge: no CDP shortcut, requests go through the editor", "session", b.id, "err", err)
+		br.log.Info("bridge: no CDP shortcut, requests go through the editor", "session", b.id, "err", err)
 		return
 	}
 	b.mu.Lock()
@@ -128,11 +128,11 @@ func (s *Server) linkCDP(b *bridged, addr CDPAddress) {
 	}
 	b.cdp = l
 	b.mu.Unlock()
-	s.log.Info("bridge: evaluates in the top frame go through js-debug's CDP proxy", "session", b.id, "host", addr.Host, "port", addr.Port)
+	br.log.Info("bridge: evaluates in the top frame go through js-debug's CDP proxy", "session", b.id, "host", addr.Host, "port", addr.Port)
 }
 
 // unlinkCDP closes a bridged session's CDP link, if any.
-func (b *bridged) unlinkCDP() {
+func (b *Session) unlinkCDP() {
 	b.mu.Lock()
 	l := b.cdp
 	b.cdp = nil
@@ -144,7 +144,7 @@ func (b *bridged) unlinkCDP() {
 
 // cdpTop is V8's top call frame while the session is stopped and its CDP
 // proxy is linked.
-func (b *bridged) cdpTop() (cdpFrame, bool) {
+func (b *Session) cdpTop() (cdpFrame, bool) {
 	b.mu.Lock()
 	link, stopped := b.cdp, b.stopped
 	b.mu.Unlock()
@@ -156,7 +156,7 @@ func (b *bridged) cdpTop() (cdpFrame, bool) {
 
 // withRealTopFrame replaces cdpTopFrame in a request's frameId with the
 // editor's id of the top frame (learnt from its stackTrace, or asked).
-func (b *bridged) withRealTopFrame(ctx context.Context, command string, args any) (any, error) {
+func (b *Session) withRealTopFrame(ctx context.Context, command string, args any) (any, error) {
 	if command != "evaluate" && command != "scopes" {
 		return args, nil
 	}

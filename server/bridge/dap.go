@@ -1,19 +1,19 @@
-// bridgedap.go: a bridged session as a session.Manager session, so MCP
-// agents reach the editor's own debug sessions. A dapLink is the DAP
-// adapter end of an in-memory pipe whose other end is the session's mux:
-// each request frame the mux writes becomes a dapscope/dapRequest call to
-// the extension (command and arguments as they are), answered as a DAP
+// dap.go: a bridged session as a session.Manager session, so MCP agents
+// reach the editor's own debug sessions. A dapLink is the DAP adapter end
+// of an in-memory pipe whose other end is the session's mux: each request
+// frame the mux writes becomes a request to the Editor (command and
+// arguments as they are), answered as a DAP
 // response with the request's seq (an error as success:false with its
 // message); each event the extension's tracker forwards becomes a DAP event
-// frame. Events are queued, so the channel's reading goroutine never waits
-// on the session. A resuming request's response and the events it causes
+// frame. Events are queued, so the caller of Handle (the editor channel's
+// reading goroutine) never waits on the session. A resuming request's response and the events it causes
 // travel separately (customRequest's promise, the tracker's notification),
 // so the stop of a step can reach the sidecar before the step's response:
 // events are held back while a resuming request is in flight and written
 // after its response, in the adapter's own order (answer, then stop), so
 // the session never takes the late response for a new run.
 
-package editor
+package bridge
 
 import (
 	"context"
@@ -21,11 +21,11 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 
 	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/session"
@@ -33,7 +33,7 @@ import (
 
 // dapLink translates between a session's mux and the extension.
 type dapLink struct {
-	b    *bridged
+	b    *Session
 	conn net.Conn // the adapter's end of the pipe
 	r    *dap.Reader
 	w    *dap.Writer
@@ -55,7 +55,7 @@ type dapLink struct {
 // linkBridged registers b as a session of mgr behind a new dapLink. A
 // debug type whose language dapscope has no adapter kind for stays an
 // editor-only bridged session (nil, the reason).
-func linkBridged(mgr *session.Manager, b *bridged, log *slog.Logger) (*dapLink, error) {
+func linkBridged(mgr *session.Manager, b *Session, log *slog.Logger) (*dapLink, error) {
 	ours, theirs := net.Pipe()
 	l := &dapLink{b: b, conn: ours, r: dap.NewReader(ours), w: dap.NewWriter(ours), log: log, wake: make(chan struct{}, 1)}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
@@ -154,9 +154,8 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 	}
 }
 
-// localFramePaths makes the frames' source paths file paths: VS Code hands
-// a remote window's stack traces back with URIs (vscode-remote://host/path),
-// and the session reads source lines and makes paths workspace-relative.
+// localFramePaths makes the frames' source paths file paths (LocalPath):
+// the session reads source lines and makes paths workspace-relative.
 func localFramePaths(body json.RawMessage) json.RawMessage {
 	var b map[string]any
 	if json.Unmarshal(body, &b) != nil {
@@ -167,8 +166,8 @@ func localFramePaths(body json.RawMessage) json.RawMessage {
 	for _, f := range frames {
 		fm, _ := f.(map[string]any)
 		src, _ := fm["source"].(map[string]any)
-		if p, ok := src["path"].(string); ok && localPath(p) != p {
-			src["path"] = localPath(p)
+		if p, ok := src["path"].(string); ok && LocalPath(p) != p {
+			src["path"] = LocalPath(p)
 			changed = true
 		}
 	}
@@ -182,20 +181,32 @@ func localFramePaths(body json.RawMessage) json.RawMessage {
 	return out
 }
 
-// editorMessage is the message of the editor's error (the debug adapter's
-// own words when customRequest failed), without the JSON-RPC wrapping.
+// editorMessage is the editor's own words in err (the debug adapter's
+// message when customRequest failed), else err's message.
 func editorMessage(err error) string {
-	var je *jsonrpc2.Error
-	if errors.As(err, &je) && je.Message != "" {
-		return je.Message
+	var ee *EditorError
+	if errors.As(err, &ee) && ee.Message != "" {
+		return ee.Message
 	}
 	return err.Error()
+}
+
+// LocalPath turns a frame's source path into a file path: VS Code hands a
+// remote window's stack traces back with URIs (vscode-remote://host/path,
+// file:///path).
+func LocalPath(p string) string {
+	if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], "/\\") {
+		if u, err := url.Parse(p); err == nil && u.Path != "" {
+			return u.Path
+		}
+	}
+	return p
 }
 
 func (l *dapLink) nextSeq() int { return int(l.seq.Add(1)) }
 
 // event turns a bridge event into the DAP event frames the session needs.
-func (l *dapLink) event(ev BridgeEvent) {
+func (l *dapLink) event(ev Event) {
 	switch ev.Kind {
 	case "started":
 		// VS Code launched it already: the session runs.
@@ -294,24 +305,30 @@ func (l *dapLink) wait() {
 	l.wg.Wait()
 }
 
-// linkEvent gives a bridge event to b's link, registering b with the
-// manager at its first event.
-func (s *Server) linkEvent(b *bridged, ev BridgeEvent) {
-	// b.mu is never held across the manager's calls or with s.mu (hover
-	// takes s.mu, then b.mu).
+// linkEvent gives an event to b's link, registering b with the manager at
+// its first event.
+func (br *Bridge) linkEvent(b *Session, ev Event) {
+	// b.mu is never held across the manager's calls or with br.mu.
 	b.mu.Lock()
 	first := !b.linked && ev.Kind != "terminated"
 	b.linked = b.linked || first
 	b.mu.Unlock()
 	if first {
-		l, err := linkBridged(s.mgr, b, s.log)
+		l, err := linkBridged(br.mgr, b, br.log)
 		if err != nil {
-			s.log.Info("bridged session not offered to agents", "session", b.id, "type", b.debugType, "err", err)
+			br.log.Info("bridged session not offered to agents", "session", b.id, "type", b.debugType, "err", err)
 		} else {
-			s.mu.Lock()
-			s.links = append(s.links, l)
-			s.linked[l.sess.ID()] = b.id
-			s.mu.Unlock()
+			br.mu.Lock()
+			closed := br.closed
+			if !closed {
+				br.links = append(br.links, l)
+				br.linked[l.sess.ID()] = b.id
+			}
+			br.mu.Unlock()
+			if closed { // Close has taken the links already
+				l.wait()
+				return
+			}
 			b.mu.Lock()
 			b.link = l
 			b.mu.Unlock()
@@ -322,16 +339,5 @@ func (s *Server) linkEvent(b *bridged, ev BridgeEvent) {
 	b.mu.Unlock()
 	if l != nil {
 		l.event(ev)
-	}
-}
-
-// waitLinks waits for every link's goroutines (their sessions have ended).
-func (s *Server) waitLinks() {
-	s.mu.Lock()
-	links := s.links
-	s.links = nil
-	s.mu.Unlock()
-	for _, l := range links {
-		l.wait()
 	}
 }

@@ -1,9 +1,9 @@
-// This file holds bridged sessions: debug sessions of other types (e.g. the
-// Python extension's debugpy) that the editor reports through a tracker. They
-// implement inspect.Target by sending each DAP request back to the extension
-// (`dapscope/dapRequest`), which runs it with session.customRequest.
+// session.go: one of the editor's own debug sessions (a Session), as an
+// inspect.Target: each DAP request runs in the editor (Editor), its state
+// follows the tracker's events, and the top frame of a stop is learnt from
+// the editor's own stackTrace (kind frame) instead of asked.
 
-package editor
+package bridge
 
 import (
 	"context"
@@ -13,38 +13,15 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
-	"go.lsp.dev/jsonrpc2"
 )
 
-// BridgeEvent is what the extension's tracker reports (dapscope/bridgeEvent).
-type BridgeEvent struct {
-	VSCodeSessionID string `json:"vscodeSessionId"`
-	DebugType       string `json:"debugType"`
-	Name            string `json:"name"`
-	Adapter         string `json:"adapter"`
-	Kind            string `json:"kind"` // started | stopped | continued | terminated | event | frame | cdp
-	ThreadID        int    `json:"threadId,omitempty"`
-	FrameID         int    `json:"frameId,omitempty"` // kind frame: the top frame, from the editor's first stackTrace of the stop
-	Line            int    `json:"line,omitempty"`    // kind frame: the top frame's line
-	Path            string `json:"path,omitempty"`    // kind frame: the top frame's source path
-	// CDP (kind cdp) is js-debug's CDP proxy for the session (bridgecdp.go).
-	CDP               *CDPAddress `json:"cdp,omitempty"`
-	Reason            string      `json:"reason,omitempty"`
-	AllThreadsStopped bool        `json:"allThreadsStopped,omitempty"`
-	// Event and Body are the DAP event as the debug adapter sent it: Body
-	// for stopped, continued and terminated, both for kind "event" (output,
-	// thread, exited, breakpoint…).
-	Event string          `json:"event,omitempty"`
-	Body  json.RawMessage `json:"body,omitempty"`
-}
-
-// bridged is one editor-owned session reached through the extension.
-type bridged struct {
+// Session is one of the editor's sessions, reached through the extension.
+type Session struct {
 	id        string // VS Code session id
 	name      string
 	debugType string
 	adapter   string
-	conn      jsonrpc2.Conn
+	ed        Editor
 
 	mu       sync.Mutex
 	status   string
@@ -55,16 +32,19 @@ type bridged struct {
 	top      int           // the stopped thread's top frame, when topKnown
 	topLine  int           // its line (0: not reported)
 	topPath  string        // its source path ("": not reported)
-	cdp      *cdpLink      // js-debug's CDP proxy (bridgecdp.go); nil if none
+	cdp      *cdpLink      // js-debug's CDP proxy (cdp.go); nil if none
 	topKnown bool          // learnt at this stop (kind frame)
 	topReady chan struct{} // closed when this stop's top frame is learnt
 	frames   bool          // the extension reports top frames (kind frame)
 	values   *sync.Map
-	link     *dapLink // its session.Manager session (bridgedap.go); nil if none
+	link     *dapLink // its session.Manager session (dap.go); nil if none
 	linked   bool     // a link was tried
 }
 
-func (b *bridged) Request(ctx context.Context, command string, args any, out any) error {
+// Request runs one DAP request in the editor's session (a probe evaluate
+// of a js-debug session through its CDP proxy when it can) and decodes the
+// response body into out (nil: dropped).
+func (b *Session) Request(ctx context.Context, command string, args any, out any) error {
 	if command == "evaluate" && b.adapter == "node" {
 		args = withFrameZero(args)
 		if done, err := b.evaluateViaCDP(ctx, args, out); done {
@@ -77,9 +57,8 @@ func (b *bridged) Request(ctx context.Context, command string, args any, out any
 			return fmt.Errorf("%s through the editor: %w", command, err)
 		}
 	}
-	var raw json.RawMessage
-	params := map[string]any{"vscodeSessionId": b.id, "command": command, "arguments": args}
-	if _, err := b.conn.Call(ctx, "dapscope/dapRequest", params, &raw); err != nil {
+	raw, err := b.ed.DAPRequest(ctx, b.id, command, args)
+	if err != nil {
 		return fmt.Errorf("%s through the editor: %w", command, err)
 	}
 	if out == nil || len(raw) == 0 {
@@ -109,21 +88,25 @@ func withFrameZero(args any) any {
 	return m
 }
 
-func (b *bridged) Adapter() string { return b.adapter }
+// Adapter is the adapter kind of the session's language.
+func (b *Session) Adapter() string { return b.adapter }
 
-func (b *bridged) Paused() (int, bool) {
+// Paused is the stopped thread, while the session is paused.
+func (b *Session) Paused() (int, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.threadID, b.stopped
 }
 
-func (b *bridged) Status() string {
+// Status is running, paused or completed ("" before the first event).
+func (b *Session) Status() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.status
 }
 
-func (b *bridged) Values() *sync.Map { return b.values }
+// Values is the inspector's scratch state for the session.
+func (b *Session) Values() *sync.Map { return b.values }
 
 // topFrameWait bounds how long an inspection right after a stop waits for
 // the editor's own stackTrace to tell the top frame (VS Code asks at once;
@@ -135,12 +118,12 @@ var topFrameWait = 300 * time.Millisecond
 // request through VS Code's customRequest is a round trip through the
 // workbench). Right after a stop it waits up to topFrameWait for it, when
 // the extension reports frames at all.
-func (b *bridged) KnownTopFrame(ctx context.Context, threadID int) (int, bool) {
+func (b *Session) KnownTopFrame(ctx context.Context, threadID int) (int, bool) {
 	if id, ok := b.waitTopFrame(ctx, threadID); ok {
 		return id, true
 	}
 	// Not (yet) told by the editor: with js-debug's CDP proxy linked, V8's
-	// top call frame stands for it (bridgecdp.go).
+	// top call frame stands for it (cdp.go).
 	b.mu.Lock()
 	same := threadID == b.threadID
 	b.mu.Unlock()
@@ -151,7 +134,7 @@ func (b *bridged) KnownTopFrame(ctx context.Context, threadID int) (int, bool) {
 }
 
 // waitTopFrame is the editor's id of the top frame (see KnownTopFrame).
-func (b *bridged) waitTopFrame(ctx context.Context, threadID int) (int, bool) {
+func (b *Session) waitTopFrame(ctx context.Context, threadID int) (int, bool) {
 	if _, ok := b.cdpTop(); ok {
 		// V8's top frame is at hand: use the editor's id only if known now.
 		b.mu.Lock()
@@ -178,13 +161,14 @@ func (b *bridged) waitTopFrame(ctx context.Context, threadID int) (int, bool) {
 }
 
 // StopGen numbers the session's stops (inspect.Browse keys its cache by it).
-func (b *bridged) StopGen() int {
+func (b *Session) StopGen() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stops
 }
 
-func (b *bridged) apply(ev BridgeEvent) {
+// apply follows one event of the session.
+func (b *Session) apply(ev Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.updated = time.Now()
@@ -218,27 +202,17 @@ func (b *bridged) apply(ev BridgeEvent) {
 	}
 }
 
-// BridgedInfo describes a bridged session in dapscope/sessions.
-type BridgedInfo struct {
-	VSCodeSessionID string    `json:"vscodeSessionId"`
-	Name            string    `json:"name"`
-	DebugType       string    `json:"debugType"`
-	Adapter         string    `json:"adapter"`
-	Status          string    `json:"status"`
-	ThreadID        int       `json:"threadId,omitempty"`
-	UpdatedAt       time.Time `json:"updatedAt"`
-}
-
-func (b *bridged) info() BridgedInfo {
+// Info describes the session.
+func (b *Session) Info() Info {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return BridgedInfo{VSCodeSessionID: b.id, Name: b.name, DebugType: b.debugType, Adapter: b.adapter, Status: b.status, ThreadID: b.threadID, UpdatedAt: b.updated}
+	return Info{VSCodeSessionID: b.id, Name: b.name, DebugType: b.debugType, Adapter: b.adapter, Status: b.status, ThreadID: b.threadID, UpdatedAt: b.updated}
 }
 
-// knownTopStackFrame is the top frame as the editor's stackTrace of this
-// stop gave it (id and source path), for the hover to find the hovered
-// file's frame without a request.
-func (b *bridged) knownTopStackFrame() (godap.StackFrame, bool) {
+// KnownTopStackFrame is the top frame as the editor's stackTrace of this
+// stop gave it (id and source path as the editor gave it), for a hover to
+// find the hovered file's frame without a request.
+func (b *Session) KnownTopStackFrame() (godap.StackFrame, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.topKnown || !b.stopped || b.topPath == "" {
