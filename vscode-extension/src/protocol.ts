@@ -188,7 +188,7 @@ export interface SessionInfo {
   active?: boolean;
 }
 
-/** A session of another debug type reached through the bridge (editor.BridgedInfo). */
+/** A session of another debug type reached through the bridge (bridge.Info, server/bridge). */
 export interface BridgedInfo {
   vscodeSessionId: string;
   name: string;
@@ -214,7 +214,7 @@ export interface SessionEvent {
   stop?: StopLocation;
 }
 
-/** dapscope/bridgeEvent params (editor.BridgeEvent): a tracked session's lifecycle. */
+/** dapscope/bridgeEvent params (bridge.Event, server/bridge): a tracked session's lifecycle. */
 export interface BridgeEvent {
   vscodeSessionId: string;
   debugType: string;
@@ -239,14 +239,14 @@ export interface BridgeEvent {
   body?: Record<string, unknown>;
 }
 
-/** js-debug's CDP proxy address (extension.js-debug.requestCDPProxy; editor.CDPAddress). */
+/** js-debug's CDP proxy address (extension.js-debug.requestCDPProxy; bridge.CDPAddress). */
 export interface CdpAddress {
   host: string;
   port: number;
   path?: string;
 }
 
-/** dapscope/dapRequest params: a DAP request the sidecar runs on a bridged session. */
+/** dapscope/dapRequest params (editor.DAPRequestParams): a DAP request the sidecar runs on a bridged session. */
 export interface DapRequestParams {
   vscodeSessionId: string;
   command: string;

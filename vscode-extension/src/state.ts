@@ -29,7 +29,7 @@ export class ExtensionState {
       // The bridge's timings belong to the DAP trace: at info level while it is on.
       (m) => (vscode.workspace.getConfiguration('dapscope').get<boolean>('trace.dap') === true ? log.info(m) : log.debug(m)),
       // js-debug's CDP proxy for a session: the sidecar's probe evaluates go
-      // straight to V8 instead of through the workbench (editor/bridgecdp.go).
+      // straight to V8 instead of through the workbench (server/bridge/cdp.go).
       (id) => vscode.commands.executeCommand('extension.js-debug.requestCDPProxy', id),
     );
     this.sidecar = new Sidecar(context.extensionPath, log, {
