@@ -14,6 +14,9 @@ import (
 
 	godap "github.com/google/go-dap"
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // BridgeEvent is what the extension's tracker reports (dapscope/bridgeEvent).
@@ -110,6 +113,9 @@ func withFrameZero(args any) any {
 }
 
 func (b *bridged) Adapter() string { return b.adapter }
+
+// Language is the debuggee's language, from the adapter kind (inspect.Target).
+func (b *bridged) Language() inspect.Language { return adapter.LanguageOf(b.adapter) }
 
 func (b *bridged) Paused() (int, bool) {
 	b.mu.Lock()

@@ -1,6 +1,6 @@
-// dapscope inspection probe for JavaScript, part 1 of 3 (probe_core.js,
-// probe_values.js, probe_table.js are concatenated by inspect/node.go into one
-// function body that returns P). It runs inside the debuggee: installed once
+// dapscope JavaScript probe: core. The sections of inspect/probe/javascript
+// are joined by inspect/probe.go, after a LIMITS header, into one function
+// body that returns P. It runs inside the debuggee: installed once
 // under globalThis[Symbol.for('dapscope.probe.<hash>')], then called by ONE
 // evaluate per inspection: P.run(() => NAME, ARGS_JSON) -> one JSON string in
 // the shape of inspect.Result. It imports nothing into the program, never
@@ -11,17 +11,19 @@
 // path resolution and the entry points.
 
 const ELL = '\u2026';
-const MAX_STR = 256;          // chars per string in reprs and cells
-const MAX_ITEMS = 50;         // items per container in reprs
-const MAX_DEPTH = 2;          // nesting depth of reprs and cells
-const SAMPLE = 20000;         // finite numbers sorted for quantiles, histogram, distinct
-const OBJ_SAMPLE = 100000;    // values counted for top values and string lengths
-const TYPE_SAMPLE = 1000;     // elements whose types are counted (containers)
-const ROW_SAMPLE = 1000;      // rows looked at to recognise an array of records
-const STAT_COLUMNS = 100;     // columns that get statistics
-const PREVIEW_COLUMNS = 200;  // columns shown in previews
-const MAX_COLUMNS = 1000;     // more distinct keys than this: not a table
-const MAX_OUT = 4 * 1024 * 1024;
+// Bounds come from the sidecar (inspect/limits.go), in LIMITS: a header it
+// writes in front of these sources.
+const MAX_STR = LIMITS.max_str;                 // chars per string in reprs and cells
+const MAX_ITEMS = LIMITS.max_items;             // items per container in reprs
+const MAX_DEPTH = LIMITS.max_depth;             // nesting depth of reprs and cells
+const SAMPLE = LIMITS.sample;                   // finite numbers sorted for quantiles, histogram, distinct
+const OBJ_SAMPLE = LIMITS.obj_sample;           // values counted for top values and string lengths
+const TYPE_SAMPLE = LIMITS.type_sample;         // elements whose types are counted (containers)
+const ROW_SAMPLE = LIMITS.row_sample;           // rows looked at to recognise an array of records
+const STAT_COLUMNS = LIMITS.stat_columns;       // columns that get statistics
+const PREVIEW_COLUMNS = LIMITS.preview_columns; // columns shown in previews
+const MAX_COLUMNS = LIMITS.max_columns;         // more distinct keys than this: not a table
+const MAX_OUT = LIMITS.max_out;                 // bytes (UTF-16 units) of one answer
 
 // Intrinsics, captured once so that a program that replaces them cannot
 // change what the probe does.

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 2 of 3: the bounded repr and the
+// dapscope JavaScript probe: values — the bounded repr and the
 // inspection of each kind of value (primitives, strings, arrays, Map/Set,
 // objects and class instances, functions, errors, dates, regexps, promises,
 // proxies, weak collections, buffers), dispatched by inspectValue.

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 5: P.summarize, one-line facts of many
+// dapscope JavaScript probe: summaries — P.summarize, one-line facts of many
 // values in ONE evaluate, for the editor's smart values (hover, Watch,
 // Variables): arrays of records and library tables (shape, nulls per
 // column), typed arrays and library series (dtype, length, NaN/inf,

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 3 of 3: statistics (numbers, strings,
+// dapscope JavaScript probe: tables — statistics (numbers, strings,
 // booleans, dates, mixed values), arrays of records as tables (like a
 // DataFrame: columns with types, nulls, distinct, min/max/mean, top values,
 // head/tail), typed arrays, buffers, and data libraries recognised by duck
