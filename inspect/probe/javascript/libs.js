@@ -150,6 +150,7 @@ function inspectLibrary(v, opts, B, res) {
   try { src = librarySource(v); } catch (e) { return false; }
   if (!src) return false;
   res.type = src.type; res.detected_type = src.detected;
+  PREC.cell = TABLE_CELL;
   try {
     inspectColumns(src, opts, B, res);
   } catch (e) {

@@ -35,7 +35,7 @@ function summaryNumbers(it, get, n, B) {
   }
   if (nan) it.nan = nan;
   if (inf) it.inf = inf;
-  if (mn <= mx) { it.min = num(mn, 6); it.max = num(mx, 6); }
+  if (mn <= mx) { it.min = num(mn, CELL); it.max = num(mx, CELL); }
 }
 
 function summaryRecords(a, n, rc, it, B) {
@@ -101,6 +101,7 @@ function summarizeValue(v, it, B) {
 P.summarize = function (thunks, argsJSON) {
   try {
     const args = J.parse(argsJSON);
+    setPrecision(null, CELL);
     const B = new Budget(N(args.timeout || 0.05));
     const names = args.names || [];
     const items = [];

@@ -76,6 +76,11 @@ def _inspect_container(obj, kind, opts, B, res):
             st['self_referencing'] = True
     if tr.hit:
         pv['is_truncated'] = True
+    if kind in ('list', 'tuple', 'deque') and n and opts.get('include_statistics', True) and B.ok('statistics'):
+        s = {}
+        _sequence_stats(obj, n, B, s)
+        if 'min' in s or 'top_values' in s or 'true_count' in s:
+            res['statistics'] = s
 
 
 def _inspect_text(obj, kind, opts, B, res):

@@ -60,8 +60,7 @@ def _inspect_ndarray(a, opts, B, res):
         flat = a.ravel()
     n = int(flat.shape[0])
     if n > _EXACT_LIMIT and not opts.get('force_statistics'):
-        step = n // _ARRAY_SAMPLE
-        flat = flat[::step][:_ARRAY_SAMPLE]
+        flat, _ = _stride_sample(flat, _ARRAY_SAMPLE)
         stats['sampled'] = True
         stats['sample_size'] = int(flat.shape[0])
         res['warnings'].append('statistics computed on %d evenly spaced of %d elements' % (flat.shape[0], n))

@@ -3,12 +3,19 @@
 
 # ---------------------------------------------------------------- statistics
 
+def _sample_positions(np, size, n):
+    """n evenly spaced positions spread over all of 0..size-1: floor(j *
+    size / n), j < n (the JavaScript probe takes the same ones)."""
+    return (np.arange(n, dtype='int64') * size) // n
+
+
 def _stride_sample(v, n):
+    """n evenly spaced elements of the 1-D array v (all of v, unsampled,
+    when it has no more than n)."""
     size = v.shape[0]
     if size <= n:
         return v, False
-    step = size // n
-    return v[::step][:n], True
+    return v[_sample_positions(_mod('numpy'), size, n)], True
 
 
 def _distinct_from_sorted(np, ss, sampled, n_total, res):
@@ -101,8 +108,9 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False):
     cuts = [0] + [int(i) for i in idx] + [m]
     counts = [cuts[i + 1] - cuts[i] for i in range(10)]
     if sampled:
-        scale = float(fin.shape[0]) / m
-        counts = [int(round(c * scale)) for c in counts]
+        # scaled to all values, halves rounded up (as the JavaScript probe)
+        total = int(fin.shape[0])
+        counts = [int(math.floor(c * total / m + 0.5)) for c in counts]
     # 10 equal bins: edge i is start + i * width
     res['histogram'] = {'start': _num(lo, _STAT), 'width': _num((hi - lo) / 10.0, _STAT), 'counts': counts}
     if distinct:
@@ -190,7 +198,7 @@ def _series_stats(pd, np, s, B, opts, res, label):
         return
     # object / string / other extension types
     sampled = n > _OBJ_SAMPLE
-    ss = s.iloc[::max(1, n // _OBJ_SAMPLE)].iloc[:_OBJ_SAMPLE] if sampled else s
+    ss = s.iloc[_sample_positions(np, n, _OBJ_SAMPLE)] if sampled else s
     if sampled:
         res['sampled'] = True
         res['sample_size'] = int(len(ss))
@@ -200,7 +208,9 @@ def _series_stats(pd, np, s, B, opts, res, label):
         res['element_types'] = types
     if B.ok(label + '.top_values'):
         try:
-            vc = nn.value_counts()
+            # most frequent first, ties in first-seen order (as the
+            # JavaScript probe; pandas' own order of ties is arbitrary)
+            vc = nn.value_counts(sort=False).sort_values(ascending=False, kind='stable')
             if sampled:
                 res['distinct'] = int(len(vc))
                 res['distinct_estimated'] = True
@@ -216,3 +226,68 @@ def _series_stats(pd, np, s, B, opts, res, label):
             res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(lens.mean(), _STAT)}
         except Exception:
             pass
+
+
+def _sequence_stats(seq, n, B, res):
+    """Statistics of a list's, tuple's or deque's elements, by their kinds,
+    as the JavaScript probe gives an array's (valueStats): numbers (bools
+    are not numbers) the numeric statistics of the non-null ones; booleans
+    their true count; strings distinct and top values and lengths; a mix or
+    anything else none. Numbers need numpy in the debuggee."""
+    nums, strs, bools, nulls, other = 0, 0, 0, 0, 0
+    for i, x in enumerate(seq):
+        if i & 0xffff == 0xffff and not B.ok('statistics'):
+            return
+        t = type(x)
+        if t is bool:
+            bools += 1
+        elif t is int or t is float:
+            nums += 1
+        elif t is str:
+            strs += 1
+        elif x is None:
+            nulls += 1
+        else:
+            other += 1
+    present = [k for k, c in (('number', nums), ('string', strs), ('boolean', bools)) if c]
+    if other or len(present) != 1:
+        return
+    res['count'] = n
+    if present[0] == 'number':
+        np = _mod('numpy')
+        if np is None:
+            res.pop('count')
+            return
+        vals = [x for x in seq if x is not None]
+        ints = all(type(x) is int for x in vals) and all(-2 ** 63 <= x < 2 ** 63 for x in vals)
+        _numeric_stats(np, np.array(vals, dtype='int64' if ints else 'float64'), res, distinct=True)
+        return
+    if present[0] == 'boolean':
+        t = sum(1 for x in seq if x is True)
+        f = n - nulls - t
+        res['true_count'] = t
+        res['true_rate'] = _num(float(t) / (n - nulls), _STAT)
+        tv = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': f}) if x['count']]
+        res['top_values'] = sorted(tv, key=lambda x: -x['count'])
+        res['distinct'] = int(t > 0) + int(f > 0)
+        return
+    # strings: an evenly spaced sample, most frequent first (ties in
+    # first-seen order), lengths
+    items = seq if isinstance(seq, (list, tuple)) else list(seq)
+    m = min(n, _OBJ_SAMPLE)
+    counts, lens = {}, []
+    for j in range(m):
+        x = items[j * n // m]
+        if x is None:
+            continue
+        counts[x] = counts.get(x, 0) + 1
+        lens.append(len(x))
+    if n > m:
+        res['sampled'] = True
+        res['sample_size'] = m
+        res['distinct_estimated'] = True
+    res['distinct'] = len(counts)
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
+    res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': c} for k, c in top]
+    if lens:
+        res['str_len'] = {'min': min(lens), 'max': max(lens), 'mean': _num(float(sum(lens)) / len(lens), _STAT)}
