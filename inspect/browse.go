@@ -14,9 +14,6 @@ import (
 	"strings"
 )
 
-// MaxPageRows bounds one page.
-const MaxPageRows = 1000
-
 // Selection chooses what part of a table to return.
 type Selection struct {
 	// Columns by name, glob ("feature_*") or position (int); none: all.
@@ -117,10 +114,11 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if err := sel.Validate(); err != nil {
 		return nil, err
 	}
-	if t.Adapter() != "debugpy" {
-		return nil, &Error{Code: CodeInvalidArgument, Message: "browsing rows needs the Python probe (debugpy sessions)"}
+	p := probeFor(t.Language())
+	if p == nil || !p.has("select") {
+		return nil, &Error{Code: CodeInvalidArgument, Message: "browsing rows needs the Python probe: " + string(t.Language()) + " sessions cannot page a value yet"}
 	}
-	path, err := ParsePath(expression)
+	path, err := ParsePathFor(t.Language(), expression)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +141,8 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if err != nil {
 		return nil, err
 	}
-	body, err := callProbe(rctx, t, frameID, "select", string(b))
+	root, _ := path[0].Value.(string)
+	raw, err := p.call(rctx, t, frameID, "select", []string{root}, string(b))
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
 			return nil, ne
@@ -151,10 +150,10 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 		return nil, requestError(ctx, rctx, err, "selection")
 	}
 	var out PageResult
-	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(body.Result)))
+	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(raw)))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip.Bytes.Head(body.Result, 300)}
+		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip.Bytes.Head(raw, 300)}
 	}
 	if out.Error != nil {
 		return nil, out.Error

@@ -41,7 +41,7 @@ print(' '.join(out))
 
 func TestBrowseCacheBounded(t *testing.T) {
 	cmd := exec.Command("/usr/bin/python3", "-c", cacheScript)
-	cmd.Stdin = strings.NewReader(ProbeSource())
+	cmd.Stdin = strings.NewReader(ProbeSource(Python))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -48,7 +48,7 @@ print('checked' if not bad else 'differs')
 func runProbeCheck(t *testing.T, script string) {
 	t.Helper()
 	cmd := exec.Command("/usr/bin/python3", "-c", script)
-	cmd.Stdin = strings.NewReader(probeSource)
+	cmd.Stdin = strings.NewReader(ProbeSource(Python))
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "checked" {
 		t.Fatalf("%v\n%s", err, out)

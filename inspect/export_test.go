@@ -27,7 +27,7 @@ var (
 	Normalize    = normalize
 	CheckGolden  = checkGolden
 	Contains     = contains
-	ProbeModule  = probeModule
+	ProbeModule  = pythonProbe.slot
 )
 
 // AfterTests run after all tests and benchmarks, before the leak check

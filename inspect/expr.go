@@ -54,9 +54,11 @@ var jsReserved = map[string]bool{
 // is an *Error with code INVALID_EXPRESSION.
 func ParsePath(expr string) (Path, error) { return parsePath(expr, false) }
 
-// ParsePathFor parses expr in the grammar of the adapter's language:
-// JavaScript for "node", Python's otherwise.
-func ParsePathFor(adapter, expr string) (Path, error) { return parsePath(expr, adapter == "node") }
+// ParsePathFor parses expr in the grammar of the language: JavaScript's, or
+// Python's (also used for Go).
+func ParsePathFor(lang Language, expr string) (Path, error) {
+	return parsePath(expr, lang == JavaScript)
+}
 
 func parsePath(expr string, js bool) (Path, error) {
 	p := &pathParser{s: strings.TrimSpace(expr), js: js}
@@ -115,6 +117,19 @@ func parsePath(expr string, js bool) (Path, error) {
 func (p Path) String() string {
 	out, _ := p.render(func(v any) (string, error) { return pyLiteral(v), nil })
 	return out
+}
+
+// In renders the path in the language's syntax (Go: "" when it has no Go
+// form).
+func (p Path) In(lang Language) string {
+	switch lang {
+	case JavaScript:
+		return p.JSExpr()
+	case Go:
+		s, _ := p.GoExpr()
+		return s
+	}
+	return p.String()
 }
 
 // GoExpr renders the path in Go syntax for Delve; a negative index is not

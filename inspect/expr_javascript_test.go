@@ -32,7 +32,7 @@ func TestParsePathJS(t *testing.T) {
 		if c.js == "" {
 			continue
 		}
-		p, err := ParsePathFor("node", c.in)
+		p, err := ParsePathFor(JavaScript, c.in)
 		if err != nil {
 			t.Errorf("ParsePathFor(node, %q): %v", c.in, err)
 			continue
@@ -50,14 +50,14 @@ func TestParsePathJS(t *testing.T) {
 		"\u0301x", // a mark cannot start a name
 	}
 	for _, in := range bad {
-		_, err := ParsePathFor("node", in)
+		_, err := ParsePathFor(JavaScript, in)
 		var ie *Error
 		if !errors.As(err, &ie) || ie.Code != CodeInvalidExpression || ie.Hint == "" {
 			t.Errorf("ParsePathFor(node, %q): want INVALID_EXPRESSION with a hint, got %v", in, err)
 		}
 	}
 	// Other adapters keep Python's grammar: $ and its keywords are refused.
-	for _, adapter := range []string{"debugpy", "dlv", ""} {
+	for _, adapter := range []Language{Python, Go, ""} {
 		for _, in := range []string{"$el", "opts.class", "None", "x.from"} {
 			if _, err := ParsePathFor(adapter, in); err == nil {
 				t.Errorf("ParsePathFor(%q, %q): want an error in Python's grammar", adapter, in)

@@ -65,51 +65,44 @@ func startHarness(t testing.TB, fixture string) *pyHarness {
 }
 
 func (h *pyHarness) Request(ctx context.Context, command string, args any, out any) error {
+	if command == "stackTrace" {
+		return json.Unmarshal([]byte(`{"stackFrames":[{"id":7,"name":"build","line":1}],"totalFrames":1}`), out)
+	}
+	return fmt.Errorf("harness: unsupported command %s", command)
+}
+
+// EvaluateProbe makes the harness an inspect.Transport: the expression is
+// evaluated in the fixture's namespace as pydevd would (rawString).
+func (h *pyHarness) EvaluateProbe(ctx context.Context, req EvalRequest) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch command {
-	case "stackTrace":
-		return json.Unmarshal([]byte(`{"stackFrames":[{"id":7,"name":"build","line":1}],"totalFrames":1}`), out)
-	case "evaluate":
-	default:
-		return fmt.Errorf("harness: unsupported command %s", command)
+	if !req.RawString {
+		return "", errors.New("harness: evaluate without rawString")
 	}
-	b, _ := json.Marshal(args)
-	var ea evaluateArgs
-	if err := json.Unmarshal(b, &ea); err != nil {
-		return err
-	}
-	if ea.Format == nil || !ea.Format.RawString {
-		return errors.New("harness: evaluate without rawString")
-	}
-	line, _ := json.Marshal(ea.Expression)
+	line, _ := json.Marshal(req.Expression)
 	h.evals++
-	h.last = append(h.last, ea.Expression)
+	h.last = append(h.last, req.Expression)
 	if _, err := h.in.Write(append(line, '\n')); err != nil {
-		return err
+		return "", err
 	}
 	resp, err := h.out.ReadBytes('\n')
 	if err != nil {
-		return err
+		return "", err
 	}
 	var r struct {
 		Result *string `json:"result"`
 		Error  string  `json:"error"`
 	}
 	if err := json.Unmarshal(resp, &r); err != nil {
-		return err
+		return "", err
 	}
 	if r.Result == nil {
-		return errors.New(r.Error)
+		return "", errors.New(r.Error)
 	}
-	if out == nil {
-		return nil
-	}
-	body, _ := json.Marshal(evaluateBody{Result: *r.Result})
-	return json.Unmarshal(body, out)
+	return *r.Result, nil
 }
 
-func (h *pyHarness) Adapter() string { return "debugpy" }
+func (h *pyHarness) Language() Language { return Python }
 func (h *pyHarness) Paused() (int, bool) {
 	if h.paused {
 		return 1, true

@@ -18,7 +18,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	if err := opts.Normalize(); err != nil {
 		return nil, err
 	}
-	path, err := ParsePathFor(t.Adapter(), expression)
+	path, err := ParsePathFor(t.Language(), expression)
 	if err != nil {
 		return nil, err
 	}
@@ -38,12 +38,9 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 		}
 	}
 	var res *Result
-	switch t.Adapter() {
-	case "debugpy":
-		res, err = inspectPython(rctx, t, frameID, path, opts)
-	case "node":
-		res, err = inspectJS(rctx, t, frameID, path, opts)
-	default:
+	if p := probeFor(t.Language()); p != nil {
+		res, err = inspectProbe(rctx, t, p, frameID, path, opts)
+	} else {
 		res, err = inspectVariables(rctx, t, frameID, path, opts)
 	}
 	if err != nil {

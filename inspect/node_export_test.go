@@ -4,4 +4,4 @@
 package inspect
 
 var CheckTextGolden = checkTextGolden
-var JSProbeKey = jsProbeKey
+var JSProbeKey = jsProbe.slot

@@ -280,7 +280,7 @@ func TestNodeProbeInstalledOnce(t *testing.T) {
 	if _, err := inspect.Inspect(ctx, s, 0, "flag", inspect.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.Values().Load("inspect.jsprobe." + inspect.JSProbeKey); !ok {
+	if _, ok := s.Values().Load("inspect.probe." + inspect.JSProbeKey); !ok {
 		t.Fatal("the session does not remember the installed probe")
 	}
 	fr, err := s.TopFrame(ctx)

@@ -17,13 +17,13 @@ import (
 // pyFloat evaluates a Python float expression in the harness's frame.
 func pyFloat(t *testing.T, h *pyHarness, expr string) float64 {
 	t.Helper()
-	var out evaluateBody
-	if err := h.Request(context.Background(), "evaluate", evaluateArgs{Expression: "repr(float(" + expr + "))", Format: &valueFormat{RawString: true}}, &out); err != nil {
+	out, err := h.EvaluateProbe(context.Background(), EvalRequest{Expression: "repr(float(" + expr + "))", RawString: true})
+	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
-	f, err := strconv.ParseFloat(out.Result, 64)
+	f, err := strconv.ParseFloat(out, 64)
 	if err != nil {
-		t.Fatalf("%s: %q", expr, out.Result)
+		t.Fatalf("%s: %q", expr, out)
 	}
 	return f
 }

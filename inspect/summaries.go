@@ -3,9 +3,9 @@
 // reports. The probe's summarize() runs no user code (no __repr__,
 // __len__ or properties of user classes): builtins by value, known
 // library types through their own accessors, other objects by class name
-// and attribute count. The JavaScript probe (node) has a summarize of its
-// own, for named values only (JavaScript cannot list a frame's locals from
-// inside); other adapters get ErrUnsupported.
+// and attribute count. The JavaScript probe has a summarize of its own, for
+// named values only (JavaScript cannot list a frame's locals from inside);
+// other languages get ErrUnsupported.
 
 package inspect
 
@@ -67,39 +67,54 @@ func LibraryType(t string) bool {
 }
 
 // SummaryType reports an adapter `type` whose value a summary can improve
-// in the editor's views: LibraryType for debugpy; for node (dapscope's
-// adapter names a value by its class) arrays (of records), typed arrays,
-// the library tables the JavaScript probe recognises, and Proxies
-// (nodejs-polars DataFrames and Series are Proxies; the probe tells them
-// apart without running a trap, and other Proxies keep their value).
-func SummaryType(adapter, t string) bool {
-	if adapter == "node" {
-		switch t {
-		case "Array", "Table", "Vector", "ColumnTable", "Proxy":
-			return true
-		}
-		return strings.HasSuffix(t, "Array") && t != "ArrayBuffer" && t != "SharedArrayBuffer"
+// in the editor's views, in a session of the language (its probe's table).
+func SummaryType(lang Language, t string) bool {
+	if p := probeFor(lang); p != nil && p.summaryType != nil {
+		return p.summaryType(t)
 	}
-	return LibraryType(t)
+	return false
 }
 
-// ErrUnsupported: the adapter has no summary probe.
-var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need the Python probe (debugpy) or the JavaScript probe (node)"}
+// jsSummaryType: dapscope's Node adapter names a value by its class:
+// arrays (of records), typed arrays, the library tables the JavaScript
+// probe recognises, and Proxies (nodejs-polars DataFrames and Series are
+// Proxies; the probe tells them apart without running a trap, and other
+// Proxies keep their value).
+func jsSummaryType(t string) bool {
+	switch t {
+	case "Array", "Table", "Vector", "ColumnTable", "Proxy":
+		return true
+	}
+	return strings.HasSuffix(t, "Array") && t != "ArrayBuffer" && t != "SharedArrayBuffer"
+}
 
-// SupportsSummaries reports whether sessions of the adapter kind have the
+// ErrUnsupported: the language has no summary probe.
+var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need a probe: Python or JavaScript sessions"}
+
+// SupportsSummaries reports whether sessions of the language have the
 // summary probe.
-func SupportsSummaries(adapter string) bool { return adapter == "debugpy" || adapter == "node" }
+func SupportsSummaries(lang Language) bool {
+	p := probeFor(lang)
+	return p != nil && p.has("summarize")
+}
+
+// ListsLocals reports whether the language's probe can summarise every
+// local of a frame by itself (Summaries with nil paths).
+func ListsLocals(lang Language) bool {
+	p := probeFor(lang)
+	return p != nil && p.listsLocals
+}
 
 // Summaries summarises the values at paths (nil: every local of the frame;
 // debugpy only) in frameID (0: the top frame) with one evaluate, bounded by
 // timeout inside the debuggee; ctx bounds the wait.
 func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout time.Duration) ([]ValueSummary, error) {
-	if !SupportsSummaries(t.Adapter()) {
+	p := probeFor(t.Language())
+	if p == nil || !p.has("summarize") {
 		return nil, ErrUnsupported
 	}
-	js := t.Adapter() == "node"
-	if js && paths == nil {
-		return nil, &Error{Code: CodeInvalidArgument, Message: "JavaScript summaries need the values' names (a frame's locals cannot be listed from inside)"}
+	if paths == nil && !p.listsLocals {
+		return nil, &Error{Code: CodeInvalidArgument, Message: string(p.lang) + " summaries need the values' names (a frame's locals cannot be listed from inside)"}
 	}
 	threadID, ok := t.Paused()
 	if !ok {
@@ -119,14 +134,11 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	if err != nil {
 		return nil, err
 	}
-	var raw string
-	if js {
-		raw, err = jsSummaries(ctx, t, frameID, paths, string(b))
-	} else {
-		var body evaluateBody
-		body, err = callProbe(ctx, t, frameID, "summarize", string(b))
-		raw = body.Result
+	roots := make([]string, len(paths))
+	for i, path := range paths {
+		roots[i], _ = path[0].Value.(string)
 	}
+	raw, err := p.call(ctx, t, frameID, "summarize", roots, string(b))
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
 			return nil, ne

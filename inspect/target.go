@@ -17,9 +17,12 @@ type Target interface {
 	// connection and decodes the response body into out (nil discards it).
 	// A DAP error response is returned as an error carrying the adapter's
 	// message. ctx bounds the wait; the request is never cancelled upstream.
+	// Probe calls go through it as evaluate requests unless the Target is
+	// also a Transport (probe.go).
 	Request(ctx context.Context, command string, args any, out any) error
-	// Adapter names the adapter kind: "debugpy", "dlv", or another name.
-	Adapter() string
+	// Language is the debuggee's language: it picks the probe (Python,
+	// JavaScript) or the DAP variables fallback (Go and anything else).
+	Language() Language
 	// Paused reports the stopped thread, or ok=false when not paused.
 	Paused() (threadID int, ok bool)
 	// Status is the session status ("running", "paused", ...), for errors.

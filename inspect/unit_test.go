@@ -230,13 +230,12 @@ func TestProbeWithoutPandas(t *testing.T) {
 	if err != nil || res.DetectedType != TypeDict || *res.Structure.Length != 2 {
 		t.Fatalf("lookup['x'][-1]: %v %+v", err, res)
 	}
-	var body evaluateBody
-	if err := h.Request(ctx, "evaluate", evaluateArgs{Expression: "str(sorted(m for m in ('pandas', 'numpy') if m in __import__('sys').modules))",
-		Format: &valueFormat{RawString: true}}, &body); err != nil {
+	got, err := h.EvaluateProbe(ctx, EvalRequest{Expression: "str(sorted(m for m in ('pandas', 'numpy') if m in __import__('sys').modules))", RawString: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if body.Result != "[]" {
-		t.Fatalf("the probe imported %s into the debuggee", body.Result)
+	if got != "[]" {
+		t.Fatalf("the probe imported %s into the debuggee", got)
 	}
 }
 

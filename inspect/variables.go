@@ -69,7 +69,7 @@ func variables(ctx context.Context, t Target, ref int, filter string, start, cou
 
 func inspectVariables(ctx context.Context, t Target, frameID int, path Path, opts Options) (*Result, error) {
 	expr := path.String()
-	if t.Adapter() == "dlv" {
+	if t.Language() == Go {
 		var err error
 		if expr, err = path.GoExpr(); err != nil {
 			return nil, err

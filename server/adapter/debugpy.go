@@ -8,6 +8,7 @@ package adapter
 import (
 	"context"
 	"fmt"
+	"github.com/dapscope/dapscope/inspect"
 	"log/slog"
 	"maps"
 	"os"
@@ -65,10 +66,11 @@ func StartDebugpy(ctx context.Context, cfg DebugpyConfig) (*Adapter, error) {
 // debugpyDriver is the Driver of debugpy.
 type debugpyDriver struct{}
 
-func (debugpyDriver) Kind() Kind        { return Debugpy }
-func (debugpyDriver) AdapterID() string { return string(Debugpy) }
-func (debugpyDriver) Targets() Targets  { return Targets{Modules: true} }
-func (debugpyDriver) Dir(string) string { return "" }
+func (debugpyDriver) Kind() Kind                 { return Debugpy }
+func (debugpyDriver) Language() inspect.Language { return inspect.Python }
+func (debugpyDriver) AdapterID() string          { return string(Debugpy) }
+func (debugpyDriver) Targets() Targets           { return Targets{Modules: true} }
+func (debugpyDriver) Dir(string) string          { return "" }
 
 func (debugpyDriver) Start(ctx context.Context, cfg StartConfig) (*Adapter, error) {
 	return StartDebugpy(ctx, DebugpyConfig{Python: cfg.Exe, Dir: cfg.Dir, Logger: cfg.Logger})

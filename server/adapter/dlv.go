@@ -8,6 +8,7 @@ package adapter
 import (
 	"context"
 	"fmt"
+	"github.com/dapscope/dapscope/inspect"
 	"log/slog"
 	"net"
 	"os"
@@ -114,6 +115,7 @@ func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
 type dlvDriver struct{}
 
 func (dlvDriver) Kind() Kind                 { return Dlv }
+func (dlvDriver) Language() inspect.Language { return inspect.Go }
 func (dlvDriver) AdapterID() string          { return string(Dlv) }
 func (dlvDriver) Targets() Targets           { return Targets{Dirs: true} }
 func (dlvDriver) ExceptionFilters() []string { return []string{} }

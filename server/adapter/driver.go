@@ -10,12 +10,18 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/dapscope/dapscope/inspect"
 )
 
 // Driver is one kind of debug adapter. Drivers are stateless values.
 type Driver interface {
 	// Kind is the adapter's kind.
 	Kind() Kind
+	// Language is the debuggee's language as the inspector sees it: it
+	// picks the probe (or the DAP variables fallback) and the grammar of
+	// expressions.
+	Language() inspect.Language
 	// Start starts the adapter process; its connection speaks DAP.
 	Start(ctx context.Context, cfg StartConfig) (*Adapter, error)
 	// AdapterID is the adapterID of the initialize request.

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/dapscope/dapscope/inspect"
 )
 
 // Kind names a debug adapter; its value is what the session API reports
@@ -120,6 +122,20 @@ func KindFor(name, program string) (Kind, error) {
 		}
 	}
 	return ParseKind(name)
+}
+
+// LanguageOf is the debuggee language of an adapter name (a kind or an
+// alias); "" for an unknown adapter.
+func LanguageOf(name string) inspect.Language {
+	k, err := ParseKind(name)
+	if err != nil {
+		return ""
+	}
+	d, err := DriverFor(k)
+	if err != nil {
+		return ""
+	}
+	return d.Language()
 }
 
 // DriverFor returns the driver of kind k.

@@ -9,6 +9,7 @@ package adapter
 import (
 	"context"
 	"fmt"
+	"github.com/dapscope/dapscope/inspect"
 	"log/slog"
 	"net"
 	"os/exec"
@@ -71,6 +72,7 @@ type LoadError = node.LoadError
 type nodeDriver struct{}
 
 func (nodeDriver) Kind() Kind                 { return Node }
+func (nodeDriver) Language() inspect.Language { return inspect.JavaScript }
 func (nodeDriver) AdapterID() string          { return string(Node) }
 func (nodeDriver) Targets() Targets           { return Targets{} }
 func (nodeDriver) Dir(string) string          { return "" }

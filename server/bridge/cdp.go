@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // CDPAddress is where js-debug's CDP proxy of a session listens.
@@ -108,7 +110,7 @@ func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 // linkCDP connects a bridged node session to its CDP proxy (once).
 func (br *Bridge) linkCDP(b *Session, addr CDPAddress) {
 	b.mu.Lock()
-	if b.cdp != nil || b.status == "completed" || b.adapter != "node" {
+	if b.cdp != nil || b.status == "completed" || b.kind() != adapter.Node {
 		b.mu.Unlock()
 		return
 	}

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 // Session is one of the editor's sessions, reached through the extension.
@@ -45,13 +48,13 @@ type Session struct {
 // of a js-debug session through its CDP proxy when it can) and decodes the
 // response body into out (nil: dropped).
 func (b *Session) Request(ctx context.Context, command string, args any, out any) error {
-	if command == "evaluate" && b.adapter == "node" {
+	if command == "evaluate" && b.kind() == adapter.Node {
 		args = withFrameZero(args)
 		if done, err := b.evaluateViaCDP(ctx, args, out); done {
 			return err
 		}
 	}
-	if b.adapter == "node" {
+	if b.kind() == adapter.Node {
 		var err error
 		if args, err = b.withRealTopFrame(ctx, command, args); err != nil {
 			return fmt.Errorf("%s through the editor: %w", command, err)
@@ -90,6 +93,15 @@ func withFrameZero(args any) any {
 
 // Adapter is the adapter kind of the session's language.
 func (b *Session) Adapter() string { return b.adapter }
+
+// kind is the adapter kind the extension reported ("" when unknown).
+func (b *Session) kind() adapter.Kind {
+	k, _ := adapter.ParseKind(b.adapter)
+	return k
+}
+
+// Language is the debuggee's language, from the adapter kind (inspect.Target).
+func (b *Session) Language() inspect.Language { return adapter.LanguageOf(b.adapter) }
 
 // Paused is the stopped thread, while the session is paused.
 func (b *Session) Paused() (int, bool) {

@@ -18,7 +18,7 @@ import (
 )
 
 func (s *Server) setVariable(ctx context.Context, sess *session.Session, p *setVariableArgs) (*SetVariableResult, error) {
-	path, err := inspect.ParsePathFor(sess.Adapter(), p.Name) // JavaScript names and reserved words on Node
+	path, err := inspect.ParsePathFor(sess.Language(), p.Name) // JavaScript names and reserved words on Node
 	if err != nil || len(path) == 1 {
 		// A plain name (or not a path at all: the scopes say what exists).
 		old, updated, err := sess.SetVariable(ctx, p.FrameID, p.Name, p.Value)
@@ -27,7 +27,7 @@ func (s *Server) setVariable(ctx context.Context, sess *session.Session, p *setV
 		}
 		return &SetVariableResult{Name: p.Name, Previous: old, Value: updated}, nil
 	}
-	goLang := sess.Adapter() == "dlv"
+	goLang := sess.Language() == inspect.Go
 	expr, parent := path.String(), path[:len(path)-1].String()
 	if goLang {
 		if expr, err = path.GoExpr(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -110,7 +111,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 	if err != nil {
 		return nil, err
 	}
-	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now(), GoLang: sess.Adapter() == "dlv"}
+	sn := &snapshot{SessionID: sess.ID(), FrameID: frameID, CapturedAt: time.Now(), GoLang: sess.Language() == inspect.Go}
 	if frames, err := sess.StackTrace(ctx, 0, 50); err == nil {
 		for i, f := range frames {
 			// Delve hands out new frame ids on every stackTrace: the top

@@ -256,14 +256,15 @@ func stopLocals(vars []VarValue) ([]LocalSummary, int) {
 const reportBudget = 5 * time.Second
 
 // reportLocals reads a frame's locals for stop reports and snapshots
-// WITHOUT running user code: on debugpy through the probe's summaries
+// WITHOUT running user code: where the probe lists a frame's locals
+// itself (Python) through its summaries
 // (builtins by value, library values by their summary, other objects by
 // class; no __repr__, __len__ or property of user classes), bounded in
 // time. debugpy's own variables request would call every local's __repr__
 // (a slow one stalls the session). Other adapters read variables (Delve
 // formats values itself, running no program code).
 func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameID, limit int) ([]VarValue, int, error) {
-	if sess.Adapter() != "debugpy" {
+	if !inspect.ListsLocals(sess.Language()) {
 		return s.frameLocals(ctx, sess, frameID, limit)
 	}
 	items, err := inspect.Summaries(ctx, sess, frameID, nil, time.Second)

@@ -150,15 +150,15 @@ func varValue(v godap.Variable) VarValue {
 // (inspect.SummaryType: for node also arrays of records, typed arrays,
 // Proxies such as nodejs-polars DataFrames).
 func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable) map[string]string {
-	if frameID == 0 || !inspect.SupportsSummaries(sess.Adapter()) {
+	if frameID == 0 || !inspect.SupportsSummaries(sess.Language()) {
 		return nil
 	}
 	var paths []inspect.Path
 	for _, v := range vars {
-		if !inspect.SummaryType(sess.Adapter(), v.Type) {
+		if !inspect.SummaryType(sess.Language(), v.Type) {
 			continue
 		}
-		if p, err := inspect.ParsePathFor(sess.Adapter(), v.Name); err == nil {
+		if p, err := inspect.ParsePathFor(sess.Language(), v.Name); err == nil {
 			paths = append(paths, p)
 		}
 	}

@@ -47,11 +47,11 @@ func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
 }
 
 // candidateType: the adapter's `type` of a value the summary can improve.
-func (sv *smartValues) candidateType(t string) bool { return inspect.SummaryType(sv.t.Adapter(), t) }
+func (sv *smartValues) candidateType(t string) bool { return inspect.SummaryType(sv.t.Language(), t) }
 
 // Wants implements mux.Rewriter.
 func (sv *smartValues) Wants(command string, args json.RawMessage) bool {
-	if !sv.on.Load() || !inspect.SupportsSummaries(sv.t.Adapter()) {
+	if !sv.on.Load() || !inspect.SupportsSummaries(sv.t.Language()) {
 		return false
 	}
 	switch command {
@@ -165,7 +165,7 @@ func (sv *smartValues) variables(args, resp json.RawMessage) func(context.Contex
 		if !sv.candidateType(v.Type) || v.EvaluateName == "" {
 			continue
 		}
-		if p, err := inspect.ParsePathFor(sv.t.Adapter(), v.EvaluateName); err == nil {
+		if p, err := inspect.ParsePathFor(sv.t.Language(), v.EvaluateName); err == nil {
 			paths, at = append(paths, p), append(at, i)
 		}
 	}
@@ -202,7 +202,7 @@ func (sv *smartValues) evaluate(args, resp json.RawMessage) func(context.Context
 	if !sv.candidateType(r.Body.Type) {
 		return nil
 	}
-	p, err := inspect.ParsePathFor(sv.t.Adapter(), strings.TrimSpace(a.Expression))
+	p, err := inspect.ParsePathFor(sv.t.Language(), strings.TrimSpace(a.Expression))
 	if err != nil {
 		return nil // not a plain path (a call, an operator): leave it
 	}

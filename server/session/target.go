@@ -8,6 +8,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/dapscope/dapscope/inspect"
 )
 
 // Request sends a DAP request on the shared connection (inspect.Target).
@@ -21,6 +23,9 @@ func (s *Session) Request(ctx context.Context, command string, args any, out any
 
 // Adapter is the adapter kind (an adapter.Kind).
 func (s *Session) Adapter() string { return string(s.kind) }
+
+// Language is the debuggee's language, as its driver says (inspect.Target).
+func (s *Session) Language() inspect.Language { return s.driver.Language() }
 
 // InterruptTimeout is how long an evaluation may be stuck before the
 // adapter interrupts it (0: it is never interrupted).

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 4: data libraries recognised by duck
+// dapscope JavaScript probe: libraries — data libraries recognised by duck
 // typing (apache-arrow Table and Vector, arquero tables, nodejs-polars
 // DataFrame and Series), shown as tables exactly like arrays of records.
 // Nothing is imported: an object is recognised by its shape (own fields,
@@ -150,6 +150,7 @@ function inspectLibrary(v, opts, B, res) {
   try { src = librarySource(v); } catch (e) { return false; }
   if (!src) return false;
   res.type = src.type; res.detected_type = src.detected;
+  PREC.cell = TABLE_CELL;
   try {
     inspectColumns(src, opts, B, res);
   } catch (e) {

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 3 of 3: statistics (numbers, strings,
+// dapscope JavaScript probe: tables — statistics (numbers, strings,
 // booleans, dates, mixed values), arrays of records as tables (like a
 // DataFrame: columns with types, nulls, distinct, min/max/mean, top values,
 // head/tail), typed arrays, buffers, and data libraries recognised by duck
@@ -20,7 +20,7 @@ function quantile(ss, m, p) {
 // in a paused V8 runs unoptimised, where every call per element counts.
 function numStats(xs, n, res, ints, B, label) {
   res.count = n;
-  let nan = 0, inf = 0, zeros = 0, cnt = 0, s1 = 0, s2 = 0, k = 0, mn = Infinity, mx = -Infinity;
+  let nan = 0, inf = 0, posInf = 0, zeros = 0, cnt = 0, s1 = 0, s2 = 0, k = 0, mn = Infinity, mx = -Infinity;
   let sorted, m, d = 0, f1 = 0;
   if (n <= SAMPLE) {
     // Every value fits the sample: copy and sort natively (NaN sorts last,
@@ -32,7 +32,7 @@ function numStats(xs, n, res, ints, B, label) {
     let lo = 0, hi = hiN;
     while (lo < hi && all[lo] === -Infinity) lo++;
     while (hi > lo && all[hi - 1] === Infinity) hi--;
-    nan = n - hiN; inf = lo + hiN - hi;
+    nan = n - hiN; inf = lo + hiN - hi; posInf = hiN - hi;
     sorted = all.subarray(lo, hi); m = cnt = hi - lo;
     if (cnt) {
       mn = sorted[0]; mx = sorted[cnt - 1]; k = sorted[0];
@@ -53,7 +53,7 @@ function numStats(xs, n, res, ints, B, label) {
     for (let i = 0; i < n; i++) {
       if ((i & 0xffff) === 0xffff && !B.ok(label)) return;
       const x = xs[i];
-      if (x - x !== 0) { if (x !== x) nan++; else inf++; continue; } // NaN or ±Infinity
+      if (x - x !== 0) { if (x !== x) nan++; else { inf++; if (x > 0) posInf++; } continue; } // NaN or ±Infinity
       if (cnt === 0) k = x;
       cnt++;
       const dx = x - k;
@@ -64,13 +64,14 @@ function numStats(xs, n, res, ints, B, label) {
       if (x === 0) zeros++;
     }
     if (cnt) {
-      const ss = new Float64Array(SAMPLE);
-      const step = M.max(1, M.floor(cnt / SAMPLE));
-      m = 0;
-      for (let i = 0, f = 0; i < n && m < SAMPLE; i++) {
+      // The sample: the finite values at positions floor(j * cnt / m), j <
+      // m, spread over all of them (as the Python probe's _stride_sample).
+      m = M.min(SAMPLE, cnt);
+      const ss = new Float64Array(m);
+      for (let i = 0, f = 0, j = 0, next = 0; i < n && j < m; i++) {
         const x = xs[i];
         if (x - x !== 0) continue;
-        if (f++ % step === 0) ss[m++] = x;
+        if (f++ === next) { ss[j++] = x; next = M.floor(j * cnt / m); }
       }
       sorted = ss.subarray(0, m).sort();
       let run = 1;
@@ -85,15 +86,15 @@ function numStats(xs, n, res, ints, B, label) {
   if (inf) res.inf_count = inf;
   if (!cnt) return;
   const mean = k + s1 / cnt;
-  res.min = ints ? mn : num(mn, 6);
-  res.max = ints ? mx : num(mx, 6);
-  res.mean = num(mean, 5);
-  res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), 5);
+  res.min = ints ? mn : num(mn, STAT);
+  res.max = ints ? mx : num(mx, STAT);
+  res.mean = num(mean, STAT);
+  res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), STAT);
   if (zeros) res.zeros = zeros;
   const sampled = m < cnt;
   if (sampled) { res.sampled = true; res.sample_size = m; }
-  res.quantiles = { p5: num(quantile(sorted, m, 5), 5), p25: num(quantile(sorted, m, 25), 5), p50: num(quantile(sorted, m, 50), 5),
-    p75: num(quantile(sorted, m, 75), 5), p95: num(quantile(sorted, m, 95), 5) };
+  res.quantiles = { p5: num(quantile(sorted, m, 5), STAT), p25: num(quantile(sorted, m, 25), STAT), p50: num(quantile(sorted, m, 50), STAT),
+    p75: num(quantile(sorted, m, 75), STAT), p95: num(quantile(sorted, m, 95), STAT) };
   let lo = mn, hi = mx;
   if (lo === hi) { lo -= 0.5; hi += 0.5; }
   // Ten bins [e0, e1) … [e9, e10]: on sorted values, a bin's count is the
@@ -104,12 +105,16 @@ function numStats(xs, n, res, ints, B, label) {
   let prev = 0;
   for (let b = 0; b < 9; b++) { const at = below(edges[b + 1]); counts[b] = at - prev; prev = at; }
   counts[9] = m - prev;
-  res.histogram = { start: num(lo, 4), width: num((hi - lo) / 10, 4), counts: sampled ? counts.map((c) => M.round(c * cnt / m)) : counts };
+  // A sampled histogram is scaled to all values, halves rounded up (as
+  // the Python probe).
+  res.histogram = { start: num(lo, STAT), width: num((hi - lo) / 10, STAT), counts: sampled ? counts.map((c) => M.floor(c * cnt / m + 0.5)) : counts };
   if (!sampled) { res.distinct = d; } else {
     const est = d > 0.9 * m ? d / m * cnt : M.sqrt(cnt / m) * f1 + (d - f1);
     res.distinct = M.min(cnt, M.max(d, M.round(est)));
     res.distinct_estimated = true;
   }
+  // infinities are values too (as pandas' nunique and the Python probe)
+  if (inf) res.distinct += (posInf ? 1 : 0) + (inf - posInf ? 1 : 0);
 }
 
 // valueKind is the column type of one value ("undefined" for missing keys).
@@ -170,7 +175,7 @@ function valueStats(vals, n, res, B, label, counted) {
     for (let i = 0; i < n; i++) if (vals[i] === true) t++;
     const f = n - nulls - t;
     res.true_count = t;
-    res.true_rate = num(t / (n - nulls), 4);
+    res.true_rate = num(t / (n - nulls), STAT);
     res.top_values = [{ value: true, count: t }, { value: false, count: f }].filter((x) => x.count).sort((a, b) => b.count - a.count);
     res.distinct = (t > 0 ? 1 : 0) + (f > 0 ? 1 : 0);
     return { dtype, nulls };
@@ -197,13 +202,14 @@ function valueStats(vals, n, res, B, label, counted) {
   // Strings, bigints, objects, mixed: distinct and top values of the
   // primitive values over a sample, string lengths.
   if (!B.ok(label + '.top_values')) return { dtype, nulls };
+  // An evenly spaced sample over all values: positions floor(j * n / m).
   const sampled = n > OBJ_SAMPLE;
-  const stride = sampled ? M.floor(n / OBJ_SAMPLE) : 1;
+  const m = sampled ? OBJ_SAMPLE : n;
   const counts = new Map();
   let taken = 0, lmin = Infinity, lmax = 0, lsum = 0, strs = 0, unhashable = 0;
-  for (let i = 0; i < n && taken < OBJ_SAMPLE; i += stride) {
+  for (let j = 0; j < m; j++) {
     taken++;
-    let v = vals[i];
+    let v = vals[sampled ? M.floor(j * n / m) : j];
     if (v === null || v === undefined) continue;
     const t = typeof v;
     if (t === 'string') { const l = v.length; strs++; lsum += l; if (l < lmin) lmin = l; if (l > lmax) lmax = l; }
@@ -222,7 +228,7 @@ function valueStats(vals, n, res, B, label, counted) {
     const tr = new Trunc();
     res.top_values = top.map(([v, c]) => ({ value: cell(v, 1, tr), count: c }));
   }
-  if (dtype === 'string' && strs) res.str_len = { min: lmin, max: lmax, mean: num(lsum / strs, 4) };
+  if (dtype === 'string' && strs) res.str_len = { min: lmin, max: lmax, mean: num(lsum / strs, STAT) };
   return { dtype, nulls };
 }
 
@@ -268,6 +274,7 @@ function inspectRecords(a, opts, B, res) {
   if (!rc) return false;
   const cols = rc.columns, ncols = cols.length;
   res.detected_type = 'dataframe';
+  PREC.cell = TABLE_CELL;
   const st = res.structure = { shape: [n, ncols], column_count: ncols };
   const columns = cols.map((c) => ({ name: c }));
   st.columns = columns;
@@ -338,7 +345,63 @@ function inspectRecords(a, opts, B, res) {
     columns[j].null_count = r.nulls;
   }
   if (stats && ncols > STAT_COLUMNS) res.warnings.push('statistics cover the first ' + STAT_COLUMNS + ' of ' + ncols + ' columns');
+  // Duplicate rows on the Python probe's terms (tables up to SAMPLE rows
+  // and 50 columns), when every cell is a primitive or a Date.
+  if (stats && n <= SAMPLE && ncols <= 50 && n > 0 && B.ok('duplicate_rows')) {
+    const dup = duplicateRows(a, n, cols, rc.accessors);
+    if (dup !== null) stats.duplicate_rows = dup;
+  }
+  recordsMemory(a, n, cols, rc.accessors, !!opts.deep_memory, st, B);
   return true;
+}
+
+// duplicateRows counts the rows equal to an earlier one (by their cells'
+// types and values; NaN equals NaN, as in pandas); null when a cell is an
+// object other than a Date (objects compare by identity, not value).
+function duplicateRows(a, n, cols, accessors) {
+  const seen = new Set();
+  let dup = 0;
+  for (let i = 0; i < n; i++) {
+    const r = a[i];
+    let key = '';
+    for (let j = 0; j < cols.length; j++) {
+      if (accessors.has(cols[j])) continue;
+      const v = r === null || r === undefined ? undefined : r[cols[j]];
+      const t = typeof v;
+      if (v === null) key += 'z|';
+      else if (t === 'string') key += 's' + v.length + ':' + v + '|';
+      else if (t === 'number' || t === 'boolean' || t === 'undefined') key += t[0] + S(v) + '|';
+      else if (t === 'bigint') key += 'g' + bigText(v) + '|';
+      else if (tag(v) === 'Date') key += 'd' + apply(dateGetTime, v, []) + '|';
+      else return null;
+    }
+    if (seen.has(key)) dup++; else seen.add(key);
+  }
+  return dup;
+}
+
+// recordsMemory estimates an array of records' size in V8 (which reports
+// none): the array's slots and each record's header and fields; with
+// deep_memory also its strings' characters (read over the whole array,
+// within the budget). Always an estimate: memory_estimated.
+function recordsMemory(a, n, cols, accessors, deep, st, B) {
+  let bytes = 16 + 8 * n + n * (24 + 8 * cols.length);
+  if (deep) {
+    for (let i = 0; i < n; i++) {
+      if (late(i, B, 'memory')) return;
+      const r = a[i];
+      if (r === null || r === undefined) continue;
+      for (let j = 0; j < cols.length; j++) {
+        if (accessors.has(cols[j])) continue;
+        const v = r[cols[j]];
+        if (typeof v === 'string') bytes += 16 + v.length;
+        else if (v !== null && typeof v === 'object') bytes += 32;
+      }
+    }
+    st.memory_deep = true;
+  }
+  st.memory_bytes = bytes;
+  st.memory_estimated = true;
 }
 
 const DTYPES = { Int8Array: 'int8', Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Int16Array: 'int16', Uint16Array: 'uint16',
@@ -360,11 +423,14 @@ function inspectTyped(a, opts, B, res) {
   const dtype = DTYPES[name] || name;
   res.type = className(a); res.detected_type = 'ndarray';
   const bpe = dataValue(a, 'BYTES_PER_ELEMENT') || 1;
-  res.structure = { shape: [n], ndim: 1, length: n, dtype: dtype, itemsize: bpe, nbytes: n * bpe };
+  res.structure = { shape: [n], ndim: 1, size: n, dtype: dtype, itemsize: bpe, nbytes: n * bpe };
   const big = dtype === 'int64' || dtype === 'uint64';
   const tr = new Trunc();
-  res.preview = { values: edgeValues((i) => (big ? bigText(a[i]) : cell(a[i], 1, tr)), n, 3) };
-  if (n > 6) res.preview.is_truncated = true;
+  // edge items: half of max_preview_items at each end (as numpy arrays)
+  const k = M.max(1, M.floor(N(opts.max_preview_items || 10) / 2));
+  PREC.cell = TABLE_CELL;
+  res.preview = { values: edgeValues((i) => (big ? bigText(a[i]) : cell(a[i], 1, tr)), n, k) };
+  if (n > 2 * k) res.preview.is_truncated = true;
   if (opts.include_statistics === false || !n) return;
   if (!B.ok('statistics')) return;
   const s = res.statistics = {};

@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 5: P.summarize, one-line facts of many
+// dapscope JavaScript probe: summaries — P.summarize, one-line facts of many
 // values in ONE evaluate, for the editor's smart values (hover, Watch,
 // Variables): arrays of records and library tables (shape, nulls per
 // column), typed arrays and library series (dtype, length, NaN/inf,
@@ -35,7 +35,7 @@ function summaryNumbers(it, get, n, B) {
   }
   if (nan) it.nan = nan;
   if (inf) it.inf = inf;
-  if (mn <= mx) { it.min = num(mn, 6); it.max = num(mx, 6); }
+  if (mn <= mx) { it.min = num(mn, CELL); it.max = num(mx, CELL); }
 }
 
 function summaryRecords(a, n, rc, it, B) {
@@ -101,6 +101,7 @@ function summarizeValue(v, it, B) {
 P.summarize = function (thunks, argsJSON) {
   try {
     const args = J.parse(argsJSON);
+    setPrecision(null, CELL);
     const B = new Budget(N(args.timeout || 0.05));
     const names = args.names || [];
     const items = [];

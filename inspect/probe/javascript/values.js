@@ -1,4 +1,4 @@
-// dapscope JavaScript probe, part 2 of 3: the bounded repr and the
+// dapscope JavaScript probe: values — the bounded repr and the
 // inspection of each kind of value (primitives, strings, arrays, Map/Set,
 // objects and class instances, functions, errors, dates, regexps, promises,
 // proxies, weak collections, buffers), dispatched by inspectValue.
@@ -130,23 +130,34 @@ function countTypes(get, n, out) {
   return out;
 }
 
-// depthOf is the nesting depth of arrays and plain objects (bounded
-// breadth), and whether one contains itself.
+// depthOf is the nesting depth of arrays, plain objects, Maps and Sets
+// (bounded breadth; a Map's values), and whether one contains itself.
 function depthOf(v) {
   let selfref = false;
   const walk = (x, d, path) => {
     if (x === null || typeof x !== 'object' || isProxy(x)) return 0;
-    const arr = isArray(x);
-    if (!arr && getProto(x) !== ObjectProto) return 0;
+    const k = tag(x);
+    const arr = k === 'Array';
+    if (!arr && k !== 'Map' && k !== 'Set' && getProto(x) !== ObjectProto) return 0;
     if (path.indexOf(x) >= 0) { selfref = true; return 0; }
     if (d >= 6) return 1;
     path.push(x);
     let best = 0;
-    const ks = arr ? null : keysOf(x);
-    const n = arr ? x.length : ks.length;
-    for (let i = 0; i < n && i < 20; i++) {
-      const desc = getDesc(x, arr ? i : ks[i]);
-      if (desc && 'value' in desc) best = M.max(best, walk(desc.value, d + 1, path));
+    if (k === 'Map' || k === 'Set') {
+      const it = apply(k === 'Map' ? mapEntries : setValues, x, []);
+      const next = k === 'Map' ? iterNext : setIterNext;
+      for (let i = 0; i < 20; i++) {
+        const r = apply(next, it, []);
+        if (r.done) break;
+        best = M.max(best, walk(k === 'Map' ? r.value[1] : r.value, d + 1, path));
+      }
+    } else {
+      const ks = arr ? null : keysOf(x);
+      const n = arr ? x.length : ks.length;
+      for (let i = 0; i < n && i < 20; i++) {
+        const desc = getDesc(x, arr ? i : ks[i]);
+        if (desc && 'value' in desc) best = M.max(best, walk(desc.value, d + 1, path));
+      }
     }
     path.pop();
     return 1 + best;
@@ -323,6 +334,11 @@ function inspectMapSet(v, k, items, B, res) {
   }
   if (n) {
     if (k === 'Map') { st.key_types = kt; st.value_types = vt; } else st.element_types = kt;
+  }
+  if (B.ok('depth')) {
+    const [d, selfref] = depthOf(v);
+    st.depth = d;
+    if (selfref) st.self_referencing = true;
   }
   res.preview = { items: out };
   if (tr.hit) res.preview.is_truncated = true;

@@ -1,6 +1,6 @@
-// dapscope inspection probe for JavaScript, part 1 of 3 (probe_core.js,
-// probe_values.js, probe_table.js are concatenated by inspect/node.go into one
-// function body that returns P). It runs inside the debuggee: installed once
+// dapscope JavaScript probe: core. The sections of inspect/probe/javascript
+// are joined by inspect/probe.go, after a LIMITS header, into one function
+// body that returns P. It runs inside the debuggee: installed once
 // under globalThis[Symbol.for('dapscope.probe.<hash>')], then called by ONE
 // evaluate per inspection: P.run(() => NAME, ARGS_JSON) -> one JSON string in
 // the shape of inspect.Result. It imports nothing into the program, never
@@ -11,17 +11,22 @@
 // path resolution and the entry points.
 
 const ELL = '\u2026';
-const MAX_STR = 256;          // chars per string in reprs and cells
-const MAX_ITEMS = 50;         // items per container in reprs
-const MAX_DEPTH = 2;          // nesting depth of reprs and cells
-const SAMPLE = 20000;         // finite numbers sorted for quantiles, histogram, distinct
-const OBJ_SAMPLE = 100000;    // values counted for top values and string lengths
-const TYPE_SAMPLE = 1000;     // elements whose types are counted (containers)
-const ROW_SAMPLE = 1000;      // rows looked at to recognise an array of records
-const STAT_COLUMNS = 100;     // columns that get statistics
-const PREVIEW_COLUMNS = 200;  // columns shown in previews
-const MAX_COLUMNS = 1000;     // more distinct keys than this: not a table
-const MAX_OUT = 4 * 1024 * 1024;
+// Bounds come from the sidecar (inspect/limits.go), in LIMITS: a header it
+// writes in front of these sources.
+const MAX_STR = LIMITS.max_str;                 // chars per string in reprs and cells
+const MAX_ITEMS = LIMITS.max_items;             // items per container in reprs
+const MAX_DEPTH = LIMITS.max_depth;             // nesting depth of reprs and cells
+const SAMPLE = LIMITS.sample;                   // finite numbers sorted for quantiles, histogram, distinct
+const OBJ_SAMPLE = LIMITS.obj_sample;           // values counted for top values and string lengths
+const TYPE_SAMPLE = LIMITS.type_sample;         // elements whose types are counted (containers)
+const ROW_SAMPLE = LIMITS.row_sample;           // rows looked at to recognise an array of records
+const STAT_COLUMNS = LIMITS.stat_columns;       // columns that get statistics
+const PREVIEW_COLUMNS = LIMITS.preview_columns; // columns shown in previews
+const MAX_COLUMNS = LIMITS.max_columns;         // more distinct keys than this: not a table
+const MAX_OUT = LIMITS.max_out;                 // bytes (UTF-16 units) of one answer
+const STAT = LIMITS.stat_digits;                // significant digits of statistics
+const CELL = LIMITS.cell_digits;                // ... of preview cells
+const TABLE_CELL = LIMITS.table_cell_digits;    // ... of the preview cells of tables and arrays
 
 // Intrinsics, captured once so that a program that replaces them cannot
 // change what the probe does.
@@ -89,13 +94,36 @@ function tailOf(s, n) {
   return apply(strSlice, s, [k]);
 }
 
-// num rounds a finite number to digits significant digits; infinities as
-// strings, NaN as null (as the Python probe).
+// PREC is the precision of this call (set by each entry point): full keeps
+// every number exact; otherwise statistics get STAT significant digits and
+// preview cells PREC.cell (TABLE_CELL for tables and arrays, CELL else).
+const PREC = { full: false, cell: CELL };
+
+function setPrecision(opts, cellDigits) {
+  PREC.full = !!opts && opts.precision === 'full';
+  PREC.cell = cellDigits;
+}
+
+// num rounds a finite number to digits significant digits, exactly as the
+// Python probe does (C's %.*g: the nearest, an exact tie to the even digit),
+// but never into the integer part (1199.5 stays 1199.5); infinities as
+// strings, NaN as null. Exact with precision full or no digits.
 function num(x, digits) {
   if (x !== x) return null;
   if (x === Infinity) return 'inf';
   if (x === -Infinity) return '-inf';
-  if (x === 0 || !digits) return x === 0 ? 0 : x;
+  if (x === 0 || !digits || PREC.full) return x === 0 ? 0 : x;
+  const a = M.abs(x);
+  if (a >= 10 ** (digits - 1)) digits = M.min(17, M.floor(M.log10(a)) + 2);
+  // toPrecision rounds a tie away from zero, %g to the even digit: a tie
+  // is a number whose exact expansion ends in a 5 right after the kept
+  // digits (toExponential(99) shows 100 exact significant digits).
+  const ex = a.toExponential(99), at = ex.indexOf('e');
+  const digs = ex[0] + ex.slice(2, at);
+  if (digs[digits] === '5' && (digs.charCodeAt(digits - 1) & 1) === 0 && /^0*$/.test(digs.slice(digits + 1))) {
+    const kept = digs[0] + '.' + digs.slice(1, digits) + ex.slice(at);
+    return N((x < 0 ? '-' : '') + kept);
+  }
   return N(x.toPrecision(digits));
 }
 
@@ -206,7 +234,7 @@ function cell(v, depth, tr, seen) {
     const t = typeof v;
     if (v === null || v === undefined) return null;
     if (t === 'boolean') return v;
-    if (t === 'number') return Number.isInteger(v) ? v : num(v, 6);
+    if (t === 'number') return Number.isInteger(v) ? v : num(v, PREC.cell);
     if (t === 'string') return cut(v, MAX_STR, tr);
     if (t === 'bigint') return bigText(v);
     if (t === 'symbol') return apply(symToString, v, []);
@@ -369,6 +397,7 @@ P.run = function (thunk, argsJSON) {
   try {
     const args = J.parse(argsJSON);
     const path = args.path, opts = args.opts || {};
+    setPrecision(opts, CELL);
     const B = new Budget(N(opts.timeout || 2));
     const obj = resolve(thunk, path);
     const res = { name: pathStr(path), warnings: [], source: 'probe' };

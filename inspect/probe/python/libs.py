@@ -1,0 +1,240 @@
+# dapscope Python probe: other data libraries: torch tensors, xarray
+# DataArrays and Datasets, polars and pyarrow tables.
+
+# ---------------------------------------------------------------- other libraries
+
+def _inspect_tensor(t, opts, B, res):
+    st = res['structure'] = {}
+    try:
+        st['shape'] = [int(x) for x in t.shape]
+        st['ndim'] = int(t.dim())
+        st['dtype'] = str(t.dtype)
+        st['device'] = str(t.device)
+        st['requires_grad'] = bool(t.requires_grad)
+        st['size'] = int(t.numel())
+        st['itemsize'] = int(t.element_size())
+        st['nbytes'] = int(t.numel() * t.element_size())
+        st['c_contiguous'] = bool(t.is_contiguous())
+    except Exception:
+        pass
+    device = st.get('device') or str(getattr(t, 'device', 'cpu'))
+    if not device.startswith('cpu'):
+        res['warnings'].append('tensor is on %s: no statistics or preview (never copied off the device)' % device)
+        return
+    layout = str(getattr(t, 'layout', 'torch.strided'))
+    if layout != 'torch.strided':
+        for k in ('nbytes', 'c_contiguous'):  # dense-only facts
+            st.pop(k, None)
+        res['warnings'].append('%s layout: no statistics or preview (only dense tensors are read)' % layout.replace('torch.', ''))
+        return
+    np = _mod('numpy')
+    if np is None:
+        res['warnings'].append('numpy is not loaded: no statistics or preview')
+        return
+    try:
+        arr = _tensor_numpy(t, st, res)
+        if arr is None:
+            return
+        sub = {'structure': {}, 'warnings': res['warnings']}
+        _inspect_ndarray(arr, opts, B, sub)
+        if 'preview' in sub:
+            res['preview'] = sub['preview']
+        if 'statistics' in sub:
+            res['statistics'] = sub['statistics']
+    except Exception as e:
+        res['warnings'].append('tensor statistics failed: %s: %s' % (_short(type(e)), _cut(str(e), 200, _Trunc())))
+
+
+def _tensor_numpy(t, st, res):
+    """The data of a CPU tensor as numpy: a view (no copy) when numpy has
+    its dtype; for bfloat16 / complex32 (which numpy lacks) an exact
+    float32 / complex64 copy of at most _EXACT_LIMIT elements, said in a
+    warning; otherwise None with a warning."""
+    a = t.detach()
+    for fix in ('resolve_conj', 'resolve_neg'):  # lazy conjugate/negative views
+        f = getattr(a, fix, None)
+        if f is not None:
+            a = f()
+    try:
+        return a.numpy()
+    except TypeError:
+        pass
+    torch = _mod('torch')
+    dt = st.get('dtype') or str(a.dtype)
+    wide = None
+    if torch is not None and a.is_complex():
+        wide = torch.complex64
+    elif torch is not None and a.is_floating_point():
+        wide = torch.float32
+    if wide is None:
+        res['warnings'].append('numpy has no %s: no statistics or preview' % dt)
+        return None
+    if st.get('size', 0) > _EXACT_LIMIT:
+        res['warnings'].append('numpy has no %s and a %s copy of %d elements is too big: no statistics or preview'
+                               % (dt, str(wide).replace('torch.', ''), st['size']))
+        return None
+    res['warnings'].append('numpy has no %s: statistics and preview from an exact %s copy'
+                           % (dt, str(wide).replace('torch.', '')))
+    return a.to(wide).numpy()
+
+
+def _xr_data(np, var):
+    """The in-memory numpy data of an xarray Variable, or None: dask arrays
+    and lazily loaded files are never computed or read."""
+    d = getattr(var, '_data', None)
+    if isinstance(d, np.ndarray):
+        return d
+    if _short(type(d)) == 'PandasIndexingAdapter':  # an index coordinate: in memory
+        return var.values
+    return None
+
+
+def _xr_lazy_warning(var, what):
+    return '%s is a %s, not in-memory numpy: no statistics or preview (never computed or loaded)' % (
+        what, _tname(type(getattr(var, '_data', None))))
+
+
+def _xr_attrs(attrs):
+    out = []
+    for i, (k, v) in enumerate(attrs.items()):
+        if i >= _MAX_ITEMS:
+            break
+        out.append(_attr_entry(str(k), v))
+    return out
+
+
+def _xr_coords(np, coords, indexes, opts):
+    out = []
+    k = max(1, int(opts.get('max_preview_items', 10)) // 2)
+    for i, (name, c) in enumerate(coords.items()):
+        if i >= _MAX_ITEMS:
+            break
+        var = c.variable
+        e = {'name': str(name), 'dims': [str(d) for d in var.dims], 'dtype': str(var.dtype), 'size': int(var.size)}
+        if name in indexes:
+            e['index'] = True
+        data = _xr_data(np, var)
+        if data is None:
+            e['lazy'] = True
+        elif data.ndim == 1:
+            tr = _Trunc()
+            e['values'] = _edges(np, data, k, tr)
+        out.append(e)
+    return out
+
+
+def _xr_dims(obj):
+    return [{'name': str(d), 'size': int(n)} for d, n in obj.sizes.items()]
+
+
+def _inspect_dataarray(da, opts, B, res):
+    np = _mod('numpy')
+    var = da.variable
+    data = _xr_data(np, var)
+    if data is not None:
+        sub = {'structure': {}, 'warnings': res['warnings']}
+        _inspect_ndarray(data, opts, B, sub)
+        st = res['structure'] = sub['structure']
+        for key in ('preview', 'statistics'):
+            if key in sub:
+                res[key] = sub[key]
+    else:
+        st = res['structure'] = {'shape': [int(x) for x in da.shape], 'ndim': int(da.ndim), 'dtype': str(da.dtype),
+                                 'size': int(da.size), 'nbytes': int(da.nbytes)}
+        res['warnings'].append(_xr_lazy_warning(var, 'its data'))
+    if da.name is not None:
+        st['array_name'] = _cut(str(da.name), _MAX_STR, _Trunc())
+    st['dims'] = _xr_dims(da)
+    st['coords'] = _xr_coords(np, da.coords, da.indexes, opts)
+    if da.attrs:
+        st['attrs'] = _xr_attrs(da.attrs)
+
+
+def _array_nulls(np, pd, a):
+    k = a.dtype.kind
+    if k in 'fc':
+        return int(np.count_nonzero(np.isnan(a)))
+    if k in 'mM':
+        return int(np.count_nonzero(np.isnat(a)))
+    if k == 'O' and pd is not None:
+        return int(np.count_nonzero(pd.isnull(a)))
+    return 0
+
+
+def _inspect_dataset(ds, opts, B, res):
+    np, pd = _mod('numpy'), _mod('pandas')
+    st = res['structure'] = {'dims': _xr_dims(ds)}
+    dvs = st['data_vars'] = []
+    stats = opts.get('include_statistics', True)
+    n = len(ds.data_vars)
+    for i, (name, v) in enumerate(ds.data_vars.items()):
+        if i >= _PREVIEW_COLUMNS:
+            res['warnings'].append('%d data variables: the first %d are listed' % (n, _PREVIEW_COLUMNS))
+            break
+        var = v.variable
+        e = {'name': str(name), 'dims': [str(d) for d in var.dims], 'dtype': str(var.dtype), 'size': int(var.size)}
+        data = _xr_data(np, var)
+        if data is None:
+            e['lazy'] = True
+        elif stats and B.ok('null_counts'):
+            e['null_count'] = _array_nulls(np, pd, data)
+        dvs.append(e)
+    if any(e.get('lazy') for e in dvs):
+        res['warnings'].append('lazy data variables (dask or not yet loaded) are never computed or loaded: no null counts')
+    st['coords'] = _xr_coords(np, ds.coords, ds.indexes, opts)
+    try:
+        st['memory_bytes'] = int(ds.nbytes)
+        if any(e['dtype'] == 'object' for e in dvs + st['coords']):
+            st['memory_estimated'] = True  # object elements are not counted
+    except Exception:
+        pass
+    if ds.attrs:
+        st['attrs'] = _xr_attrs(ds.attrs)
+
+
+def _inspect_polars(df, opts, B, res, is_df):
+    st = res['structure'] = {}
+    try:
+        if is_df:
+            st['shape'] = [int(x) for x in df.shape]
+            st['column_count'] = int(df.width)
+            st['columns'] = [{'name': str(n), 'dtype': str(d)} for n, d in zip(df.columns, df.dtypes)]
+            try:
+                nulls = df.null_count().row(0)
+                for c, k in zip(st['columns'], nulls):
+                    c['null_count'] = int(k)
+            except Exception:
+                pass
+            rows = int(opts.get('max_preview_rows', 5))
+            tr = _Trunc()
+            head = df.head(rows)
+            res['preview'] = {'columns': [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]],
+                              'head': [{'index': i, 'values': [_cell(x, 1, tr) for x in r[:_PREVIEW_COLUMNS]]} for i, r in enumerate(head.rows())]}
+        else:
+            st['shape'] = [int(len(df))]
+            st['length'] = int(len(df))
+            st['dtype'] = str(df.dtype)
+            st['series_name'] = str(df.name)
+            tr = _Trunc()
+            res['preview'] = {'items': [{'index': i, 'value': _cell(x, 1, tr)} for i, x in enumerate(df.head(int(opts.get('max_preview_items', 10))).to_list())]}
+        st['memory_bytes'] = int(df.estimated_size())
+        st['memory_estimated'] = True
+    except Exception as e:
+        res['warnings'].append('polars inspection failed: %s' % _short(type(e)))
+
+
+def _inspect_arrow(tb, opts, B, res):
+    st = res['structure'] = {}
+    try:
+        st['shape'] = [int(tb.num_rows), int(tb.num_columns)]
+        st['column_count'] = int(tb.num_columns)
+        st['columns'] = [{'name': str(f.name), 'dtype': str(f.type), 'null_count': int(tb.column(i).null_count)}
+                         for i, f in enumerate(tb.schema)]
+        st['memory_bytes'] = int(tb.nbytes)
+        rows = int(opts.get('max_preview_rows', 5))
+        tr = _Trunc()
+        head = tb.slice(0, rows).to_pylist()
+        names = [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]]
+        res['preview'] = {'columns': names, 'head': [{'index': i, 'values': [_cell(r.get(n), 1, tr) for n in names]} for i, r in enumerate(head)]}
+    except Exception as e:
+        res['warnings'].append('pyarrow inspection failed: %s' % _short(type(e)))

@@ -1,0 +1,293 @@
+# dapscope Python probe: statistics of numbers (count, NaN/inf, min, max,
+# mean, std, quantiles, histogram, distinct) and of a column of any dtype.
+
+# ---------------------------------------------------------------- statistics
+
+def _sample_positions(np, size, n):
+    """n evenly spaced positions spread over all of 0..size-1: floor(j *
+    size / n), j < n (the JavaScript probe takes the same ones)."""
+    return (np.arange(n, dtype='int64') * size) // n
+
+
+def _stride_sample(v, n):
+    """n evenly spaced elements of the 1-D array v (all of v, unsampled,
+    when it has no more than n)."""
+    size = v.shape[0]
+    if size <= n:
+        return v, False
+    return v[_sample_positions(_mod('numpy'), size, n)], True
+
+
+def _distinct_from_sorted(np, ss, sampled, n_total, res):
+    """Distinct count from a sorted (sample of a) 1-D array: exact when not
+    sampled, else the GEE estimate (flagged)."""
+    m = int(ss.shape[0])
+    if m == 0:
+        return
+    if ss.dtype.kind == 'f':
+        ss = ss[~np.isnan(ss)]
+        m = int(ss.shape[0])
+        if m == 0:
+            return
+    change = np.flatnonzero(ss[1:] != ss[:-1])
+    d = int(change.shape[0]) + 1
+    if not sampled:
+        res['distinct'] = d
+        return
+    if d > 0.9 * m:
+        # nearly every sampled value is unique: scale (GEE badly
+        # underestimates continuous data)
+        est = float(d) / m * n_total
+    else:
+        # run lengths give the singletons f1; GEE: sqrt(N/n) * f1 + (d - f1)
+        bounds = np.concatenate(([0], change + 1, [m]))
+        f1 = int(np.count_nonzero(np.diff(bounds) == 1))
+        est = math.sqrt(float(n_total) / m) * f1 + (d - f1)
+    res['distinct'] = int(min(n_total, max(d, round(est))))
+    res['distinct_estimated'] = True
+
+
+def _distinct(np, v, n_total, res):
+    try:
+        s, sampled = _stride_sample(v, _SAMPLE)
+        _distinct_from_sorted(np, np.sort(s), sampled or n_total > v.shape[0], n_total, res)
+    except Exception:
+        pass
+
+
+def _quantile_sorted(ss, p):
+    """numpy's default (linear) percentile of a sorted array."""
+    pos = p / 100.0 * (ss.shape[0] - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, ss.shape[0] - 1)
+    return float(ss[lo]) + (float(ss[hi]) - float(ss[lo])) * (pos - lo)
+
+
+def _numeric_stats(np, v, res, want_quant=True, distinct=False):
+    """v: 1-D numpy array of ints/uints/floats (full data). Exact: count,
+    NaN/inf, min, max, mean, std, zeros. From one sorted evenly spaced
+    sample of at most _SAMPLE finite values (flagged sampled when smaller
+    than the data): quantiles, histogram, distinct."""
+    n = int(v.shape[0])
+    res['count'] = n
+    fin = v
+    if v.dtype.kind == 'f':
+        if not bool(np.isfinite(v).all()):
+            # counters are left out when zero
+            nan = np.isnan(v)
+            inf = np.isinf(v)
+            _count(res, 'nan_count', np.count_nonzero(nan))
+            _count(res, 'inf_count', np.count_nonzero(inf))
+            fin = v[~(nan | inf)]
+    if fin.shape[0] == 0:
+        return
+    mn, mx = fin.min(), fin.max()
+    if fin.dtype.kind == 'f':
+        res['min'] = _num(mn, _STAT)
+        res['max'] = _num(mx, _STAT)
+    else:
+        res['min'] = _exact(mn)
+        res['max'] = _exact(mx)
+    res['mean'] = _num(fin.mean(dtype='float64'), _STAT)
+    res['std'] = _num(fin.std(dtype='float64'), _STAT)
+    _count(res, 'zeros', np.count_nonzero(fin == 0))
+    if not want_quant:
+        return
+    s, sampled = _stride_sample(fin, _SAMPLE)
+    ss = np.sort(s)
+    m = int(ss.shape[0])
+    if sampled and not res.get('sampled'):
+        res['sampled'] = True
+        res['sample_size'] = m
+    res['quantiles'] = dict(('p%d' % p, _num(_quantile_sorted(ss, p), _STAT)) for p in (5, 25, 50, 75, 95))
+    lo, hi = float(mn), float(mx)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    edges = np.linspace(lo, hi, 11)
+    idx = np.searchsorted(ss, edges[1:-1], side='left')
+    cuts = [0] + [int(i) for i in idx] + [m]
+    counts = [cuts[i + 1] - cuts[i] for i in range(10)]
+    if sampled:
+        # scaled to all values, halves rounded up (as the JavaScript probe)
+        total = int(fin.shape[0])
+        counts = [int(math.floor(c * total / m + 0.5)) for c in counts]
+    # 10 equal bins: edge i is start + i * width
+    res['histogram'] = {'start': _num(lo, _STAT), 'width': _num((hi - lo) / 10.0, _STAT), 'counts': counts}
+    if distinct:
+        _distinct_from_sorted(np, ss, sampled, int(fin.shape[0]), res)
+        if res.get('inf_count') and 'distinct' in res:
+            # infinities are values too (as in pandas' nunique)
+            res['distinct'] += int(bool((v == np.inf).any())) + int(bool((v == -np.inf).any()))
+
+
+def _count(res, key, k):
+    """Sets a counter only when it is not zero (absent means none)."""
+    k = int(k)
+    if k:
+        res[key] = k
+
+
+def _types_of(it, limit=_TYPE_SAMPLE):
+    out = {}
+    for i, x in enumerate(it):
+        if i >= limit:
+            break
+        k = _short(type(x))
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+def _series_stats(pd, np, s, B, opts, res, label):
+    """Per-column / Series statistics. `res` receives the fields."""
+    n = int(len(s))
+    dt = s.dtype
+    kind = getattr(dt, 'kind', 'O')
+    dname = str(dt)
+    res['count'] = n
+    if n == 0:
+        return
+    if dname == 'category':
+        cat = s.cat
+        res['categories'] = int(len(cat.categories))
+        res['ordered'] = bool(cat.ordered)
+        if B.ok(label + '.top_values'):
+            # value_counts(dropna=True).head(5) from the codes: most frequent
+            # first, ties in category order
+            codes = cat.codes.to_numpy()
+            k = np.bincount(codes[codes >= 0], minlength=len(cat.categories))
+            top = [int(i) for i in np.argsort(-k, kind='stable')[:5] if k[i]]
+            cats = cat.categories
+            res['top_values'] = [{'value': _cell(cats[i], 1, _Trunc()), 'count': int(k[i])} for i in top]
+        return
+    if kind == 'b' and dname == 'bool':
+        v = s.to_numpy()
+        t = int(np.count_nonzero(v))
+        res['true_count'] = t
+        res['true_rate'] = _num(float(t) / n, _STAT)
+        tv = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': n - t}) if x['count']]
+        res['top_values'] = sorted(tv, key=lambda x: -x['count'])
+        res['distinct'] = int((t > 0) + (n - t > 0))
+        return
+    if kind in 'iuf' and not hasattr(dt, 'na_value'):
+        _numeric_stats(np, s.to_numpy(), res, distinct=True)
+        return
+    if kind in 'iuf':  # nullable extension dtypes (Int64, Float64)
+        v = s.to_numpy(dtype='float64', na_value=float('nan'))
+        _numeric_stats(np, v, res, distinct=True)
+        res.pop('nan_count', None)
+        return
+    if kind == 'M':
+        nn = s.dropna()
+        if len(nn):
+            res['first'] = _cell(nn.iloc[0], 1, _Trunc())
+            res['last'] = _cell(nn.iloc[-1], 1, _Trunc())
+            res['min'] = _cell(nn.min(), 1, _Trunc())
+            res['max'] = _cell(nn.max(), 1, _Trunc())
+        return
+    if kind == 'm':
+        nn = s.dropna()
+        if len(nn):
+            res['min'] = str(nn.min())
+            res['max'] = str(nn.max())
+            res['mean'] = str(nn.mean())
+        return
+    if kind == 'c':
+        v = s.to_numpy()
+        _count(res, 'nan_count', np.isnan(v).sum())
+        res['mean'] = repr(complex(v.mean()))
+        return
+    # object / string / other extension types
+    sampled = n > _OBJ_SAMPLE
+    ss = s.iloc[_sample_positions(np, n, _OBJ_SAMPLE)] if sampled else s
+    if sampled:
+        res['sampled'] = True
+        res['sample_size'] = int(len(ss))
+    nn = ss.dropna()
+    types = _types_of(nn.tolist()) if len(nn) else {}
+    if types:
+        res['element_types'] = types
+    if B.ok(label + '.top_values'):
+        try:
+            # most frequent first, ties in first-seen order (as the
+            # JavaScript probe; pandas' own order of ties is arbitrary)
+            vc = nn.value_counts(sort=False).sort_values(ascending=False, kind='stable')
+            if sampled:
+                res['distinct'] = int(len(vc))
+                res['distinct_estimated'] = True
+            else:
+                res['distinct'] = int(len(vc))
+            top = vc.head(5)
+            res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': int(c)} for k, c in zip(top.index.tolist(), top.tolist())]
+        except Exception:
+            pass  # unhashable cells (lists, dicts)
+    if types and set(types) <= {'str'} and B.ok(label + '.str_len'):
+        try:
+            lens = np.fromiter((len(x) for x in nn.tolist()), dtype='int64', count=len(nn))
+            res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(lens.mean(), _STAT)}
+        except Exception:
+            pass
+
+
+def _sequence_stats(seq, n, B, res):
+    """Statistics of a list's, tuple's or deque's elements, by their kinds,
+    as the JavaScript probe gives an array's (valueStats): numbers (bools
+    are not numbers) the numeric statistics of the non-null ones; booleans
+    their true count; strings distinct and top values and lengths; a mix or
+    anything else none. Numbers need numpy in the debuggee."""
+    nums, strs, bools, nulls, other = 0, 0, 0, 0, 0
+    for i, x in enumerate(seq):
+        if i & 0xffff == 0xffff and not B.ok('statistics'):
+            return
+        t = type(x)
+        if t is bool:
+            bools += 1
+        elif t is int or t is float:
+            nums += 1
+        elif t is str:
+            strs += 1
+        elif x is None:
+            nulls += 1
+        else:
+            other += 1
+    present = [k for k, c in (('number', nums), ('string', strs), ('boolean', bools)) if c]
+    if other or len(present) != 1:
+        return
+    res['count'] = n
+    if present[0] == 'number':
+        np = _mod('numpy')
+        if np is None:
+            res.pop('count')
+            return
+        vals = [x for x in seq if x is not None]
+        ints = all(type(x) is int for x in vals) and all(-2 ** 63 <= x < 2 ** 63 for x in vals)
+        _numeric_stats(np, np.array(vals, dtype='int64' if ints else 'float64'), res, distinct=True)
+        return
+    if present[0] == 'boolean':
+        t = sum(1 for x in seq if x is True)
+        f = n - nulls - t
+        res['true_count'] = t
+        res['true_rate'] = _num(float(t) / (n - nulls), _STAT)
+        tv = [x for x in ({'value': True, 'count': t}, {'value': False, 'count': f}) if x['count']]
+        res['top_values'] = sorted(tv, key=lambda x: -x['count'])
+        res['distinct'] = int(t > 0) + int(f > 0)
+        return
+    # strings: an evenly spaced sample, most frequent first (ties in
+    # first-seen order), lengths
+    items = seq if isinstance(seq, (list, tuple)) else list(seq)
+    m = min(n, _OBJ_SAMPLE)
+    counts, lens = {}, []
+    for j in range(m):
+        x = items[j * n // m]
+        if x is None:
+            continue
+        counts[x] = counts.get(x, 0) + 1
+        lens.append(len(x))
+    if n > m:
+        res['sampled'] = True
+        res['sample_size'] = m
+        res['distinct_estimated'] = True
+    res['distinct'] = len(counts)
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
+    res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': c} for k, c in top]
+    if lens:
+        res['str_len'] = {'min': min(lens), 'max': max(lens), 'mean': _num(float(sum(lens)) / len(lens), _STAT)}
