@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/code"
 )
 
@@ -75,9 +76,9 @@ func runCode(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	var ce *code.Error
+	var ce *errcode.Error
 	if !errors.As(err, &ce) {
-		ce = &code.Error{Code: code.ErrIndex, Message: err.Error()}
+		ce = &errcode.Error{Code: errcode.IndexError, Message: err.Error()}
 	}
 	if *asJSON {
 		_ = json.NewEncoder(stdout).Encode(map[string]any{"error": ce})

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/code"
 )
 
@@ -94,8 +95,8 @@ func TestCodeInspectErrors(t *testing.T) {
 		t.Errorf("not found: rc %d stderr %q", rc, stderr)
 	}
 	rc, out, _ := runCodeCLI(t, "inspect", "--repo", repo, "--path", "/etc/passwd", "--json")
-	var e struct{ Error code.Error }
-	if err := json.Unmarshal([]byte(out), &e); rc != 1 || err != nil || e.Error.Code != code.ErrInvalidPath {
+	var e struct{ Error errcode.Error }
+	if err := json.Unmarshal([]byte(out), &e); rc != 1 || err != nil || e.Error.Code != errcode.InvalidPath {
 		t.Errorf("absolute path: rc %d out %q", rc, out)
 	}
 	if rc, _, _ := runCodeCLI(t, "inspect", "--repo", repo); rc != 2 {

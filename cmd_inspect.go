@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
@@ -232,10 +233,7 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 		res, err := inspect.Inspect(ctx, s, frameID, expr, opts)
 		if err != nil {
 			code = 1
-			var ie *inspect.Error
-			if !errors.As(err, &ie) {
-				ie = &inspect.Error{Code: inspect.CodeInternal, Message: err.Error()}
-			}
+			ie := errcode.From(err)
 			results = append(results, &inspect.Result{Name: expr, Error: ie})
 			texts = append(texts, inspect.FormatError(expr, ie, opts.Format, width))
 			continue
@@ -245,10 +243,7 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 			pr, err := inspect.Browse(ctx, s, frameID, expr, *sel, opts)
 			if err != nil {
 				code = 1
-				var ie *inspect.Error
-				if !errors.As(err, &ie) {
-					ie = &inspect.Error{Code: inspect.CodeInternal, Message: err.Error()}
-				}
+				ie := errcode.From(err)
 				results = append(results, &inspect.Result{Name: expr, Error: ie})
 				texts = append(texts, inspect.FormatError(expr, ie, opts.Format, width))
 				continue

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 )
 
@@ -42,7 +43,7 @@ func TestInspectCLIJSON(t *testing.T) {
 	if results[4].Preview.Text != "west" {
 		t.Errorf("config['regions'][-1] = %q", results[4].Preview.Text)
 	}
-	if e := results[5].Error; e == nil || e.Code != inspect.CodeVariableNotFound || !strings.Contains(strings.Join(e.AvailableVariables, ","), "sales") {
+	if e := results[5].Error; e == nil || e.Code != errcode.VariableNotFound || !strings.Contains(strings.Join(e.AvailableVariables, ","), "sales") {
 		t.Errorf("nope: want VARIABLE_NOT_FOUND listing sales, got %+v", e)
 	}
 }
@@ -76,7 +77,7 @@ func TestInspectCLIFrame(t *testing.T) {
 	if results[0].DetectedType != inspect.TypeCallable || results[0].Structure.Signature != "(n_rows)" {
 		t.Errorf("analyse in frame 1: %+v", results[0])
 	}
-	if results[1].Error == nil || results[1].Error.Code != inspect.CodeVariableNotFound || rc != 1 {
+	if results[1].Error == nil || results[1].Error.Code != errcode.VariableNotFound || rc != 1 {
 		t.Errorf("sales must not resolve in frame 1 (rc %d): %+v", rc, results[1])
 	}
 }

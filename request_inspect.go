@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -24,7 +25,7 @@ func inspectRequest(ctx context.Context, s *session.Session, raw json.RawMessage
 	var a inspectRequestArgs
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, &inspect.Error{Code: inspect.CodeInvalidArgument, Message: "dapscope/inspect arguments: " + err.Error()}
+			return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "dapscope/inspect arguments: " + err.Error()}
 		}
 	}
 	return inspect.Inspect(ctx, s, a.FrameID, a.Expression, a.Options)

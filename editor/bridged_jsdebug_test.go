@@ -21,7 +21,7 @@ import (
 
 	"github.com/dapscope/dapscope/editor"
 	"github.com/dapscope/dapscope/editor/editortest"
-	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/session"
@@ -104,7 +104,7 @@ func TestBridgeJSDebugSession(t *testing.T) {
 		t.Fatalf("records[1].city = %s", js2)
 	}
 	missing := ed.Inspect(editor.InspectParams{VSCodeSessionID: "js-child", Expression: "nope"})
-	if missing.Error == nil || missing.Error.Code != inspect.CodeVariableNotFound {
+	if missing.Error == nil || missing.Error.Code != errcode.VariableNotFound {
 		t.Fatalf("inspect of an unknown name = %+v", missing.Error)
 	}
 

@@ -8,7 +8,6 @@ package editor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/session"
@@ -112,8 +112,7 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 		t0 := time.Now()
 		res, err := inspect.Inspect(ctx, t.target, frameID, expr, hoverOptions)
 		if err != nil {
-			var ie *inspect.Error
-			if errors.As(err, &ie) && (ie.Code == inspect.CodeVariableNotFound || ie.Code == inspect.CodeInvalidExpression || ie.Code == inspect.CodeNotPaused) {
+			if ie := errcode.As(err); ie != nil && (ie.Code == errcode.VariableNotFound || ie.Code == errcode.InvalidExpression || ie.Code == errcode.NotPaused) {
 				s.log.Debug("hover: not inspectable", "expr", expr, "code", ie.Code)
 				return nil, nil
 			}

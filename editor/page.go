@@ -8,8 +8,8 @@ package editor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 )
 
@@ -43,8 +43,7 @@ func (s *Server) pageCall(ctx context.Context, params json.RawMessage) (any, err
 	}
 	res, err := inspect.Browse(ctx, t, p.FrameID, p.Expression, p.Selection, inspect.Options{Timeout: p.Timeout})
 	if err != nil {
-		var ie *inspect.Error
-		if errors.As(err, &ie) {
+		if ie := errcode.As(err); ie != nil {
 			return &inspect.PageResult{Name: p.Expression, Error: ie}, nil
 		}
 		return nil, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dapscope/dapscope/editor"
 	"github.com/dapscope/dapscope/editor/editortest"
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
@@ -102,11 +103,11 @@ func TestPageWithDebugpy(t *testing.T) {
 
 	// Typed errors come back in the result, for the webview to show inline.
 	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Filter: "qty >="}})
-	if res.Error == nil || res.Error.Code != inspect.CodeInvalidExpression || !strings.Contains(res.Error.Message, "filter") || res.Page != nil {
+	if res.Error == nil || res.Error.Code != errcode.InvalidExpression || !strings.Contains(res.Error.Message, "filter") || res.Page != nil {
 		t.Fatalf("bad filter: %+v", res)
 	}
 	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Columns: []any{"nope"}}})
-	if res.Error == nil || res.Error.Code != inspect.CodeVariableNotFound || !slices.Contains(res.Error.AvailableVariables, "price") {
+	if res.Error == nil || res.Error.Code != errcode.VariableNotFound || !slices.Contains(res.Error.AvailableVariables, "price") {
 		t.Fatalf("unknown column: %+v", res)
 	}
 	if err := c.Call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1"}, nil); err == nil || !strings.Contains(err.Error(), "expression") {
@@ -128,7 +129,7 @@ func TestPageWithDebugpy(t *testing.T) {
 	ed.Continue(thread)
 	c.SessionEvent("continued")
 	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: sel})
-	if res.Error == nil || res.Error.Code != inspect.CodeNotPaused {
+	if res.Error == nil || res.Error.Code != errcode.NotPaused {
 		t.Fatalf("running: %+v", res)
 	}
 

@@ -22,6 +22,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/session"
@@ -274,8 +275,7 @@ func (s *Server) inspectCall(ctx context.Context, params json.RawMessage) (any, 
 	}
 	res, err := inspect.Inspect(ctx, t, p.FrameID, p.Expression, p.Options)
 	if err != nil {
-		var ie *inspect.Error
-		if errors.As(err, &ie) {
+		if ie := errcode.As(err); ie != nil {
 			return &inspect.Result{Name: p.Expression, Error: ie}, nil
 		}
 		return nil, err
@@ -293,7 +293,7 @@ func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 			return b, nil
 		}
 		if ended { // not the active session instead
-			return nil, &session.Error{Code: session.CodeNotFound, Field: "vscodeSessionId", Message: "the debug session has ended"}
+			return nil, &errcode.Error{Code: errcode.NotFound, Field: "vscodeSessionId", Message: "the debug session has ended"}
 		}
 		if id := s.sidecarIDOf(vscodeID); id != "" && sessionID == "" {
 			sessionID = id

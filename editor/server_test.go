@@ -19,7 +19,7 @@ import (
 
 	"github.com/dapscope/dapscope/editor"
 	"github.com/dapscope/dapscope/editor/editortest"
-	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -114,7 +114,7 @@ func TestEditorChannelWithDebugpy(t *testing.T) {
 		t.Errorf("price nulls = %v, want 1", res.Structure.Columns[0].NullCount)
 	}
 	missing := ed.Inspect(editor.InspectParams{VSCodeSessionID: "vs-1", Expression: "missing_name"})
-	if missing.Error == nil || missing.Error.Code != inspect.CodeVariableNotFound {
+	if missing.Error == nil || missing.Error.Code != errcode.VariableNotFound {
 		t.Fatalf("inspect missing = %+v", missing)
 	}
 	pidRes := ed.Inspect(editor.InspectParams{VSCodeSessionID: "vs-1", Expression: "pid"})

@@ -9,9 +9,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/dapscope/dapscope/inspect/clip"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // Selection chooses what part of a table to return.
@@ -64,31 +66,31 @@ type PageColumn struct {
 
 // PageResult is a page of a named value.
 type PageResult struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type,omitempty"`
-	Page     *Page    `json:"page,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
-	Partial  bool     `json:"partial,omitempty"`
-	TimedOut []string `json:"timed_out,omitempty"`
-	ProbeMs  float64  `json:"probe_ms,omitempty"`
-	Error    *Error   `json:"error,omitempty"`
+	Name     string         `json:"name"`
+	Type     string         `json:"type,omitempty"`
+	Page     *Page          `json:"page,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Partial  bool           `json:"partial,omitempty"`
+	TimedOut []string       `json:"timed_out,omitempty"`
+	ProbeMs  float64        `json:"probe_ms,omitempty"`
+	Error    *errcode.Error `json:"error,omitempty"`
 }
 
 // Validate checks the selection's bounds.
 func (s *Selection) Validate() error {
 	if s.Rows != nil {
 		if s.Rows.Offset < 0 {
-			return &Error{Code: CodeInvalidArgument, Message: "rows.offset must not be negative"}
+			return &errcode.Error{Code: errcode.InvalidArgument, Message: "rows.offset must not be negative"}
 		}
 		if s.Rows.Limit < 0 || s.Rows.Limit > MaxPageRows {
-			return &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("rows.limit must be 0..%d", MaxPageRows)}
+			return &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf("rows.limit must be 0..%d", MaxPageRows)}
 		}
 	}
 	for _, c := range append(append([]any(nil), s.Columns...), sortColumns(s.Sort)...) {
 		switch c.(type) {
 		case string, float64, int, int64, json.Number:
 		default:
-			return &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("a column is a name, a glob or a position, not %v", c)}
+			return &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf("a column is a name, a glob or a position, not %v", c)}
 		}
 	}
 	return nil
@@ -116,7 +118,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	}
 	p := probeFor(t.Language())
 	if p == nil || !p.has("select") {
-		return nil, &Error{Code: CodeInvalidArgument, Message: "browsing rows needs the Python probe: " + string(t.Language()) + " sessions cannot page a value yet"}
+		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs the Python probe: " + string(t.Language()) + " sessions cannot page a value yet"}
 	}
 	path, err := ParsePathFor(t.Language(), expression)
 	if err != nil {
@@ -153,7 +155,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(raw)))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "undecodable page: " + clip.Bytes.Head(raw, 300)}
+		return nil, &errcode.Error{Code: errcode.Internal, Message: "undecodable page: " + clip.Bytes.Head(raw, 300)}
 	}
 	if out.Error != nil {
 		return nil, out.Error

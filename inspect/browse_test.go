@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -106,18 +107,18 @@ func TestBrowseAgainstPandas(t *testing.T) {
 	cases := []struct {
 		expr string
 		sel  inspect.Selection
-		code string
+		code errcode.Code
 		says string
 	}{
-		{"df", inspect.Selection{Filter: "price >"}, inspect.CodeInvalidExpression, "filter 'price >' at column"},
-		{"df", inspect.Selection{Filter: "price + 1"}, inspect.CodeInvalidExpression, "one true/false per row"},
-		{"df", inspect.Selection{Columns: []any{"nope"}}, inspect.CodeVariableNotFound, "no column matches"},
-		{"df", inspect.Selection{Rows: &inspect.RowWindow{Limit: 5000}}, inspect.CodeInvalidArgument, "rows.limit"},
-		{"feature_0", inspect.Selection{}, inspect.CodeInvalidArgument, "cannot be browsed"},
+		{"df", inspect.Selection{Filter: "price >"}, errcode.InvalidExpression, "filter 'price >' at column"},
+		{"df", inspect.Selection{Filter: "price + 1"}, errcode.InvalidExpression, "one true/false per row"},
+		{"df", inspect.Selection{Columns: []any{"nope"}}, errcode.VariableNotFound, "no column matches"},
+		{"df", inspect.Selection{Rows: &inspect.RowWindow{Limit: 5000}}, errcode.InvalidArgument, "rows.limit"},
+		{"feature_0", inspect.Selection{}, errcode.InvalidArgument, "cannot be browsed"},
 	}
 	for _, c := range cases {
 		_, err := inspect.Browse(context.Background(), s, 0, c.expr, c.sel, inspect.Options{})
-		var ie *inspect.Error
+		var ie *errcode.Error
 		if !errors.As(err, &ie) || ie.Code != c.code || !strings.Contains(ie.Message, c.says) {
 			t.Errorf("%s %+v: %v; want %s saying %q", c.expr, c.sel, err, c.code, c.says)
 		}

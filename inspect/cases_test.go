@@ -7,14 +7,16 @@ package inspect
 import (
 	"bytes"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 type inspectCase struct {
 	name    string // golden file name
 	expr    string
 	opts    Options
-	errCode string // expected *Error code, "" for a result
-	only    string // "", "harness" or "debugpy"
+	errCode errcode.Code // expected *errcode.Error code, "" for a result
+	only    string       // "", "harness" or "debugpy"
 }
 
 // full: goldens must not depend on machine speed, so they get the largest
@@ -92,14 +94,14 @@ var inspectCases = []inspectCase{
 	{name: "path_attr_item", expr: "plain.cache['train']", opts: full()},
 	{name: "path_negative_index", expr: "obj.items[-1]", opts: full()},
 	// errors
-	{name: "error_not_found", expr: "nope", errCode: CodeVariableNotFound},
-	{name: "error_no_attribute", expr: "plain.nope", errCode: CodeVariableNotFound},
-	{name: "error_index", expr: "items[500]", errCode: CodeVariableNotFound},
-	{name: "error_missing_key", expr: "dd['missing']", errCode: CodeVariableNotFound},
-	{name: "error_missing_column", expr: "df['zz']", errCode: CodeVariableNotFound},
-	{name: "error_not_subscriptable", expr: "ratio[0]", errCode: CodeInvalidExpression},
-	{name: "error_call", expr: "df.head()", errCode: CodeInvalidExpression},
-	{name: "error_operator", expr: "a + b", errCode: CodeInvalidExpression},
+	{name: "error_not_found", expr: "nope", errCode: errcode.VariableNotFound},
+	{name: "error_no_attribute", expr: "plain.nope", errCode: errcode.VariableNotFound},
+	{name: "error_index", expr: "items[500]", errCode: errcode.VariableNotFound},
+	{name: "error_missing_key", expr: "dd['missing']", errCode: errcode.VariableNotFound},
+	{name: "error_missing_column", expr: "df['zz']", errCode: errcode.VariableNotFound},
+	{name: "error_not_subscriptable", expr: "ratio[0]", errCode: errcode.InvalidExpression},
+	{name: "error_call", expr: "df.head()", errCode: errcode.InvalidExpression},
+	{name: "error_operator", expr: "a + b", errCode: errcode.InvalidExpression},
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -119,15 +120,15 @@ func TestDebugpyFrames(t *testing.T) {
 		t.Fatalf("non-top frame: got %+v", res)
 	}
 	_, err = inspect.Inspect(ctx, s, 0, "outer_only", inspect.Options{})
-	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeVariableNotFound {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.VariableNotFound {
 		t.Fatalf("outer_only must not resolve in the top frame: %v", err)
 	}
 	if !inspect.Contains(ie.AvailableVariables, "df") {
 		t.Errorf("available_variables should list the frame's locals: %v", ie.AvailableVariables)
 	}
 	// main's frame does not see build's locals.
-	if _, err := inspect.Inspect(ctx, s, outer, "df", inspect.Options{}); !errors.As(err, &ie) || ie.Code != inspect.CodeVariableNotFound {
+	if _, err := inspect.Inspect(ctx, s, outer, "df", inspect.Options{}); !errors.As(err, &ie) || ie.Code != errcode.VariableNotFound {
 		t.Fatalf("df must not resolve in main's frame: %v", err)
 	}
 }
@@ -147,8 +148,8 @@ func TestDebugpyTimeoutKeepsSessionUsable(t *testing.T) {
 	// With a 0.5 s request bound the sidecar gives up first: INSPECTION_TIMEOUT,
 	// no cancel sent, and the next inspection works once debugpy is free.
 	_, err = inspect.Inspect(ctx, s, 0, "slow", inspect.Options{Timeout: 0.3, RequestTimeout: 0.5})
-	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeInspectionTimeout {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.InspectionTimeout {
 		t.Fatalf("want INSPECTION_TIMEOUT, got %v", err)
 	}
 	res, err = inspect.Inspect(ctx, s, 0, "flag", inspect.Options{})

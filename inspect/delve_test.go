@@ -8,6 +8,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -23,7 +24,10 @@ func TestDelveFallback(t *testing.T) {
 		t.Fatalf("adapter %q", s.Adapter())
 	}
 	ctx := context.Background()
-	cases := []struct{ name, expr, code string }{
+	cases := []struct {
+		name, expr string
+		code       errcode.Code
+	}{
 		{"go_slice", "nums", ""},
 		{"go_slice_1000", "big", ""},
 		{"go_array", "arr", ""},
@@ -41,15 +45,15 @@ func TestDelveFallback(t *testing.T) {
 		{"go_int", "count", ""},
 		{"go_float", "ratio", ""},
 		{"go_bool", "ok", ""},
-		{"go_error_not_found", "nope", inspect.CodeVariableNotFound},
-		{"go_error_negative_index", "nums[-1]", inspect.CodeInvalidExpression},
-		{"go_error_call", "len(nums)", inspect.CodeInvalidExpression},
+		{"go_error_not_found", "nope", errcode.VariableNotFound},
+		{"go_error_negative_index", "nums[-1]", errcode.InvalidExpression},
+		{"go_error_call", "len(nums)", errcode.InvalidExpression},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := inspect.Inspect(ctx, s, 0, c.expr, inspect.Options{})
 			if c.code != "" {
-				var ie *inspect.Error
+				var ie *errcode.Error
 				if !errors.As(err, &ie) || ie.Code != c.code {
 					t.Fatalf("want %s, got %v", c.code, err)
 				}
@@ -70,8 +74,8 @@ func TestDelveFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = inspect.Inspect(ctx, s, 0, "nums", inspect.Options{})
-	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeNotPaused || ie.State == "paused" {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.NotPaused || ie.State == "paused" {
 		t.Fatalf("after continue: want NOT_PAUSED, got %v", err)
 	}
 }

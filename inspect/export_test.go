@@ -8,16 +8,17 @@ import (
 	"os"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"go.uber.org/goleak"
 )
 
 type InspectCase = inspectCase
 
-func (c InspectCase) Name() string    { return c.name }
-func (c InspectCase) Expr() string    { return c.expr }
-func (c InspectCase) Opts() Options   { return c.opts }
-func (c InspectCase) ErrCode() string { return c.errCode }
-func (c InspectCase) Only() string    { return c.only }
+func (c InspectCase) Name() string          { return c.name }
+func (c InspectCase) Expr() string          { return c.expr }
+func (c InspectCase) Opts() Options         { return c.opts }
+func (c InspectCase) ErrCode() errcode.Code { return c.errCode }
+func (c InspectCase) Only() string          { return c.only }
 
 var (
 	InspectCases = inspectCases

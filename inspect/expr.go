@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Step is one element of a path: Kind is "name", "attr" or "item"; Value is
@@ -51,7 +53,7 @@ var jsReserved = map[string]bool{
 }
 
 // ParsePath parses expr in Python's grammar (also used for Go); the error
-// is an *Error with code INVALID_EXPRESSION.
+// is an *errcode.Error with code INVALID_EXPRESSION.
 func ParsePath(expr string) (Path, error) { return parsePath(expr, false) }
 
 // ParsePathFor parses expr in the grammar of the language: JavaScript's, or
@@ -63,13 +65,13 @@ func ParsePathFor(lang Language, expr string) (Path, error) {
 func parsePath(expr string, js bool) (Path, error) {
 	p := &pathParser{s: strings.TrimSpace(expr), js: js}
 	if p.s == "" {
-		return nil, errorf(CodeInvalidExpression, expressionHint, "empty expression")
+		return nil, errorf(errcode.InvalidExpression, expressionHint, "empty expression")
 	}
 	if !utf8.ValidString(p.s) {
-		return nil, errorf(CodeInvalidExpression, expressionHint, "expression is not valid UTF-8")
+		return nil, errorf(errcode.InvalidExpression, expressionHint, "expression is not valid UTF-8")
 	}
 	if len(p.s) > 1000 {
-		return nil, errorf(CodeInvalidExpression, expressionHint, "expression longer than 1000 characters")
+		return nil, errorf(errcode.InvalidExpression, expressionHint, "expression longer than 1000 characters")
 	}
 	name, err := p.ident(true)
 	if err != nil {
@@ -107,7 +109,7 @@ func parsePath(expr string, js bool) (Path, error) {
 			return nil, p.fail("unexpected %q", p.s[p.i:p.i+1])
 		}
 		if len(path) > 32 {
-			return nil, errorf(CodeInvalidExpression, expressionHint, "path deeper than 32 steps")
+			return nil, errorf(errcode.InvalidExpression, expressionHint, "path deeper than 32 steps")
 		}
 	}
 	return path, nil
@@ -139,13 +141,13 @@ func (p Path) GoExpr() (string, error) {
 		switch v := v.(type) {
 		case int64:
 			if v < 0 {
-				return "", errorf(CodeInvalidExpression, "Go indexes are 0..len-1", "negative index %d is not valid in Go", v)
+				return "", errorf(errcode.InvalidExpression, "Go indexes are 0..len-1", "negative index %d is not valid in Go", v)
 			}
 			return strconv.FormatInt(v, 10), nil
 		case string:
 			return strconv.Quote(v), nil
 		}
-		return "", errorf(CodeInvalidExpression, expressionHint, "unsupported subscript %v", v)
+		return "", errorf(errcode.InvalidExpression, expressionHint, "unsupported subscript %v", v)
 	})
 }
 
@@ -191,8 +193,8 @@ type pathParser struct {
 	js bool // JavaScript names
 }
 
-func (p *pathParser) fail(format string, args ...any) *Error {
-	return errorf(CodeInvalidExpression, expressionHint, "invalid expression %q at offset %d: %s", p.s, p.i, fmt.Sprintf(format, args...))
+func (p *pathParser) fail(format string, args ...any) *errcode.Error {
+	return errorf(errcode.InvalidExpression, expressionHint, "invalid expression %q at offset %d: %s", p.s, p.i, fmt.Sprintf(format, args...))
 }
 
 func (p *pathParser) space() {

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestParsePathJS(t *testing.T) {
@@ -51,8 +53,8 @@ func TestParsePathJS(t *testing.T) {
 	}
 	for _, in := range bad {
 		_, err := ParsePathFor(JavaScript, in)
-		var ie *Error
-		if !errors.As(err, &ie) || ie.Code != CodeInvalidExpression || ie.Hint == "" {
+		var ie *errcode.Error
+		if !errors.As(err, &ie) || ie.Code != errcode.InvalidExpression || ie.Hint == "" {
 			t.Errorf("ParsePathFor(node, %q): want INVALID_EXPRESSION with a hint, got %v", in, err)
 		}
 	}

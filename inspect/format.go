@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Format renders r; width applies to tui (default 100, minimum 40).
@@ -26,14 +28,14 @@ func Format(r *Result, format string, width int) (string, error) {
 	case "markdown", "md":
 		return formatMarkdown(r), nil
 	}
-	return "", &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("unknown format %q (json, tui, markdown)", format)}
+	return "", &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf("unknown format %q (json, tui, markdown)", format)}
 }
 
 // FormatError renders an inspection error in the same formats.
-func FormatError(name string, e *Error, format string, width int) string {
+func FormatError(name string, e *errcode.Error, format string, width int) string {
 	switch format {
 	case "tui":
-		lines := []string{e.Code + ": " + e.Message}
+		lines := []string{string(e.Code) + ": " + e.Message}
 		if e.Hint != "" {
 			lines = append(lines, "hint: "+e.Hint)
 		}
@@ -52,8 +54,8 @@ func FormatError(name string, e *Error, format string, width int) string {
 		return s
 	}
 	b, _ := json.MarshalIndent(struct {
-		Name  string `json:"name"`
-		Error *Error `json:"error"`
+		Name  string         `json:"name"`
+		Error *errcode.Error `json:"error"`
 	}{name, e}, "", "  ")
 	return string(b)
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func checkTextGolden(t *testing.T, name, got string) {
@@ -42,7 +44,7 @@ func TestFormats(t *testing.T) {
 			for _, f := range []string{"tui", "markdown"} {
 				var out string
 				if err != nil {
-					var ie *Error
+					var ie *errcode.Error
 					if !errors.As(err, &ie) {
 						t.Fatal(err)
 					}

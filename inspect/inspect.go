@@ -9,10 +9,12 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Inspect answers "what is this value?" for expression in the frame frameID
-// (0: the top frame of the stopped thread). On failure the error is an *Error.
+// (0: the top frame of the stopped thread). On failure the error is an *errcode.Error.
 func Inspect(ctx context.Context, t Target, frameID int, expression string, opts Options) (*Result, error) {
 	start := time.Now()
 	if err := opts.Normalize(); err != nil {
@@ -25,7 +27,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	threadID, ok := t.Paused()
 	if !ok {
 		st := t.Status()
-		return nil, &Error{Code: CodeNotPaused, State: st,
+		return nil, &errcode.Error{Code: errcode.NotPaused, State: st,
 			Message: "the session is not paused (status: " + st + ")",
 			Hint:    "inspection needs a stopped thread: wait for a breakpoint or pause the program"}
 	}
@@ -44,12 +46,10 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 		res, err = inspectVariables(rctx, t, frameID, path, opts)
 	}
 	if err != nil {
-		var ie *Error
-		if errors.As(err, &ie) {
-			return nil, ie
-		}
-		if ne := resumedError(t); ne != nil {
-			return nil, ne // the thread resumed while the inspection was on its way
+		if errcode.As(err) == nil || errcode.Is(err, errcode.NotPaused) {
+			if ne := resumedError(t); ne != nil {
+				return nil, ne // the thread resumed while the inspection was on its way
+			}
 		}
 		return nil, requestError(ctx, rctx, err, "inspection")
 	}
@@ -61,44 +61,41 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	return res, nil
 }
 
-// requestError turns a transport or context error into an *Error.
 // resumedError is the not-paused error when the session is no longer
 // paused (a request failed because a step or continue raced it), nil if it
 // still is.
-func resumedError(t Target) *Error {
+func resumedError(t Target) *errcode.Error {
 	if _, ok := t.Paused(); ok {
 		return nil
 	}
 	st := t.Status()
-	return &Error{Code: CodeNotPaused, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
+	return &errcode.Error{Code: errcode.NotPaused, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
 		Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
 }
 
-func requestError(parent, rctx context.Context, err error, what string) *Error {
+// requestError turns a transport or context error into an *errcode.Error.
+func requestError(parent, rctx context.Context, err error, what string) *errcode.Error {
 	if parent.Err() != nil {
-		return &Error{Code: CodeInspectionTimeout, Message: what + " cancelled: " + parent.Err().Error()}
+		return &errcode.Error{Code: errcode.InspectionTimeout, Message: what + " cancelled: " + parent.Err().Error()}
 	}
 	if rctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeInspectionTimeout, Message: what + " did not finish within the request timeout",
+		return &errcode.Error{Code: errcode.InspectionTimeout, Message: what + " did not finish within the request timeout",
 			Hint: "the debuggee may still be computing; the session stays usable and later requests run once it returns. " +
 				"Lower the work with include_statistics=false or raise timeout/request_timeout"}
 	}
-	var ie *Error
-	if errors.As(err, &ie) {
+	// The target's own typed errors keep their meaning (a request that met
+	// a resumed thread is not an internal failure), with the inspection's
+	// hint where it has one.
+	if ie := errcode.As(err); ie != nil {
+		switch ie.Code {
+		case errcode.NotPaused:
+			return &errcode.Error{Code: errcode.NotPaused, State: ie.State, Message: ie.Message, Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
+		case errcode.DebuggeeExited:
+			return &errcode.Error{Code: errcode.DebuggeeExited, Message: ie.Message, Hint: "the program has ended: see its outcome and output"}
+		}
 		return ie
 	}
-	// The target's own typed errors keep their meaning: a request that met
-	// a resumed thread is not an internal failure.
-	var coded interface{ ErrorCode() string }
-	if errors.As(err, &coded) {
-		switch c := coded.ErrorCode(); c {
-		case "NOT_PAUSED":
-			return &Error{Code: CodeNotPaused, Message: err.Error(), Hint: "inspection needs a stopped thread: wait for the next stop and inspect again"}
-		case "DEBUGGEE_EXITED":
-			return &Error{Code: c, Message: err.Error(), Hint: "the program has ended: see its outcome and output"}
-		}
-	}
-	return &Error{Code: CodeInternal, Message: what + " failed: " + err.Error()}
+	return &errcode.Error{Code: errcode.Internal, Message: what + " failed: " + err.Error()}
 }
 
 type stackTraceArgs struct {
@@ -129,7 +126,7 @@ func topFrame(ctx context.Context, t Target, threadID int) (int, error) {
 		return 0, err
 	}
 	if len(body.StackFrames) == 0 {
-		return 0, &Error{Code: CodeNotPaused, Message: "the stopped thread has no frames", State: t.Status()}
+		return 0, &errcode.Error{Code: errcode.NotPaused, Message: "the stopped thread has no frames", State: t.Status()}
 	}
 	return body.StackFrames[0].ID, nil
 }
@@ -145,14 +142,14 @@ type topFrameKnower interface {
 func FrameAt(ctx context.Context, t Target, n int) (int, error) {
 	threadID, ok := t.Paused()
 	if !ok {
-		return 0, &Error{Code: CodeNotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return 0, &errcode.Error{Code: errcode.NotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
 	}
 	var body stackTraceBody
 	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: n + 1}, &body); err != nil {
 		return 0, requestError(ctx, ctx, err, "stackTrace")
 	}
 	if n < 0 || n >= len(body.StackFrames) {
-		return 0, &Error{Code: CodeInvalidArgument, Message: "no frame at depth " + itoa(int64(n)),
+		return 0, &errcode.Error{Code: errcode.InvalidArgument, Message: "no frame at depth " + itoa(int64(n)),
 			Hint: "the stopped thread has " + itoa(int64(len(body.StackFrames))) + " frames"}
 	}
 	return body.StackFrames[n].ID, nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // libsFixture holds the values of libCases (testdata/python/tensors.py).
@@ -32,14 +34,14 @@ var libCases = []inspectCase{
 	{name: "tensor_sparse", expr: "sparse_t", opts: full()},
 	{name: "tensor_meta_device", expr: "meta_t", opts: full()},
 	{name: "tensor_parameter", expr: "param", opts: full()},
-	{name: "error_tensor_index", expr: "grad[5]", errCode: CodeVariableNotFound},
+	{name: "error_tensor_index", expr: "grad[5]", errCode: errcode.VariableNotFound},
 	// xarray
 	{name: "dataarray", expr: "da", opts: full()},
 	{name: "dataarray_lazy", expr: "lazy_da", opts: full()},
 	{name: "dataarray_item", expr: "ds['rain']", opts: full()},
 	{name: "dataset", expr: "ds", opts: full()},
 	{name: "dataset_lazy", expr: "lazy_ds", opts: full()},
-	{name: "error_dataset_missing", expr: "ds['nope']", errCode: CodeVariableNotFound},
+	{name: "error_dataset_missing", expr: "ds['nope']", errCode: errcode.VariableNotFound},
 }
 
 func TestProbeLibraryGoldens(t *testing.T) {

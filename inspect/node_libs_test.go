@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -202,8 +203,8 @@ func TestNodeJSPaths(t *testing.T) {
 		}
 	}
 	_, err := inspect.Inspect(context.Background(), s, 0, "class", inspect.Options{})
-	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeInvalidExpression {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.InvalidExpression {
 		t.Errorf("a reserved word as a variable: %v", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -66,7 +67,7 @@ func nodeSession(tb testing.TB) *session.Session {
 type jsCase struct {
 	name, expr string
 	opts       inspect.Options
-	errCode    string
+	errCode    errcode.Code
 }
 
 func jsFull() inspect.Options { return inspect.Options{Timeout: 10, RequestTimeout: 60} }
@@ -131,14 +132,14 @@ var jsCases = []jsCase{
 	{name: "undefined", expr: "missing"},
 	{name: "symbol", expr: "sym"},
 	// errors
-	{name: "error_not_found", expr: "nope", errCode: inspect.CodeVariableNotFound},
-	{name: "error_no_property", expr: "plain.nope", errCode: inspect.CodeVariableNotFound},
-	{name: "error_index", expr: "numbers[500]", errCode: inspect.CodeVariableNotFound},
-	{name: "error_map_key", expr: "byName['zz']", errCode: inspect.CodeVariableNotFound},
-	{name: "error_of_null", expr: "nothing.x", errCode: inspect.CodeInvalidExpression},
-	{name: "error_getter_throws", expr: "thrower.boom", errCode: inspect.CodeVariableNotFound},
-	{name: "error_call", expr: "rows.slice(1)", errCode: inspect.CodeInvalidExpression},
-	{name: "error_keyword", expr: "new", errCode: inspect.CodeInvalidExpression},
+	{name: "error_not_found", expr: "nope", errCode: errcode.VariableNotFound},
+	{name: "error_no_property", expr: "plain.nope", errCode: errcode.VariableNotFound},
+	{name: "error_index", expr: "numbers[500]", errCode: errcode.VariableNotFound},
+	{name: "error_map_key", expr: "byName['zz']", errCode: errcode.VariableNotFound},
+	{name: "error_of_null", expr: "nothing.x", errCode: errcode.InvalidExpression},
+	{name: "error_getter_throws", expr: "thrower.boom", errCode: errcode.VariableNotFound},
+	{name: "error_call", expr: "rows.slice(1)", errCode: errcode.InvalidExpression},
+	{name: "error_keyword", expr: "new", errCode: errcode.InvalidExpression},
 }
 
 // TestNodeGoldens: every case against its golden json, tui (width 100) and
@@ -154,7 +155,7 @@ func TestNodeGoldens(t *testing.T) {
 			res, err := inspect.Inspect(context.Background(), s, 0, c.expr, opts)
 			name := "js_" + c.name
 			if c.errCode != "" {
-				var ie *inspect.Error
+				var ie *errcode.Error
 				if !errors.As(err, &ie) || ie.Code != c.errCode {
 					t.Fatalf("want %s, got %v (result %+v)", c.errCode, err, res)
 				}
@@ -237,12 +238,12 @@ func TestNodeBadInput(t *testing.T) {
 	s := nodeSession(t)
 	ctx := context.Background()
 	_, err := inspect.Inspect(ctx, s, 0, "thrower.boom", inspect.Options{})
-	var ie *inspect.Error
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeVariableNotFound || !strings.Contains(ie.Message, "RangeError: getter failed") {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.VariableNotFound || !strings.Contains(ie.Message, "RangeError: getter failed") {
 		t.Fatalf("a throwing getter: %v", err)
 	}
 	_, err = inspect.Inspect(ctx, s, 0, "looper.forever", inspect.Options{RequestTimeout: 60})
-	if !errors.As(err, &ie) || ie.Code != inspect.CodeInspectionTimeout {
+	if !errors.As(err, &ie) || ie.Code != errcode.InspectionTimeout {
 		t.Fatalf("a getter that never returns: want INSPECTION_TIMEOUT, got %v", err)
 	}
 	if r, err := inspect.Inspect(ctx, s, 0, "n", inspect.Options{}); err != nil || r.Structure.Value == nil {

@@ -6,6 +6,8 @@ package inspect
 import (
 	"fmt"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Defaults and limits of Options.
@@ -60,11 +62,11 @@ const (
 // Bool returns a pointer to b, for Options.IncludeStatistics.
 func Bool(b bool) *bool { return &b }
 
-// Normalize fills defaults and checks ranges; the error is an *Error with
+// Normalize fills defaults and checks ranges; the error is an *errcode.Error with
 // code INVALID_ARGUMENT.
 func (o *Options) Normalize() error {
 	bad := func(format string, args ...any) error {
-		return &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf(format, args...)}
+		return &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf(format, args...)}
 	}
 	if o.MaxPreviewRows == 0 {
 		o.MaxPreviewRows = DefaultPreviewRows

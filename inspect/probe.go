@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 )
 
@@ -252,7 +253,7 @@ func inspectProbe(ctx context.Context, t Target, p *probe, frameID int, path Pat
 		return nil, err
 	}
 	if res.Error != nil {
-		if p.frameNames != nil && res.Error.Code == CodeVariableNotFound && len(path) == 1 && res.Error.AvailableVariables == nil {
+		if p.frameNames != nil && res.Error.Code == errcode.VariableNotFound && len(path) == 1 && res.Error.AvailableVariables == nil {
 			res.Error.AvailableVariables = p.frameNames(ctx, t, frameID)
 		}
 		return nil, res.Error
@@ -282,13 +283,13 @@ func variablesReference(ctx context.Context, t Target, frameID int, expr string)
 func DecodeProbeResult(s string) (*Result, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "{") {
-		return nil, &Error{Code: CodeInternal, Message: "the probe did not answer with JSON: " + clip.Bytes.Head(s, 300)}
+		return nil, &errcode.Error{Code: errcode.Internal, Message: "the probe did not answer with JSON: " + clip.Bytes.Head(s, 300)}
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 	dec.UseNumber()
 	var r Result
 	if err := dec.Decode(&r); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "undecodable probe answer: " + err.Error()}
+		return nil, &errcode.Error{Code: errcode.Internal, Message: "undecodable probe answer: " + err.Error()}
 	}
 	return &r, nil
 }

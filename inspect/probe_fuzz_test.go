@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func FuzzDecodeProbeResult(f *testing.F) {
@@ -30,8 +32,8 @@ func FuzzDecodeProbeResult(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := DecodeProbeResult(s)
 		if err != nil {
-			var ie *Error
-			if !errors.As(err, &ie) || ie.Code != CodeInternal {
+			var ie *errcode.Error
+			if !errors.As(err, &ie) || ie.Code != errcode.Internal {
 				t.Fatalf("untyped error %v", err)
 			}
 			return

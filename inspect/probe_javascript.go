@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // jsSections are the JavaScript probe's sections, in the order they are
@@ -97,9 +99,9 @@ func jsEvalError(err error, root string) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "SyntaxError"):
-		return &Error{Code: CodeInvalidExpression, Message: fmt.Sprintf("%q is not a JavaScript variable name: %s", root, msg), Hint: expressionHint}
+		return &errcode.Error{Code: errcode.InvalidExpression, Message: fmt.Sprintf("%q is not a JavaScript variable name: %s", root, msg), Hint: expressionHint}
 	case strings.Contains(msg, "timed out"):
-		return &Error{Code: CodeInspectionTimeout, Message: "the evaluation did not finish within the adapter's evaluation timeout (a getter on the path may loop)",
+		return &errcode.Error{Code: errcode.InspectionTimeout, Message: "the evaluation did not finish within the adapter's evaluation timeout (a getter on the path may loop)",
 			Hint: "the session stays usable; inspect the object above the getter instead"}
 	}
 	return err

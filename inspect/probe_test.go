@@ -9,6 +9,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 const fixture = "../testdata/python/inspect_values.py"
@@ -27,7 +29,7 @@ func runCaseList(t *testing.T, tgt Target, frame int, skip string, cases []inspe
 		t.Run(c.name, func(t *testing.T) {
 			res, err := Inspect(context.Background(), tgt, frame, c.expr, c.opts)
 			if c.errCode != "" {
-				var ie *Error
+				var ie *errcode.Error
 				if !errors.As(err, &ie) {
 					t.Fatalf("want %s error, got %v (result %+v)", c.errCode, err, res)
 				}
@@ -150,8 +152,8 @@ func TestInspectNotPaused(t *testing.T) {
 	h := startHarness(t, fixture)
 	h.paused = false
 	_, err := Inspect(context.Background(), h, 0, "df", Options{})
-	var ie *Error
-	if !errors.As(err, &ie) || ie.Code != CodeNotPaused || ie.State != "running" {
+	var ie *errcode.Error
+	if !errors.As(err, &ie) || ie.Code != errcode.NotPaused || ie.State != "running" {
 		t.Fatalf("want NOT_PAUSED with state running, got %v", err)
 	}
 	if h.evals != 0 {

@@ -7,6 +7,8 @@ package inspect
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Detected types (Result.DetectedType).
@@ -71,7 +73,7 @@ type Result struct {
 	Summary  string   `json:"summary,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	// Error is set on per-expression failures in lists of results (CLI json).
-	Error *Error `json:"error,omitempty"`
+	Error *errcode.Error `json:"error,omitempty"`
 	// Partial is true when the budget ran out; TimedOut names what was skipped.
 	Partial  bool     `json:"partial,omitempty"`
 	TimedOut []string `json:"timed_out,omitempty"`

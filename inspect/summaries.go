@@ -13,10 +13,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/dapscope/dapscope/inspect/clip"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/inspect/clip"
 )
 
 // ValueSummary is what the probe reports of one value.
@@ -89,7 +91,7 @@ func jsSummaryType(t string) bool {
 }
 
 // ErrUnsupported: the language has no summary probe.
-var ErrUnsupported = &Error{Code: CodeInvalidArgument, Message: "value summaries need a probe: Python or JavaScript sessions"}
+var ErrUnsupported = &errcode.Error{Code: errcode.InvalidArgument, Message: "value summaries need a probe: Python or JavaScript sessions"}
 
 // SupportsSummaries reports whether sessions of the language have the
 // summary probe.
@@ -114,11 +116,11 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 		return nil, ErrUnsupported
 	}
 	if paths == nil && !p.listsLocals {
-		return nil, &Error{Code: CodeInvalidArgument, Message: string(p.lang) + " summaries need the values' names (a frame's locals cannot be listed from inside)"}
+		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: string(p.lang) + " summaries need the values' names (a frame's locals cannot be listed from inside)"}
 	}
 	threadID, ok := t.Paused()
 	if !ok {
-		return nil, &Error{Code: CodeNotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return nil, &errcode.Error{Code: errcode.NotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
 	}
 	if frameID == 0 {
 		var err error
@@ -147,10 +149,10 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	}
 	var out struct {
 		Items []ValueSummary `json:"items"`
-		Error *Error         `json:"error"`
+		Error *errcode.Error `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(raw)), &out); err != nil {
-		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip.Bytes.Head(raw, 300))}
+		return nil, &errcode.Error{Code: errcode.Internal, Message: fmt.Sprintf("undecodable summaries: %v: %q", err, clip.Bytes.Head(raw, 300))}
 	}
 	if out.Error != nil {
 		return nil, out.Error

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestParsePath(t *testing.T) {
@@ -41,8 +43,8 @@ func TestParsePath(t *testing.T) {
 	for _, in := range []string{"", "df.head()", "a + b", "x[y]", "x[1:2]", "lambda: 1", "1df", "df.", "df[", "df['a'",
 		"df[0", "None", "x.class", "__import__('os')", "x[-]", "a;b", "a[99999999999999999999]", strings.Repeat("a", 1001)} {
 		_, err := ParsePath(in)
-		var ie *Error
-		if !errors.As(err, &ie) || ie.Code != CodeInvalidExpression || ie.Hint == "" {
+		var ie *errcode.Error
+		if !errors.As(err, &ie) || ie.Code != errcode.InvalidExpression || ie.Hint == "" {
 			t.Errorf("ParsePath(%q): want INVALID_EXPRESSION with a hint, got %v", in, err)
 		}
 	}
@@ -70,8 +72,8 @@ func TestOptionsNormalize(t *testing.T) {
 	}
 	for _, bad := range []Options{{MaxPreviewRows: 101}, {MaxPreviewRows: -1}, {MaxPreviewItems: 500}, {Timeout: 0.05}, {Timeout: 11}, {Format: "yaml"}, {RequestTimeout: -1}, {Precision: "exact"}} {
 		err := bad.Normalize()
-		var ie *Error
-		if !errors.As(err, &ie) || ie.Code != CodeInvalidArgument {
+		var ie *errcode.Error
+		if !errors.As(err, &ie) || ie.Code != errcode.InvalidArgument {
 			t.Errorf("%+v: want INVALID_ARGUMENT, got %v", bad, err)
 		}
 	}
@@ -185,7 +187,7 @@ func TestCap(t *testing.T) {
 func TestCutsKeepCharactersWhole(t *testing.T) {
 	across := func(n int) string { return strings.Repeat("x", n-1) + "名前" } // a 3-byte character across byte n
 	_, err := DecodeProbeResult(across(300))
-	var ie *Error
+	var ie *errcode.Error
 	if !errors.As(err, &ie) || !utf8.ValidString(ie.Message) || !strings.HasSuffix(ie.Message, "x…") {
 		t.Errorf("a probe answer that is not JSON: %v", err)
 	}
@@ -283,8 +285,8 @@ func FuzzParsePath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParsePath(s)
 		if err != nil {
-			var ie *Error
-			if !errors.As(err, &ie) || ie.Code != CodeInvalidExpression {
+			var ie *errcode.Error
+			if !errors.As(err, &ie) || ie.Code != errcode.InvalidExpression {
 				t.Fatalf("%q: error %v is not INVALID_EXPRESSION", s, err)
 			}
 			return

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 )
 
@@ -82,14 +83,14 @@ func inspectVariables(ctx context.Context, t Target, frameID int, path Path, opt
 		}
 		msg := err.Error()
 		if notFoundRe.MatchString(msg) {
-			e := &Error{Code: CodeVariableNotFound, Message: msg}
+			e := &errcode.Error{Code: errcode.VariableNotFound, Message: msg}
 			if len(path) == 1 {
 				e.Hint = "pick one of available_variables, or another frame"
 				e.AvailableVariables = frameNames(ctx, t, frameID)
 			}
 			return nil, e
 		}
-		return nil, &Error{Code: CodeInternal, Message: msg}
+		return nil, &errcode.Error{Code: errcode.Internal, Message: msg}
 	}
 	r := &Result{Name: path.String(), Type: ev.Type, Source: "variables", VariablesReference: ev.VariablesReference}
 	b := &treeBuilder{ctx: ctx, t: t, opts: opts, r: r}

@@ -24,7 +24,7 @@
 // "pkg.Func" or "pkg.Type.Method", Markdown "docs/x.md#Heading"; leading
 // unknown package components and unique dotted suffixes are accepted), else
 // Query.Path + Query.Line (the innermost definition covering the line), else
-// the file. Failures are *Error values with Code NOT_FOUND (with close
+// the file. Failures are *errcode.Error values with Code NOT_FOUND (with close
 // Matches), AMBIGUOUS (Matches lists candidates; add Query.Path),
 // INVALID_PATH (absolute paths, "..") or INVALID_ARGUMENT.
 //

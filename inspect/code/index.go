@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Index is an opened code index of one repository. It is safe for concurrent
@@ -50,11 +52,11 @@ func OpenContext(ctx context.Context, repoRoot string, opts Options) (*Index, er
 	opts.defaults()
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
-		return nil, errorf(ErrInvalidPath, nil, "repository root %q: %v", repoRoot, err)
+		return nil, errorf(errcode.InvalidPath, nil, "repository root %q: %v", repoRoot, err)
 	}
 	st, err := os.Stat(root)
 	if err != nil || !st.IsDir() {
-		return nil, errorf(ErrInvalidPath, nil, "repository root %q is not a directory", repoRoot)
+		return nil, errorf(errcode.InvalidPath, nil, "repository root %q is not a directory", repoRoot)
 	}
 	alias := root
 	if r, err := filepath.EvalSymlinks(root); err == nil {

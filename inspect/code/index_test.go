@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestIncrementalRefresh(t *testing.T) {
@@ -280,8 +282,8 @@ func TestHugeNonIndexedFile(t *testing.T) {
 	if r.GraphStatus != GraphNotIndexed || !strings.Contains(r.FileSummary, "only its head was read") || len(r.Snippet) > 200*1024 {
 		t.Errorf("huge file: %s %q %d bytes", r.GraphStatus, r.FileSummary, len(r.Snippet))
 	}
-	var ce *Error
-	if _, err := ix.InspectEntity(Query{Path: "data.csv", IncludeFullSource: true}); !errors.As(err, &ce) || ce.Code != ErrInvalidArgument {
+	var ce *errcode.Error
+	if _, err := ix.InspectEntity(Query{Path: "data.csv", IncludeFullSource: true}); !errors.As(err, &ce) || ce.Code != errcode.InvalidArgument {
 		t.Errorf("full source of a huge file: %v", err)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // InspectEntity opens (or refreshes) the index of repoRoot with default
@@ -29,7 +31,7 @@ func InspectEntity(repoRoot string, q Query) (*Result, error) {
 	return ix.InspectEntity(q)
 }
 
-// InspectEntity describes the entity q names. Errors are *Error.
+// InspectEntity describes the entity q names. Errors are *errcode.Error.
 func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	ix.mu.RLock()
 	g, files := ix.g, ix.files
@@ -46,15 +48,15 @@ func (ix *Index) InspectEntity(q Query) (*Result, error) {
 	src, truncated, err := readSource(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errorf(ErrNotFound, nil, "file %q no longer exists; refresh the index", t.path)
+			return nil, errorf(errcode.NotFound, nil, "file %q no longer exists; refresh the index", t.path)
 		}
-		return nil, errorf(ErrIndex, nil, "read %s: %v", t.path, err)
+		return nil, errorf(errcode.IndexError, nil, "read %s: %v", t.path, err)
 	}
 	if truncated && q.IncludeFullSource {
-		return nil, errorf(ErrInvalidArgument, nil, "%s is larger than %d MiB; full source is not available (ask without include_full_source)", t.path, maxReadBytes>>20)
+		return nil, errorf(errcode.InvalidArgument, nil, "%s is larger than %d MiB; full source is not available (ask without include_full_source)", t.path, maxReadBytes>>20)
 	}
 	if t.id < 0 && len(src) > 0 && strings.IndexByte(string(src[:min(len(src), 8192)]), 0) >= 0 {
-		return nil, errorf(ErrInvalidArgument, nil, "%s is a binary file", t.path)
+		return nil, errorf(errcode.InvalidArgument, nil, "%s is a binary file", t.path)
 	}
 	lines := splitLines(string(src))
 	fr := files[t.path]

@@ -5,8 +5,9 @@ package code
 
 import (
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Source modes of a Result.
@@ -20,15 +21,6 @@ const (
 	GraphConnected  = "connected"
 	GraphIsolated   = "isolated"
 	GraphNotIndexed = "not_indexed"
-)
-
-// Error codes carried by *Error.
-const (
-	ErrNotFound        = "NOT_FOUND"
-	ErrInvalidPath     = "INVALID_PATH"
-	ErrInvalidArgument = "INVALID_ARGUMENT"
-	ErrAmbiguous       = "AMBIGUOUS"
-	ErrIndex           = "INDEX_ERROR"
 )
 
 // DefaultMaxNeighbors bounds every relationship list when Query.MaxNeighbors
@@ -106,23 +98,10 @@ type Result struct {
 	GraphStatus    string          `json:"graph_status"`
 }
 
-// Error is the typed error of this package. Matches lists close symbols or
-// paths for NOT_FOUND and the candidates for AMBIGUOUS.
-type Error struct {
-	Code    string   `json:"code"`
-	Message string   `json:"message"`
-	Matches []string `json:"matches,omitempty"`
-}
-
-func (e *Error) Error() string {
-	if len(e.Matches) == 0 {
-		return e.Code + ": " + e.Message
-	}
-	return fmt.Sprintf("%s: %s (close matches: %s)", e.Code, e.Message, strings.Join(e.Matches, ", "))
-}
-
-func errorf(code string, matches []string, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Matches: matches}
+// errorf is a typed error (errcode); matches lists close symbols or paths
+// for NOT_FOUND and the candidates for AMBIGUOUS.
+func errorf(code errcode.Code, matches []string, format string, args ...any) *errcode.Error {
+	return &errcode.Error{Code: code, Message: fmt.Sprintf(format, args...), Matches: matches}
 }
 
 // Options tunes Open. The zero value is ready to use.

@@ -2,7 +2,7 @@
 // then without leading package components, then a unique dotted suffix),
 // else path + line (the innermost definition covering the line), else the
 // file. Paths are validated (repo-relative, no "..") and unresolvable
-// queries become a NOT_FOUND *Error carrying close matches.
+// queries become a NOT_FOUND *errcode.Error carrying close matches.
 
 package code
 
@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // target is a resolved query.
@@ -23,26 +25,26 @@ type target struct {
 }
 
 // cleanRel validates a user-supplied repo-relative path.
-func cleanRel(p string) (string, *Error) {
+func cleanRel(p string) (string, *errcode.Error) {
 	orig := p
 	p = strings.TrimSpace(strings.ReplaceAll(p, "\\", "/"))
 	if p == "" {
-		return "", errorf(ErrInvalidPath, nil, "empty path")
+		return "", errorf(errcode.InvalidPath, nil, "empty path")
 	}
 	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
-		return "", errorf(ErrInvalidPath, nil, "path %q must be relative to the repository root", orig)
+		return "", errorf(errcode.InvalidPath, nil, "path %q must be relative to the repository root", orig)
 	}
 	for _, part := range strings.Split(p, "/") {
 		if part == ".." {
-			return "", errorf(ErrInvalidPath, nil, "path %q must not contain \"..\"", orig)
+			return "", errorf(errcode.InvalidPath, nil, "path %q must not contain \"..\"", orig)
 		}
 	}
 	if strings.ContainsRune(p, 0) {
-		return "", errorf(ErrInvalidPath, nil, "path %q contains a NUL byte", orig)
+		return "", errorf(errcode.InvalidPath, nil, "path %q contains a NUL byte", orig)
 	}
 	p = path.Clean(p)
 	if p == "." {
-		return "", errorf(ErrInvalidPath, nil, "path %q names the repository root, not a file", orig)
+		return "", errorf(errcode.InvalidPath, nil, "path %q names the repository root, not a file", orig)
 	}
 	return p, nil
 }
@@ -74,13 +76,13 @@ func evalOr(p string) string {
 
 func (ix *Index) resolve(g *graph, files map[string]*fileRec, q Query) (target, error) {
 	if q.Symbol == "" && q.Path == "" {
-		return target{}, errorf(ErrInvalidArgument, nil, "give a symbol or a path")
+		return target{}, errorf(errcode.InvalidArgument, nil, "give a symbol or a path")
 	}
 	if q.Line < 0 {
-		return target{}, errorf(ErrInvalidArgument, nil, "line %d must be positive", q.Line)
+		return target{}, errorf(errcode.InvalidArgument, nil, "line %d must be positive", q.Line)
 	}
 	if q.MaxNeighbors < 0 {
-		return target{}, errorf(ErrInvalidArgument, nil, "max_neighbors %d must not be negative", q.MaxNeighbors)
+		return target{}, errorf(errcode.InvalidArgument, nil, "max_neighbors %d must not be negative", q.MaxNeighbors)
 	}
 	rel := ""
 	if q.Path != "" {
@@ -94,7 +96,7 @@ func (ix *Index) resolve(g *graph, files map[string]*fileRec, q Query) (target, 
 		return ix.resolveSymbol(g, strings.TrimSpace(q.Symbol), rel)
 	}
 	if q.Line > 0 && q.Symbol == "" && rel == "" {
-		return target{}, errorf(ErrInvalidArgument, nil, "line needs a path")
+		return target{}, errorf(errcode.InvalidArgument, nil, "line needs a path")
 	}
 	fr := files[rel]
 	if fr == nil {
@@ -102,11 +104,11 @@ func (ix *Index) resolve(g *graph, files map[string]*fileRec, q Query) (target, 
 		if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && ix.inside(abs) {
 			return target{mode: ModeFile, id: -1, path: rel}, nil
 		}
-		return target{}, errorf(ErrNotFound, closePaths(files, rel), "no file %q in the repository", rel)
+		return target{}, errorf(errcode.NotFound, closePaths(files, rel), "no file %q in the repository", rel)
 	}
 	if q.Line > 0 {
 		if fr.Lines > 0 && q.Line > fr.Lines {
-			return target{}, errorf(ErrInvalidArgument, nil, "line %d is past the end of %s (%d lines)", q.Line, rel, fr.Lines)
+			return target{}, errorf(errcode.InvalidArgument, nil, "line %d is past the end of %s (%d lines)", q.Line, rel, fr.Lines)
 		}
 		if id := g.innermost(rel, q.Line); id >= 0 {
 			return target{mode: ModeSymbol, id: id, path: rel}, nil
@@ -177,7 +179,7 @@ func (ix *Index) resolveSymbol(g *graph, sym, rel string) (target, error) {
 		}
 	}
 	if len(ids) == 0 {
-		return target{}, errorf(ErrNotFound, g.closeSymbols(sym), "no symbol %q in the index", sym)
+		return target{}, errorf(errcode.NotFound, g.closeSymbols(sym), "no symbol %q in the index", sym)
 	}
 	if len(ids) > 1 {
 		ids = preferOne(g, ids)
@@ -191,7 +193,7 @@ func (ix *Index) resolveSymbol(g *graph, sym, rel string) (target, error) {
 				break
 			}
 		}
-		return target{}, errorf(ErrAmbiguous, ms, "symbol %q matches %d definitions; add the path", sym, len(ids))
+		return target{}, errorf(errcode.Ambiguous, ms, "symbol %q matches %d definitions; add the path", sym, len(ids))
 	}
 	e := &g.ents[ids[0]]
 	if e.d == nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestPathAndLineResolution(t *testing.T) {
@@ -60,8 +62,8 @@ func TestSymbolForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ix.InspectEntity(Query{Symbol: "incr"})
-	var ce *Error
-	if !errors.As(err, &ce) || ce.Code != ErrAmbiguous || len(ce.Matches) != 2 {
+	var ce *errcode.Error
+	if !errors.As(err, &ce) || ce.Code != errcode.Ambiguous || len(ce.Matches) != 2 {
 		t.Fatalf("ambiguous symbol: %v", err)
 	}
 	if r := inspect(t, ix, Query{Symbol: "incr", Path: "notes/more.py"}); r.Symbol != "more.incr" {
@@ -73,21 +75,21 @@ func TestErrors(t *testing.T) {
 	ix, _ := openFixture(t)
 	for _, c := range []struct {
 		q       Query
-		code    string
+		code    errcode.Code
 		matches string
 	}{
-		{Query{Symbol: "calc.core.ad"}, ErrNotFound, "calc.core.add"},
-		{Query{Symbol: "Calculater.push"}, ErrNotFound, "calc.core.Calculator.push"},
-		{Query{Path: "calc/cor.py"}, ErrNotFound, "calc/core.py"},
-		{Query{Path: "/etc/passwd"}, ErrInvalidPath, ""},
-		{Query{Path: "calc/../../x.py"}, ErrInvalidPath, ""},
-		{Query{Path: "../repo/calc/core.py"}, ErrInvalidPath, ""},
-		{Query{}, ErrInvalidArgument, ""},
-		{Query{Path: "calc/core.py", Line: 100000}, ErrInvalidArgument, ""},
-		{Query{Path: "calc/core.py", Line: -1}, ErrInvalidArgument, ""},
+		{Query{Symbol: "calc.core.ad"}, errcode.NotFound, "calc.core.add"},
+		{Query{Symbol: "Calculater.push"}, errcode.NotFound, "calc.core.Calculator.push"},
+		{Query{Path: "calc/cor.py"}, errcode.NotFound, "calc/core.py"},
+		{Query{Path: "/etc/passwd"}, errcode.InvalidPath, ""},
+		{Query{Path: "calc/../../x.py"}, errcode.InvalidPath, ""},
+		{Query{Path: "../repo/calc/core.py"}, errcode.InvalidPath, ""},
+		{Query{}, errcode.InvalidArgument, ""},
+		{Query{Path: "calc/core.py", Line: 100000}, errcode.InvalidArgument, ""},
+		{Query{Path: "calc/core.py", Line: -1}, errcode.InvalidArgument, ""},
 	} {
 		_, err := ix.InspectEntity(c.q)
-		var ce *Error
+		var ce *errcode.Error
 		if !errors.As(err, &ce) || ce.Code != c.code {
 			t.Errorf("%+v: err = %v, want %s", c.q, err, c.code)
 			continue

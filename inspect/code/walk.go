@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // walk lists the indexable files: .py, .go, .md, .js/.mjs/.cjs and
@@ -71,7 +73,7 @@ func (ix *Index) walk(ctx context.Context) ([]candidate, map[string]bool, error)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, errorf(ErrIndex, nil, "walk %s: %v", ix.root, err)
+		return nil, nil, errorf(errcode.IndexError, nil, "walk %s: %v", ix.root, err)
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].rel < cands[j].rel })
 	return cands, pkgDirs, nil

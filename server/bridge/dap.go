@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -136,7 +137,7 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 	err := l.b.Request(ctx, env.Command, a, &body)
 	var frame []byte
 	if err != nil {
-		frame = dap.ErrorResponse(l.nextSeq(), env, dap.ErrIDInternal, editorMessage(err))
+		frame = dap.ErrorResponse(l.nextSeq(), env, errcode.Internal, editorMessage(err))
 	} else {
 		if len(body) == 0 || string(body) == "null" {
 			body = json.RawMessage("{}")
@@ -146,7 +147,7 @@ func (l *dapLink) answer(env dap.Envelope, args json.RawMessage) {
 		}
 		frame, err = dap.SuccessResponse(l.nextSeq(), env, body)
 		if err != nil {
-			frame = dap.ErrorResponse(l.nextSeq(), env, dap.ErrIDInternal, "the editor's response is not JSON: "+err.Error())
+			frame = dap.ErrorResponse(l.nextSeq(), env, errcode.Internal, "the editor's response is not JSON: "+err.Error())
 		}
 	}
 	if err := l.w.WriteFrame(frame); err != nil {

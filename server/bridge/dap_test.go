@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/session"
@@ -71,7 +72,7 @@ func TestBridgedSessionLink(t *testing.T) {
 		t.Fatalf("info = %+v", info)
 	}
 	// While running: NOT_PAUSED at once, nothing sent.
-	if _, err := s.Evaluate(ctx, "x", 0, ""); err == nil || !strings.Contains(err.Error(), session.CodeNotPaused) {
+	if _, err := s.Evaluate(ctx, "x", 0, ""); err == nil || !strings.Contains(err.Error(), string(errcode.NotPaused)) {
 		t.Fatalf("evaluate while running: %v", err)
 	}
 	send("event", func(e *bridge.Event) {
@@ -117,13 +118,13 @@ func TestBridgedSessionLink(t *testing.T) {
 	wg.Wait()
 	// Refused without a word to the extension.
 	n := len(x.Commands())
-	if _, err := s.SetBreakpoints(ctx, "app.js", []session.Breakpoint{{Line: 3}}); err == nil || !strings.Contains(err.Error(), session.CodeNotSupported) || !strings.Contains(err.Error(), "VS Code owns") {
+	if _, err := s.SetBreakpoints(ctx, "app.js", []session.Breakpoint{{Line: 3}}); err == nil || !strings.Contains(err.Error(), string(errcode.NotSupported)) || !strings.Contains(err.Error(), "VS Code owns") {
 		t.Fatalf("setBreakpoints: %v", err)
 	}
-	if _, _, err := s.SetVariable(ctx, 0, "x", "1"); err == nil || !strings.Contains(err.Error(), session.CodeNotSupported) {
+	if _, _, err := s.SetVariable(ctx, 0, "x", "1"); err == nil || !strings.Contains(err.Error(), string(errcode.NotSupported)) {
 		t.Fatalf("setVariable: %v", err)
 	}
-	if err := s.Request(ctx, "disconnect", map[string]any{}, nil); err == nil || !strings.Contains(err.Error(), session.CodeNotSupported) {
+	if err := s.Request(ctx, "disconnect", map[string]any{}, nil); err == nil || !strings.Contains(err.Error(), string(errcode.NotSupported)) {
 		t.Fatalf("disconnect: %v", err)
 	}
 	if err := s.Terminate(ctx); err == nil || !strings.Contains(err.Error(), "stop it in the editor") {

@@ -21,6 +21,7 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
@@ -112,10 +113,10 @@ func (r *bridgeRig) ok(name string, args map[string]any, out any) string {
 }
 
 // refused calls a tool that must fail with code.
-func (r *bridgeRig) refused(name string, args map[string]any, code string) string {
+func (r *bridgeRig) refused(name string, args map[string]any, code errcode.Code) string {
 	r.t.Helper()
 	js, failed := r.tool(name, args)
-	if !failed || !strings.Contains(js, `"code":"`+code+`"`) {
+	if !failed || !strings.Contains(js, `"code":"`+string(code)+`"`) {
 		r.t.Fatalf("%s(%v) = %s, want error %s", name, args, js, code)
 	}
 	return js
@@ -185,9 +186,9 @@ func agentOnBridgedSession(t *testing.T, r *bridgeRig, program string, line int,
 	}
 	t.Logf("debug_diff: %.300s", js)
 	// What a bridged session does not do, said clearly.
-	r.refused("debug_set_breakpoints", map[string]any{"file": filepath.Base(program), "breakpoints": []any{map[string]any{"line": line}}}, session.CodeNotSupported)
-	r.refused("debug_set_variable", map[string]any{"name": "total", "value": "5"}, session.CodeNotSupported)
-	if js := r.refused("debug_terminate", map[string]any{"session_id": id}, session.CodeNotSupported); !strings.Contains(js, "stop it in the editor") {
+	r.refused("debug_set_breakpoints", map[string]any{"file": filepath.Base(program), "breakpoints": []any{map[string]any{"line": line}}}, errcode.NotSupported)
+	r.refused("debug_set_variable", map[string]any{"name": "total", "value": "5"}, errcode.NotSupported)
+	if js := r.refused("debug_terminate", map[string]any{"session_id": id}, errcode.NotSupported); !strings.Contains(js, "stop it in the editor") {
 		t.Fatalf("debug_terminate = %s", js)
 	}
 	// To the end: the outcome comes from the editor's events.

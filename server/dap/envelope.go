@@ -6,6 +6,8 @@ package dap
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Envelope is the routing view of a DAP message; everything else stays raw.
@@ -70,20 +72,10 @@ type ErrorMessage struct {
 	ShowUser bool   `json:"showUser,omitempty"`
 }
 
-// Numbered error IDs for responses the sidecar authors (delve style).
-const (
-	ErrIDUnknownCommand = 3000 + iota
-	ErrIDBadArguments
-	ErrIDNotPaused
-	ErrIDAdapterExited
-	ErrIDInternal
-	ErrIDTimeout
-	ErrIDTooLarge
-)
-
-// ErrorResponse builds an error response to the request env.
-func ErrorResponse(seq int, req Envelope, id int, msg string) []byte {
-	body, _ := json.Marshal(ErrorBody{Error: &ErrorMessage{ID: id, Format: msg}})
+// ErrorResponse builds an error response to the request env; its id is the
+// code's DAP id (errcode's one table).
+func ErrorResponse(seq int, req Envelope, code errcode.Code, msg string) []byte {
+	body, _ := json.Marshal(ErrorBody{Error: &ErrorMessage{ID: code.DAPID(), Format: msg}})
 	b, _ := json.Marshal(Response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: false, Message: msg, Body: body})
 	return b
 }

@@ -15,7 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // registerDiffTools adds debug_diff.
@@ -34,7 +34,7 @@ func (s *Server) registerDiffTools() {
 				defer st.mu.Unlock()
 				sn, ok := st.snapshots[id]
 				if !ok {
-					return nil, &session.Error{Code: session.CodeNotFound, Field: field, Message: fmt.Sprintf("no snapshot %q (see debug_snapshot action=list)", id)}
+					return nil, &errcode.Error{Code: errcode.NotFound, Field: field, Message: fmt.Sprintf("no snapshot %q (see debug_snapshot action=list)", id)}
 				}
 				return sn, nil
 			}
@@ -66,7 +66,7 @@ func (s *Server) registerDiffTools() {
 				from, to = st.prevStop, st.lastStop
 				st.mu.Unlock()
 				if from == nil || to == nil {
-					return nil, &session.Error{Code: session.CodeNotFound, Message: "fewer than two stops were seen in this session; give snapshot ids (debug_snapshot) or step first"}
+					return nil, &errcode.Error{Code: errcode.NotFound, Message: "fewer than two stops were seen in this session; give snapshot ids (debug_snapshot) or step first"}
 				}
 				fromName, toName = "previous stop", "current stop"
 			}

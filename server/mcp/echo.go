@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 )
 
@@ -22,7 +23,7 @@ const (
 )
 
 // boundError bounds every string of a tool error.
-func boundError(te ToolError) ToolError {
+func boundError(te errcode.Error) errcode.Error {
 	te.Message = boundText(te.Message, maxErrorMessage)
 	te.Field = boundText(te.Field, maxEcho+32)
 	te.Hint = boundText(te.Hint, maxErrorMessage)

@@ -14,6 +14,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -28,11 +29,6 @@ type runningEval struct {
 	started time.Time
 	done    chan struct{}
 }
-
-// stillRunningError is a TIMEOUT whose expression goes on in the debuggee.
-type stillRunningError struct{ ToolError }
-
-func (e *stillRunningError) Error() string { return e.Code + ": " + e.Message }
 
 func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluateArgs, timeout time.Duration) (*EvaluateResult, error) {
 	st := s.state(sess.ID())
@@ -51,10 +47,10 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 			case <-prev.done:
 				waited = prev
 			case <-deadline.C:
-				return nil, &stillRunningError{ToolError{Code: session.CodeTimeout, Field: "timeout", StillRunning: true,
+				return nil, &errcode.Error{Code: errcode.Timeout, Field: "timeout", StillRunning: true,
 					Message: fmt.Sprintf("the previous evaluation (%s), started %s ago, is still running in the debuggee; this call waited %s for it and did not run %s",
 						clip.Runes.Head(prev.expr, 80), roundDur(time.Since(prev.started)), roundDur(time.Since(start)), clip.Runes.Head(p.Expression, 80)),
-					Hint: "wait (debug_wait) or retry later; the debuggee runs one evaluation at a time"}}
+					Hint: "wait (debug_wait) or retry later; the debuggee runs one evaluation at a time"}
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
@@ -93,10 +89,10 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return nil, &stillRunningError{ToolError{Code: session.CodeTimeout, Field: "timeout", StillRunning: true,
+	return nil, &errcode.Error{Code: errcode.Timeout, Field: "timeout", StillRunning: true,
 		Message: fmt.Sprintf("the evaluation did not finish within %s and is still running in the debuggee (it cannot be cancelled; it runs until it ends%s)",
 			roundDur(timeout), s.interruptNote(sess)),
-		Hint: "the next request on this thread waits for it (debug_evaluate says how long); retrying runs the expression again, so do not retry a side-effecting one"}}
+		Hint: "the next request on this thread waits for it (debug_evaluate says how long); retrying runs the expression again, so do not retry a side-effecting one"}
 }
 
 // interruptNote says when the adapter interrupts a stuck evaluation.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestEvaluateTimeoutIsHonest(t *testing.T) {
@@ -22,13 +22,13 @@ func TestEvaluateTimeoutIsHonest(t *testing.T) {
 	// → evaluate (sleeps 3 s) with a 0.5 s timeout: TIMEOUT, still running.
 	slow := "__import__('time').sleep(3) or self.rows_seen"
 	e := a.fail("debug_evaluate", map[string]any{"expression": slow, "timeout": 0.5})
-	if e.Code != session.CodeTimeout || !e.StillRunning || !strings.Contains(e.Message, "still running") ||
+	if e.Code != errcode.Timeout || !e.StillRunning || !strings.Contains(e.Message, "still running") ||
 		!strings.Contains(e.Message, "interrupts it after 15s") || !strings.Contains(e.Hint, "retrying runs the expression again") {
 		t.Fatalf("timeout = %+v", e)
 	}
 	// → evaluate with a 0.1 s timeout while it runs: refused, nothing run.
 	e = a.fail("debug_evaluate", map[string]any{"expression": "self.rows_seen + 1", "timeout": 0.1})
-	if e.Code != session.CodeTimeout || !e.StillRunning || !strings.Contains(e.Message, "previous evaluation (__import__('time').sleep(3)") {
+	if e.Code != errcode.Timeout || !e.StillRunning || !strings.Contains(e.Message, "previous evaluation (__import__('time').sleep(3)") {
 		t.Fatalf("call behind a running evaluation = %+v", e)
 	}
 	// → evaluate with room: it waits for the earlier one, then answers and says so.

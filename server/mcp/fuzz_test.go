@@ -10,7 +10,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func FuzzDecodeArgs(f *testing.F) {
@@ -26,8 +26,8 @@ func FuzzDecodeArgs(f *testing.F) {
 		var p launchArgs
 		err := decodeArgs(raw, &p)
 		if err != nil {
-			var se *session.Error
-			if !errors.As(err, &se) || se.Code != session.CodeInvalidArgument {
+			var se *errcode.Error
+			if !errors.As(err, &se) || se.Code != errcode.InvalidArgument {
 				t.Fatalf("untyped error %v", err)
 			}
 			te := boundError(toolError(err))
@@ -56,7 +56,7 @@ func FuzzDecodeArgs(f *testing.F) {
 func TestNullArrayElementRefused(t *testing.T) {
 	var p launchArgs
 	err := decodeArgs([]byte(`{"program":"a.py","breakpoints":[null]}`), &p)
-	var se *session.Error
+	var se *errcode.Error
 	if !errors.As(err, &se) || se.Field != "breakpoints[0]" {
 		t.Fatalf("got %v, want INVALID_ARGUMENT on breakpoints[0]", err)
 	}

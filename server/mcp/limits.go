@@ -14,7 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // Defaults of Options.
@@ -158,7 +158,7 @@ func (b *budget) reserve(owner string, n int64, outputBytes int64) error {
 		total += u
 	}
 	if total+n > b.limit {
-		return &session.Error{Code: session.CodeLimit, Message: fmt.Sprintf(
+		return &errcode.Error{Code: errcode.LimitExceeded, Message: fmt.Sprintf(
 			"memory budget exceeded: this capture needs %s but %s of %s is in use (snapshots and captured output); "+
 				"delete snapshots with debug_snapshot {action: \"delete\"} or end sessions to free memory",
 			human(n), human(total), human(b.limit))}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 const bigPy = "testdata/mcp/big.py"
@@ -64,12 +64,12 @@ func TestLimits(t *testing.T) {
 
 	t.Run("budget", func(t *testing.T) {
 		var ok []string
-		var failure ToolError
+		var failure errcode.Error
 		for i := 0; i < 20 && failure.Code == ""; i++ {
 			r := a.raw("debug_snapshot", map[string]any{"inspect": []string{"wide"}})
 			if r.IsError {
 				var e struct {
-					Error ToolError `json:"error"`
+					Error errcode.Error `json:"error"`
 				}
 				decodeStructured(t, r, &e)
 				failure = e.Error
@@ -82,7 +82,7 @@ func TestLimits(t *testing.T) {
 			}
 			ok = append(ok, sr.Snapshot.ID)
 		}
-		if len(ok) == 0 || failure.Code != session.CodeLimit || !strings.Contains(failure.Message, "memory budget exceeded") || !strings.Contains(failure.Message, "delete") {
+		if len(ok) == 0 || failure.Code != errcode.LimitExceeded || !strings.Contains(failure.Message, "memory budget exceeded") || !strings.Contains(failure.Message, "delete") {
 			t.Fatalf("%d snapshots, then %+v", len(ok), failure)
 		}
 		var list SnapshotResult

@@ -24,6 +24,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -201,20 +202,20 @@ func (a *agent) call(name string, args any, out any) *mcpgo.CallToolResult {
 }
 
 // fail calls a tool that must fail and returns its structured error.
-func (a *agent) fail(name string, args any) ToolError {
+func (a *agent) fail(name string, args any) errcode.Error {
 	a.t.Helper()
 	r := a.raw(name, args)
 	if !r.IsError {
 		a.t.Fatalf("%s(%v) succeeded, want an error: %s", name, args, textOf(r))
 	}
 	var e struct {
-		Error ToolError `json:"error"`
+		Error errcode.Error `json:"error"`
 	}
 	decodeStructured(a.t, r, &e)
 	if e.Error.Code == "" || e.Error.Message == "" {
 		a.t.Fatalf("%s: error without code/message: %s", name, textOf(r))
 	}
-	if !strings.Contains(textOf(r), e.Error.Code) {
+	if !strings.Contains(textOf(r), string(e.Error.Code)) {
 		a.t.Fatalf("%s: text %q does not name the code %s", name, textOf(r), e.Error.Code)
 	}
 	return e.Error

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -71,7 +72,7 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 	if a.call("debug_evaluate", map[string]any{"expression": "rows.length * 100 + threshold"}, &ev); ev.Result != "2010" {
 		t.Fatalf("evaluate = %+v", ev)
 	}
-	if e := a.fail("debug_evaluate", map[string]any{"expression": "null.x"}); e.Code != session.CodeEvaluationError || !strings.Contains(e.Message, "TypeError: Cannot read properties of null") {
+	if e := a.fail("debug_evaluate", map[string]any{"expression": "null.x"}); e.Code != errcode.EvaluationError || !strings.Contains(e.Message, "TypeError: Cannot read properties of null") {
 		t.Fatalf("a throwing expression = %+v", e)
 	}
 	// A loop that never ends is terminated by V8 after the interrupt
@@ -158,7 +159,7 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 func TestNodeBadInputThroughMCP(t *testing.T) {
 	t.Parallel()
 	a := newNodeAgent(t, 0)
-	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/nope.js"}); e.Code != session.CodeInvalidArgument || e.Field != "program" {
+	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/nope.js"}); e.Code != errcode.InvalidArgument || e.Field != "program" {
 		t.Fatalf("missing program = %+v", e)
 	}
 	// A syntax error: node never starts the program; the outcome names the
@@ -202,13 +203,13 @@ func TestNodeBadInputThroughMCP(t *testing.T) {
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 
 	// TypeScript on Debian's node 20, and a node that does not exist.
-	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/greet.ts"}); e.Code != session.CodeLaunchFailed || !strings.Contains(e.Message, "TypeScript needs Node >= 22.6") {
+	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/greet.ts"}); e.Code != errcode.LaunchFailed || !strings.Contains(e.Message, "TypeScript needs Node >= 22.6") {
 		t.Fatalf("TypeScript on node 20 = %+v", e)
 	}
-	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/greet.ts", "runtime_executable": "no-such-node"}); e.Code != session.CodeInvalidArgument || e.Field != "runtime_executable" {
+	if e := a.fail("debug_launch", map[string]any{"program": "testdata/node/greet.ts", "runtime_executable": "no-such-node"}); e.Code != errcode.InvalidArgument || e.Field != "runtime_executable" {
 		t.Fatalf("missing runtime = %+v", e)
 	}
-	if e := a.fail("debug_launch", map[string]any{"program": "testdata/python/example.py", "runtime_executable": "node"}); e.Code != session.CodeInvalidArgument || !strings.Contains(e.Message, "node adapter") {
+	if e := a.fail("debug_launch", map[string]any{"program": "testdata/python/example.py", "runtime_executable": "node"}); e.Code != errcode.InvalidArgument || !strings.Contains(e.Message, "node adapter") {
 		t.Fatalf("runtime for python = %+v", e)
 	}
 }

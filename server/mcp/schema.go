@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // fieldInfo is one JSON field of a struct type.
@@ -175,8 +175,8 @@ func schemaOf(t reflect.Type, strict bool, depth int) map[string]any {
 }
 
 // argError is a strict-decoding failure.
-func argError(field, format string, args ...any) *session.Error {
-	return &session.Error{Code: session.CodeInvalidArgument, Field: field, Message: fmt.Sprintf(format, args...)}
+func argError(field, format string, args ...any) *errcode.Error {
+	return &errcode.Error{Code: errcode.InvalidArgument, Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
 // decodeArgs strictly decodes raw JSON arguments into out (a pointer to an

@@ -5,10 +5,11 @@ package mcp
 
 import (
 	"encoding/json"
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"reflect"
 	"strings"
 	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 func TestDecodeArgs(t *testing.T) {

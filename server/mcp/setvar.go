@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -40,7 +41,7 @@ func (s *Server) setVariable(ctx context.Context, sess *session.Session, p *setV
 		if goLang {
 			alt = "set " + parent + " as a whole, or a plain local with debug_set_variable"
 		}
-		return &session.Error{Code: session.CodeNotFound, Field: "name", Message: fmt.Sprintf("cannot set %s: %s; alternatives: %s", expr, why, alt)}
+		return &errcode.Error{Code: errcode.NotFound, Field: "name", Message: fmt.Sprintf("cannot set %s: %s; alternatives: %s", expr, why, alt)}
 	}
 	before, err := sess.Evaluate(ctx, expr, p.FrameID, "watch")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dapscope/dapscope/server/session"
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestSetNestedVariableDebugpy(t *testing.T) {
@@ -35,7 +35,7 @@ func TestSetNestedVariableDebugpy(t *testing.T) {
 		}
 	}
 	e := a.fail("debug_set_variable", map[string]any{"name": "self.nope.x", "value": "1"})
-	if e.Code != session.CodeNotFound || !strings.Contains(e.Message, "cannot set self.nope.x") || !strings.Contains(e.Message, "AttributeError") ||
+	if e.Code != errcode.NotFound || !strings.Contains(e.Message, "cannot set self.nope.x") || !strings.Contains(e.Message, "AttributeError") ||
 		!strings.Contains(e.Message, `debug_evaluate {"expression": "self.nope.x = 1"`) {
 		t.Errorf("unsettable path = %+v", e)
 	}

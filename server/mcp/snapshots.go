@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -205,7 +206,7 @@ func (s *Server) registerSnapshotTools() {
 				}
 				st.mu.Unlock()
 				if !ok {
-					return nil, &session.Error{Code: session.CodeNotFound, Field: "id", Message: fmt.Sprintf("no snapshot %q in this session", p.ID)}
+					return nil, &errcode.Error{Code: errcode.NotFound, Field: "id", Message: fmt.Sprintf("no snapshot %q in this session", p.ID)}
 				}
 				s.budget.release(p.ID)
 				r.Deleted = p.ID

@@ -23,6 +23,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -125,12 +126,12 @@ func TestSoakEditorAndEightAgents(t *testing.T) {
 				b, _ := json.Marshal(r.StructuredContent)
 				if r.IsError {
 					var e struct {
-						Error ToolError `json:"error"`
+						Error errcode.Error `json:"error"`
 					}
-					if json.Unmarshal(b, &e) != nil || e.Error.Code == "" || e.Error.Code == CodeInternal {
+					if json.Unmarshal(b, &e) != nil || e.Error.Code == "" || e.Error.Code == errcode.Internal {
 						fail("%s: untyped error %s", tool, textOf(r))
 					}
-					note(tool + " " + e.Error.Code)
+					note(tool + " " + string(e.Error.Code))
 					continue
 				}
 				switch tool {

@@ -8,12 +8,11 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/code"
 )
 
@@ -30,7 +29,7 @@ func (c *codeIndex) get(ctx context.Context) (*code.Index, error) {
 	select {
 	case <-c.ready:
 	case <-ctx.Done():
-		return nil, &toolErr{ToolError{Code: "CODE_INDEX_NOT_READY", Message: "the code index is still being built", Hint: "retry in a few seconds"}}
+		return nil, &errcode.Error{Code: errcode.IndexNotReady, Message: "the code index is still being built", Hint: "retry in a few seconds"}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -60,11 +59,6 @@ func (c *codeIndex) enclosing(path string, line int) *CodeContext {
 	}
 	return cc
 }
-
-// toolErr is an error that already is a ToolError.
-type toolErr struct{ ToolError }
-
-func (e *toolErr) Error() string { return e.Code + ": " + e.Message }
 
 type codeInspectArgs struct {
 	SessionRef
@@ -137,12 +131,12 @@ func (s *Server) registerCodeTools() {
 				return nil, err
 			}
 			if ix == nil {
-				return nil, &toolErr{ToolError{Code: "CODE_INDEX_UNAVAILABLE", Message: "the workspace could not be indexed", Hint: "see the server log"}}
+				return nil, &errcode.Error{Code: errcode.IndexUnavailable, Message: "the workspace could not be indexed", Hint: "see the server log"}
 			}
 			if filepath.IsAbs(q.Path) {
 				rel, ok := ix.RelPath(q.Path)
 				if !ok {
-					return nil, &toolErr{ToolError{Code: "NOT_FOUND", Field: "path", Message: q.Path + " is outside the indexed workspace"}}
+					return nil, &errcode.Error{Code: errcode.NotFound, Field: "path", Message: q.Path + " is outside the indexed workspace"}
 				}
 				q.Path = rel
 			}
@@ -159,14 +153,6 @@ func (s *Server) registerCodeTools() {
 			}
 			res, err := ix.InspectEntity(q)
 			if err != nil {
-				var ce *code.Error
-				if errors.As(err, &ce) {
-					te := ToolError{Code: ce.Code, Message: ce.Message}
-					if len(ce.Matches) > 0 {
-						te.Hint = "close matches: " + strings.Join(ce.Matches, ", ")
-					}
-					return nil, &toolErr{te}
-				}
 				return nil, err
 			}
 			return &CodeResult{res}, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -336,7 +337,7 @@ func (s *Server) registerFrameTools() {
 					}
 				}
 				if ref == 0 {
-					return nil, &session.Error{Code: session.CodeNotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
+					return nil, &errcode.Error{Code: errcode.NotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
 				}
 			}
 			if err := s.readVariables(ctx, sess, ref, p.Names, depth, maxItems, r); err != nil { // variables.go

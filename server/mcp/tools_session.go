@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -128,7 +129,7 @@ func (s *Server) registerSessionTools() {
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *launchArgs) (*StopReport, error) {
 			if used := s.budget.stored() + s.outputBytes(); used >= s.opts.MemoryBudget {
-				return nil, &session.Error{Code: session.CodeLimit, Message: fmt.Sprintf(
+				return nil, &errcode.Error{Code: errcode.LimitExceeded, Message: fmt.Sprintf(
 					"memory budget exhausted (%s of %s held by snapshots and output): cannot capture another session's output", human(used), human(s.opts.MemoryBudget))}
 			}
 			spec := session.LaunchSpec{Adapter: p.Adapter, Program: p.Program, Module: p.Module, Args: p.Args, Env: p.Env, Cwd: p.Cwd, StopOnEntry: p.StopOnEntry, RuntimeExecutable: p.Runtime}

@@ -14,6 +14,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -56,8 +57,8 @@ func (w *watch) evaluate(ctx context.Context, sess *session.Session, stack []god
 	w.frame = frame.Name
 	b, err := sess.Evaluate(ctx, w.expr, frame.Id, "watch")
 	if err != nil {
-		var se *session.Error
-		if errors.As(err, &se) && se.Code == session.CodeEvaluationError && session.ParseEvalError(se.Message).NotInScope {
+		var se *errcode.Error
+		if errors.As(err, &se) && se.Code == errcode.EvaluationError && session.ParseEvalError(se.Message).NotInScope {
 			w.notInScope = clip.Bytes.Head(se.Message, maxVarValueLen)
 			return
 		}
@@ -188,7 +189,7 @@ func (s *Server) registerWatchTools() {
 					return nil, argError("expression", "required for add")
 				}
 				if len(st.watches) >= maxWatches {
-					return nil, &session.Error{Code: session.CodeLimit, Message: fmt.Sprintf("at most %d watches per session", maxWatches)}
+					return nil, &errcode.Error{Code: errcode.LimitExceeded, Message: fmt.Sprintf("at most %d watches per session", maxWatches)}
 				}
 				st.watchSeq++
 				w := &watch{id: fmt.Sprintf("w%d", st.watchSeq), expr: expr, function: strings.TrimSpace(p.Function)}
@@ -212,14 +213,14 @@ func (s *Server) registerWatchTools() {
 				}
 				st.watches = kept
 				if r.Removed == 0 {
-					return nil, &session.Error{Code: session.CodeNotFound, Field: "id", Message: "no such watch (see debug_watch action=list)"}
+					return nil, &errcode.Error{Code: errcode.NotFound, Field: "id", Message: "no such watch (see debug_watch action=list)"}
 				}
 			case "clear":
 				r.Removed = len(st.watches)
 				st.watches = nil
 			case "evaluate":
 				if _, paused := sess.Paused(); !paused {
-					return nil, &session.Error{Code: session.CodeNotPaused, Message: "the debuggee is " + sess.Status()}
+					return nil, &errcode.Error{Code: errcode.NotPaused, Message: "the debuggee is " + sess.Status()}
 				}
 				stack, err := watchStack(ctx, sess, st.watches)
 				if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -320,7 +321,7 @@ func runWorkflow(t *testing.T, a *agent) {
 	if term.Status != session.StatusCompleted || !term.Removed {
 		t.Fatalf("terminate = %+v", term)
 	}
-	if e := a.fail("debug_outcome", map[string]any{"session_id": sid}); e.Code != session.CodeNotFound || e.Hint == "" {
+	if e := a.fail("debug_outcome", map[string]any{"session_id": sid}); e.Code != errcode.NotFound || e.Hint == "" {
 		t.Fatalf("outcome of a removed session = %+v", e)
 	}
 }
@@ -350,7 +351,7 @@ func runRaises(t *testing.T, a *agent) {
 		t.Fatalf("outcome text = %q", textOf(r))
 	}
 	// The program has ended: frame tools say so.
-	if e := a.fail("debug_evaluate", map[string]any{"expression": "1"}); e.Code != session.CodeAdapterExited && e.Code != session.CodeNotPaused || !strings.Contains(e.Hint, "debug_outcome") {
+	if e := a.fail("debug_evaluate", map[string]any{"expression": "1"}); e.Code != errcode.AdapterExited && e.Code != errcode.NotPaused || !strings.Contains(e.Hint, "debug_outcome") {
 		t.Fatalf("evaluate after the end = %+v", e)
 	}
 	var page OutputResult

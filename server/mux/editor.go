@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap"
 )
 
@@ -115,7 +116,7 @@ func (ed *editorConn) invalidUTF8(env dap.Envelope, body []byte) {
 		ed.m.log.Warn("dropping message from editor that is not valid UTF-8", "type", env.Type, "offset", off)
 		return
 	}
-	ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDBadArguments,
+	ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.InvalidArgument,
 		fmt.Sprintf("%s request is not valid UTF-8 (first bad byte at offset %d of the message body); it was not forwarded to the debug adapter", env.Command, off)))
 }
 
@@ -135,12 +136,12 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 			ed.reply(dap.SuccessResponse(ed.nextSeq(), env, nil))
 			return
 		}
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter exited: "+deadErr.Error()))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.AdapterExited, "debug adapter exited: "+deadErr.Error()))
 		return
 	}
 	if env.Command == "cancel" && !supportsCancel {
 		// debugpy never answers cancel and then hangs the session: never forward it.
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "cancel is not supported by this debug adapter"))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.UnknownCommand, "cancel is not supported by this debug adapter"))
 		return
 	}
 	// The only editor requests decoded beyond the envelope: launch (to know
@@ -159,7 +160,7 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	}
 	if (env.Command == "launch" || env.Command == "attach") && m.opts.CheckLaunch != nil {
 		if err := m.opts.CheckLaunch(env.Command, a.Arguments); err != nil {
-			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDBadArguments, err.Error()))
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.InvalidArgument, err.Error()))
 			return
 		}
 	}
@@ -186,7 +187,7 @@ func (ed *editorConn) upstream(env dap.Envelope, body []byte) {
 	if err := ed.m.upW.WriteFrame(body); err != nil {
 		ed.m.log.Debug("forwarding editor message", "command", env.Command, "err", err)
 		if env.Type == "request" && ed.takePending(env.Seq) {
-			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter unavailable: "+err.Error()))
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.AdapterExited, "debug adapter unavailable: "+err.Error()))
 		}
 	}
 }
@@ -201,21 +202,20 @@ func (ed *editorConn) custom(env dap.Envelope, body []byte) {
 	defer func() {
 		if p := recover(); p != nil {
 			ed.m.log.Error("panic in custom request", "command", env.Command, "panic", p)
-			ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDInternal, "internal error in "+env.Command))
+			ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.Internal, "internal error in "+env.Command))
 		}
 	}()
 	if ed.m.opts.Handler == nil {
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDUnknownCommand, "unknown command "+env.Command))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.UnknownCommand, "unknown command "+env.Command))
 		return
 	}
 	out, err := ed.m.opts.Handler(ed.ctx, env.Command, req.Arguments)
 	if err != nil {
-		id := dap.ErrIDBadArguments
-		var coded interface{ DAPErrorID() int }
-		if errors.As(err, &coded) {
-			id = coded.DAPErrorID()
+		code := errcode.InvalidArgument
+		if ce := errcode.As(err); ce != nil {
+			code = ce.Code
 		}
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, id, err.Error()))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, code, err.Error()))
 		return
 	}
 	resp, err := dap.SuccessResponse(ed.nextSeq(), env, out)
@@ -223,7 +223,7 @@ func (ed *editorConn) custom(env dap.Envelope, body []byte) {
 		err = errors.New("response exceeds 16 MiB")
 	}
 	if err != nil {
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDTooLarge, env.Command+": "+err.Error()))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.LimitExceeded, env.Command+": "+err.Error()))
 		return
 	}
 	ed.write(resp)
@@ -323,7 +323,7 @@ func (ed *editorConn) adapterGone(err error) {
 			ed.reply(dap.SuccessResponse(ed.nextSeq(), env, nil))
 			continue
 		}
-		ed.write(dap.ErrorResponse(ed.nextSeq(), env, dap.ErrIDAdapterExited, "debug adapter exited: "+err.Error()))
+		ed.write(dap.ErrorResponse(ed.nextSeq(), env, errcode.AdapterExited, "debug adapter exited: "+err.Error()))
 	}
 	if !sawEnd {
 		b, _ := json.Marshal(dap.Event{Seq: ed.nextSeq(), Type: "event", Event: "terminated"})

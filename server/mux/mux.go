@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap"
 )
 
@@ -291,10 +292,10 @@ func (m *Mux) reverseRequest(env dap.Envelope, body []byte) {
 			resp, err = dap.SuccessResponse(m.nextUpSeq(), env, out)
 		}
 		if err != nil {
-			resp = dap.ErrorResponse(m.nextUpSeq(), env, dap.ErrIDUnknownCommand, err.Error())
+			resp = dap.ErrorResponse(m.nextUpSeq(), env, errcode.UnknownCommand, err.Error())
 		}
 	} else {
-		resp = dap.ErrorResponse(m.nextUpSeq(), env, dap.ErrIDUnknownCommand, "no editor attached to answer "+env.Command)
+		resp = dap.ErrorResponse(m.nextUpSeq(), env, errcode.UnknownCommand, "no editor attached to answer "+env.Command)
 	}
 	if err := m.upW.WriteFrame(resp); err != nil {
 		m.log.Debug("answering reverse request", "err", err)

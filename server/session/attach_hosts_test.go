@@ -10,14 +10,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestAttachHostsAndConnectTimeout(t *testing.T) {
 	m := newTestManager(t, ManagerOptions{AttachHosts: []string{"build-box"}})
 	ctx := testCtx(t)
-	var se *Error
+	var se *errcode.Error
 	// → nothing is sent: a non-loopback host that is not allowed is refused.
-	if _, err := m.Attach(ctx, AttachSpec{Host: "10.1.2.3", Port: 5678}); !errors.As(err, &se) || se.Code != CodeInvalidArgument || se.Field != "host" || !strings.Contains(se.Message, "--attach-hosts") {
+	if _, err := m.Attach(ctx, AttachSpec{Host: "10.1.2.3", Port: 5678}); !errors.As(err, &se) || se.Code != errcode.InvalidArgument || se.Field != "host" || !strings.Contains(se.Message, "--attach-hosts") {
 		t.Fatalf("non-loopback host: %v", err)
 	}
 	if !m.attachHostAllowed("build-box") || !m.attachHostAllowed("localhost") || !m.attachHostAllowed("::1") || m.attachHostAllowed("example.com") {
@@ -39,7 +41,7 @@ func TestAttachHostsAndConnectTimeout(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	start := time.Now()
 	_, err = m.Attach(ctx, AttachSpec{Port: port, ConnectTimeout: time.Second})
-	if !errors.As(err, &se) || se.Code != CodeLaunchFailed || !strings.Contains(se.Message, "no debug adapter answered within 1s") {
+	if !errors.As(err, &se) || se.Code != errcode.LaunchFailed || !strings.Contains(se.Message, "no debug adapter answered within 1s") {
 		t.Fatalf("silent peer: %v", err)
 	}
 	if took := time.Since(start); took > 30*time.Second { // a bound, far above the 1 s asked for
@@ -54,7 +56,7 @@ func TestAttachHostsAndConnectTimeout(t *testing.T) {
 	ln2, _ := net.Listen("tcp", "127.0.0.1:0")
 	closed := ln2.Addr().(*net.TCPAddr).Port
 	ln2.Close()
-	if _, err := m.Attach(ctx, AttachSpec{Port: closed}); !errors.As(err, &se) || se.Code != CodeLaunchFailed || !strings.Contains(se.Message, "connection refused") {
+	if _, err := m.Attach(ctx, AttachSpec{Port: closed}); !errors.As(err, &se) || se.Code != errcode.LaunchFailed || !strings.Contains(se.Message, "connection refused") {
 		t.Fatalf("closed port: %v", err)
 	}
 	if n := len(m.List()); n != 0 {

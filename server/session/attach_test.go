@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func freePort(t *testing.T) int {
@@ -72,7 +74,7 @@ func TestAttachToListeningDebugpy(t *testing.T) {
 func TestAttachValidationAndSessionLimit(t *testing.T) {
 	m := newTestManager(t, ManagerOptions{MaxSessions: 1})
 	ctx := testCtx(t)
-	var se *Error
+	var se *errcode.Error
 	if _, err := m.Attach(ctx, AttachSpec{Port: 0}); !errors.As(err, &se) || se.Field != "port" {
 		t.Fatalf("port 0: %v", err)
 	}
@@ -80,7 +82,7 @@ func TestAttachValidationAndSessionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Launch(ctx, LaunchSpec{Program: "testdata/core/spin.py"}); !errors.As(err, &se) || se.Code != CodeLimit {
+	if _, err := m.Launch(ctx, LaunchSpec{Program: "testdata/core/spin.py"}); !errors.As(err, &se) || se.Code != errcode.LimitExceeded {
 		t.Fatalf("second session: %v", err)
 	}
 	_ = s.Terminate(ctx)

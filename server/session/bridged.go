@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
@@ -25,9 +26,6 @@ import (
 
 // OriginBridged is the origin of a session of the editor's own debugger.
 const OriginBridged = "bridged"
-
-// CodeNotSupported: the request is not offered on this kind of session.
-const CodeNotSupported = "NOT_SUPPORTED"
 
 // bridgeCommands are the DAP commands a bridged session sends (the
 // extension allows the same list): reading the paused program, and moving
@@ -67,14 +65,14 @@ type bridgeInfo struct {
 // start anything: the session follows the events that arrive on the stream.
 func (m *Manager) Bridge(spec BridgeSpec) (*Session, error) {
 	if spec.Adapter == "" {
-		return nil, invalid("adapter", "required (the kind of the session's language)")
+		return nil, errcode.Invalid("adapter", "required (the kind of the session's language)")
 	}
 	d, err := driverOf(spec.Adapter, "")
 	if err != nil {
 		return nil, err
 	}
 	if spec.Conn == nil {
-		return nil, invalid("conn", "required")
+		return nil, errcode.Invalid("conn", "required")
 	}
 	ad := adapter.Over(d.Kind(), spec.Conn)
 	var s *Session
@@ -126,6 +124,6 @@ func (s *Session) bridgeRefuses(command string) error {
 }
 
 func (s *Session) notSupported(msg string) error {
-	return &Error{Code: CodeNotSupported, Message: fmt.Sprintf("%s (session %s, debug type %s; it offers %s)",
+	return &errcode.Error{Code: errcode.NotSupported, Message: fmt.Sprintf("%s (session %s, debug type %s; it offers %s)",
 		msg, s.id[:8], s.bridge.debugType, strings.Join(BridgeCommands(), ", "))}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/adapter"
 )
 
@@ -122,10 +123,10 @@ func TestKilledDebuggeeAndTerminate(t *testing.T) {
 	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	var se *Error
+	var se *errcode.Error
 	select {
 	case err := <-errc:
-		if !errors.As(err, &se) || se.Code != CodeDebuggeeExited || !strings.Contains(se.Message, "killed by SIGKILL") {
+		if !errors.As(err, &se) || se.Code != errcode.DebuggeeExited || !strings.Contains(se.Message, "killed by SIGKILL") {
 			t.Fatalf("the evaluate racing the kill: %v; want DEBUGGEE_EXITED naming the signal", err)
 		}
 	case <-time.After(60 * time.Second):

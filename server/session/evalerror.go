@@ -10,6 +10,8 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // EvalError details an EVALUATION_ERROR.
@@ -25,8 +27,8 @@ var excLine = regexp.MustCompile(`^([A-Za-z_][\w.]*)(?::\s?(.*))?$`)
 // evaluationError turns an adapter's refusal of an evaluate into
 // EVALUATION_ERROR; other errors pass unchanged.
 func evaluationError(err error) error {
-	var se *Error
-	if err == nil || !errors.As(err, &se) || se.Code != CodeAdapterError {
+	var se *errcode.Error
+	if err == nil || !errors.As(err, &se) || se.Code != errcode.AdapterError {
 		return err
 	}
 	d := ParseEvalError(strings.TrimPrefix(se.Message, "evaluate: "))
@@ -34,7 +36,7 @@ func evaluationError(err error) error {
 	if d.Type != "" {
 		msg = d.Type + ": " + d.Message
 	}
-	return &Error{Code: CodeEvaluationError, Field: "expression", Message: msg}
+	return &errcode.Error{Code: errcode.EvaluationError, Field: "expression", Message: msg}
 }
 
 // ParseEvalError reads an adapter's evaluate error message.

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // describeEnd says how the program ended, e.g. "was killed by SIGKILL
@@ -32,8 +34,8 @@ func describeEnd(o *Outcome) string {
 // such as "No more messages", or exits with it), so the caller is not told to check its
 // expression.
 func (s *Session) debuggeeErr(command string, err error) error {
-	var se *Error
-	if err == nil || !errors.As(err, &se) || (se.Code != CodeAdapterError && se.Code != CodeAdapterExited) {
+	var se *errcode.Error
+	if err == nil || !errors.As(err, &se) || (se.Code != errcode.AdapterError && se.Code != errcode.AdapterExited) {
 		return err
 	}
 	s.mu.Lock()
@@ -43,11 +45,11 @@ func (s *Session) debuggeeErr(command string, err error) error {
 	// still runs: not this case. An adapter that answered with an error was
 	// alive then; that it ended right after (as debugpy's does once its
 	// program is gone) does not make it the cause.
-	if !exited && (se.Code == CodeAdapterExited && s.mux.Err() != nil || s.ad.DebuggeeAlive()) {
+	if !exited && (se.Code == errcode.AdapterExited && s.mux.Err() != nil || s.ad.DebuggeeAlive()) {
 		return err
 	}
 	how := s.endDescription(2 * time.Second)
-	return &Error{Code: CodeDebuggeeExited, Message: fmt.Sprintf("%s failed: the program %s", command, how)}
+	return &errcode.Error{Code: errcode.DebuggeeExited, Message: fmt.Sprintf("%s failed: the program %s", command, how)}
 }
 
 // endDescription says how the program ended, waiting up to limit for the
@@ -79,8 +81,8 @@ func (s *Session) endDescription(limit time.Duration) string {
 // id … is not current thread id"), so the caller learns the state, not an
 // obscure adapter message.
 func (s *Session) racedResume(command string, gen int, err error) error {
-	var se *Error
-	if err == nil || !errors.As(err, &se) || se.Code != CodeAdapterError {
+	var se *errcode.Error
+	if err == nil || !errors.As(err, &se) || se.Code != errcode.AdapterError {
 		return err
 	}
 	// The thread ran on since the request was sent (not paused now, or
@@ -89,5 +91,5 @@ func (s *Session) racedResume(command string, gen int, err error) error {
 	if !strings.Contains(se.Message, "is not current thread id") && st.Paused() && st.StopCount == gen {
 		return err
 	}
-	return &Error{Code: CodeNotPaused, Message: fmt.Sprintf("%s needs a paused debuggee, but it resumed while the request was on its way (session is %s)", command, s.Status())}
+	return &errcode.Error{Code: errcode.NotPaused, Message: fmt.Sprintf("%s needs a paused debuggee, but it resumed while the request was on its way (session is %s)", command, s.Status())}
 }

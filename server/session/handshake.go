@@ -9,6 +9,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	godap "github.com/google/go-dap"
 )
 
@@ -24,11 +25,11 @@ func (s *Session) start(ctx context.Context, request string, args map[string]any
 	defer cancel()
 	fail := func(step string, err error) error {
 		err = wrap(err)
-		var se *Error
-		if errors.As(err, &se) && se.Code != CodeAdapterError {
+		var se *errcode.Error
+		if errors.As(err, &se) && se.Code != errcode.AdapterError {
 			return err
 		}
-		return &Error{Code: CodeLaunchFailed, Message: step + ": " + err.Error()}
+		return &errcode.Error{Code: errcode.LaunchFailed, Message: step + ": " + err.Error()}
 	}
 	if !s.initialized {
 		if err := s.mux.Call(ctx, "initialize", initializeArgs(s.driver.AdapterID()), nil); err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
@@ -81,7 +82,7 @@ func driverOf(name, program string) (adapter.Driver, error) {
 			return d, nil
 		}
 	}
-	return nil, invalid("adapter", "%s", err.Error())
+	return nil, errcode.Invalid("adapter", "%s", err.Error())
 }
 
 // kindsThat names the kinds whose targets pass ok, for a message.
@@ -107,7 +108,7 @@ func (m *Manager) newLive(ctx context.Context, origin string, d adapter.Driver, 
 	}
 	ad, err := d.Start(ctx, adapter.StartConfig{Exe: exe, Dir: dir, Logger: m.log})
 	if err != nil {
-		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+		return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: err.Error()}
 	}
 	return m.newLiveOn(ctx, origin, d, ad)
 }
@@ -160,17 +161,17 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	var program, cwd string
 	switch {
 	case spec.Program != "" && spec.Module != "":
-		return nil, invalid("program", "give program or module, not both")
+		return nil, errcode.Invalid("program", "give program or module, not both")
 	case spec.Program != "":
 		if program, err = existingFile(m.opts.Workspace, "program", spec.Program, targets.Dirs); err != nil {
 			return nil, err
 		}
 	case spec.Module != "":
 		if !targets.Modules {
-			return nil, invalid("module", "modules are for %s", kindsThat(func(t adapter.Targets) bool { return t.Modules }))
+			return nil, errcode.Invalid("module", "modules are for %s", kindsThat(func(t adapter.Targets) bool { return t.Modules }))
 		}
 	default:
-		return nil, invalid("program", "required (or module)")
+		return nil, errcode.Invalid("program", "required (or module)")
 	}
 	if err := validateArgsEnv(spec.Args, spec.Env); err != nil {
 		return nil, err
@@ -218,9 +219,9 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 		}
 		// Nothing captured: ask the driver why the debuggee did not start.
 		if why := d.Diagnose(ctx, cfg); why != "" {
-			var se *Error
+			var se *errcode.Error
 			if errors.As(err, &se) {
-				return nil, &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\nthe debuggee could not start:\n" + why}
+				return nil, &errcode.Error{Code: se.Code, Field: se.Field, Message: se.Message + "\nthe debuggee could not start:\n" + why}
 			}
 		}
 		return nil, err
@@ -231,7 +232,7 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 // withOutputTail adds the last lines the program or adapter printed (a
 // build error, an import error) to a launch failure.
 func withOutputTail(err error, s *Session) error {
-	var se *Error
+	var se *errcode.Error
 	if !errors.As(err, &se) {
 		return err
 	}
@@ -243,7 +244,7 @@ func withOutputTail(err error, s *Session) error {
 	if len(out) > 2048 {
 		out = "…" + out[len(out)-2048:]
 	}
-	return &Error{Code: se.Code, Field: se.Field, Message: se.Message + "\noutput:\n" + out}
+	return &errcode.Error{Code: se.Code, Field: se.Field, Message: se.Message + "\noutput:\n" + out}
 }
 
 // Attach connects to a debuggee waiting on host:port: to debugpy's adapter
@@ -253,10 +254,10 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		spec.Host = "127.0.0.1"
 	}
 	if spec.Port <= 0 || spec.Port > 65535 {
-		return nil, invalid("port", "must be 1..65535")
+		return nil, errcode.Invalid("port", "must be 1..65535")
 	}
 	if !m.attachHostAllowed(spec.Host) {
-		return nil, invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(spec.Host, 200), clip.Bytes.Head(spec.Host, 200))
+		return nil, errcode.Invalid("host", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(spec.Host, 200), clip.Bytes.Head(spec.Host, 200))
 	}
 	if spec.ConnectTimeout <= 0 {
 		spec.ConnectTimeout = DefaultConnectTimeout
@@ -274,7 +275,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	}
 	plan, err := d.Attach(spec.Host, spec.Port)
 	if err != nil {
-		return nil, invalid("adapter", "%s", err.Error())
+		return nil, errcode.Invalid("adapter", "%s", err.Error())
 	}
 	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
 	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)
@@ -283,7 +284,7 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if plan.Dial {
 		ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
 		if err != nil {
-			return nil, &Error{Code: CodeLaunchFailed, Message: err.Error() + " (is a debug adapter listening there? e.g. python -m debugpy --listen PORT)"}
+			return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: err.Error() + " (is a debug adapter listening there? e.g. python -m debugpy --listen PORT)"}
 		}
 		if s, err = m.newLiveOn(ctx, OriginHeadless, d, ad); err != nil {
 			_ = ad.Close()
@@ -299,9 +300,9 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		s.end(context.Background())
 		m.Remove(s.id) // a failed attach is reported, not listed
 		if dctx.Err() != nil {
-			return nil, &Error{Code: CodeLaunchFailed, Message: fmt.Sprintf("%s accepted the connection but no debug adapter answered within %s", hostPort, spec.ConnectTimeout)}
+			return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: fmt.Sprintf("%s accepted the connection but no debug adapter answered within %s", hostPort, spec.ConnectTimeout)}
 		}
-		return nil, &Error{Code: CodeLaunchFailed, Message: "initialize: " + wrap(err).Error()}
+		return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: "initialize: " + wrap(err).Error()}
 	}
 	s.initialized = true
 	if err := s.start(ctx, "attach", plan.Args, byFile); err != nil {

@@ -8,13 +8,15 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestLaunchFailureSaysWhy(t *testing.T) {
 	m := newTestManager(t, ManagerOptions{})
 	_, err := m.Launch(testCtx(t), LaunchSpec{Program: "testdata/core/spin.py", Env: map[string]string{"PYDEVD_INTERRUPT_THREAD_TIMEOUT": "abc"}})
-	var se *Error
-	if !errors.As(err, &se) || se.Code != CodeLaunchFailed {
+	var se *errcode.Error
+	if !errors.As(err, &se) || se.Code != errcode.LaunchFailed {
 		t.Fatalf("want LAUNCH_FAILED, got %v", err)
 	}
 	if !strings.Contains(se.Message, "the debuggee could not start") || !strings.Contains(se.Message, "PYDEVD_INTERRUPT_THREAD_TIMEOUT to be set to a float value. Found: abc") {

@@ -18,6 +18,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
@@ -89,8 +90,8 @@ func TestAdapterKilledMidRequest(t *testing.T) {
 	// ← error for the internal evaluate
 	select {
 	case err := <-internal:
-		var se *Error
-		if !errors.As(err, &se) || se.Code != CodeAdapterExited {
+		var se *errcode.Error
+		if !errors.As(err, &se) || se.Code != errcode.AdapterExited {
 			t.Fatalf("internal evaluate error = %v, want ADAPTER_EXITED", err)
 		}
 	case <-time.After(30 * time.Second):
@@ -234,8 +235,8 @@ func TestWaitTimeoutHitConditionPause(t *testing.T) {
 		t.Fatalf("status while running = %s", got)
 	}
 	// Requests that need a paused debuggee fail fast with NOT_PAUSED.
-	var se *Error
-	if _, err := s.StackTrace(ctx, 0, 1); !errors.As(err, &se) || se.Code != CodeNotPaused {
+	var se *errcode.Error
+	if _, err := s.StackTrace(ctx, 0, 1); !errors.As(err, &se) || se.Code != errcode.NotPaused {
 		t.Fatalf("stackTrace while running = %v", err)
 	}
 	if err := s.Pause(ctx); err != nil {
@@ -319,8 +320,8 @@ func TestLaunchValidation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := m.Launch(ctx, tt.spec)
-			var se *Error
-			if !errors.As(err, &se) || se.Code != CodeInvalidArgument || se.Field != tt.field {
+			var se *errcode.Error
+			if !errors.As(err, &se) || se.Code != errcode.InvalidArgument || se.Field != tt.field {
 				t.Fatalf("err = %v, want INVALID_ARGUMENT on %s", err, tt.field)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
@@ -127,12 +128,12 @@ func (m *Manager) Get(id string) (*Session, error) {
 	if id == "" {
 		id = m.active
 		if id == "" {
-			return nil, &Error{Code: CodeNotFound, Field: "session_id", Message: "no active session (launch or attach one first)"}
+			return nil, &errcode.Error{Code: errcode.NotFound, Field: "session_id", Message: "no active session (launch or attach one first)"}
 		}
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, &Error{Code: CodeNotFound, Field: "session_id", Message: fmt.Sprintf("no session %q", id)}
+		return nil, &errcode.Error{Code: errcode.NotFound, Field: "session_id", Message: fmt.Sprintf("no session %q", id)}
 	}
 	return s, nil
 }
@@ -222,7 +223,7 @@ func (m *Manager) register(origin string, d adapter.Driver, ad *adapter.Adapter,
 
 func (m *Manager) registerLocked(origin string, d adapter.Driver, ad *adapter.Adapter, mx *mux.Mux) (*Session, error) {
 	if m.closed {
-		return nil, &Error{Code: CodeLimit, Message: "the session manager is shut down"}
+		return nil, &errcode.Error{Code: errcode.LimitExceeded, Message: "the session manager is shut down"}
 	}
 	live := 0
 	for _, s := range m.sessions {
@@ -231,7 +232,7 @@ func (m *Manager) registerLocked(origin string, d adapter.Driver, ad *adapter.Ad
 		}
 	}
 	if live >= m.opts.MaxSessions {
-		return nil, &Error{Code: CodeLimit, Message: fmt.Sprintf("at most %d concurrent sessions", m.opts.MaxSessions)}
+		return nil, &errcode.Error{Code: errcode.LimitExceeded, Message: fmt.Sprintf("at most %d concurrent sessions", m.opts.MaxSessions)}
 	}
 	s := newSession(uuid.NewString(), origin, d, ad, mx, sessionConfig{
 		workspace: m.opts.Workspace, opTimeout: m.opts.OpTimeout, outputLimit: m.opts.OutputLimit,

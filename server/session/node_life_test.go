@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestNodeTypeScriptSession(t *testing.T) {
@@ -101,14 +103,14 @@ func TestNodeKilledFailsPendingRequests(t *testing.T) {
 	// Each gets an error at once that says node is gone: the queued one
 	// too, or, when it had not reached the adapter before the kill, the
 	// session's own NOT_PAUSED for an exited program.
-	var se *Error
+	var se *errcode.Error
 	// (How it ended is in the outcome below; a message may be written
 	// before the session has read the exit code.)
-	if err := <-loop; !errors.As(err, &se) || se.Code != CodeDebuggeeExited {
+	if err := <-loop; !errors.As(err, &se) || se.Code != errcode.DebuggeeExited {
 		t.Fatalf("the running evaluation after SIGKILL: %v", err)
 	}
-	if err := <-queued; !errors.As(err, &se) || !(se.Code == CodeDebuggeeExited ||
-		se.Code == CodeNotPaused && strings.Contains(se.Message, "exited")) {
+	if err := <-queued; !errors.As(err, &se) || !(se.Code == errcode.DebuggeeExited ||
+		se.Code == errcode.NotPaused && strings.Contains(se.Message, "exited")) {
 		t.Fatalf("the queued request after SIGKILL: %v", err)
 	}
 	end, err := s.Wait(ctx, time.Minute)

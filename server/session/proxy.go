@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/adapter"
 )
@@ -61,16 +62,16 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 func (m *Manager) connectEditor(ctx context.Context, d adapter.Driver, hostPort string) (*Session, error) {
 	host, _, err := net.SplitHostPort(hostPort)
 	if err != nil {
-		return nil, invalid("connect", "%q is not host:port", clip.Bytes.Head(hostPort, 200))
+		return nil, errcode.Invalid("connect", "%q is not host:port", clip.Bytes.Head(hostPort, 200))
 	}
 	if !m.attachHostAllowed(host) {
-		return nil, invalid("connect", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(host, 200), clip.Bytes.Head(host, 200))
+		return nil, errcode.Invalid("connect", "%q is not a loopback address; other hosts must be allowed explicitly (dapscope --attach-hosts %s)", clip.Bytes.Head(host, 200), clip.Bytes.Head(host, 200))
 	}
 	dctx, cancel := context.WithTimeout(ctx, DefaultConnectTimeout)
 	defer cancel()
 	ad, err := adapter.Dial(dctx, d.Kind(), hostPort)
 	if err != nil {
-		return nil, &Error{Code: CodeLaunchFailed, Message: err.Error()}
+		return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: err.Error()}
 	}
 	s, err := m.newLiveOn(ctx, OriginEditor, d, ad)
 	if err != nil {

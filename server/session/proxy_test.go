@@ -20,6 +20,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
@@ -165,11 +166,11 @@ func TestProxyTranscriptMatchesDirect(t *testing.T) {
 							}
 						}
 					}
-					var se *Error
+					var se *errcode.Error
 					switch {
 					case err == nil:
 						internalOK.Add(1)
-					case errors.As(err, &se) && se.Code == CodeNotPaused:
+					case errors.As(err, &se) && se.Code == errcode.NotPaused:
 						internalNotPaused.Add(1)
 					default:
 						mu.Lock()

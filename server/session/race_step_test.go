@@ -10,6 +10,8 @@ import (
 	"errors"
 	"sync"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestRequestsRacingSteps(t *testing.T) {
@@ -37,13 +39,13 @@ func TestRequestsRacingSteps(t *testing.T) {
 				} else {
 					_, err = s.StackTrace(context.Background(), 0, 5)
 				}
-				var se *Error
+				var se *errcode.Error
 				code := "ok"
 				if err != nil {
 					code = "untyped: " + err.Error()
 					if errors.As(err, &se) {
-						code = se.Code
-						if code != CodeNotPaused {
+						code = string(se.Code)
+						if se.Code != errcode.NotPaused {
 							code += ": " + se.Message
 						}
 					}
@@ -61,7 +63,7 @@ func TestRequestsRacingSteps(t *testing.T) {
 		waitStop(t, s)
 	}
 	for code, n := range counts {
-		if code != "ok" && code != CodeNotPaused {
+		if code != "ok" && code != string(errcode.NotPaused) {
 			t.Errorf("%d requests racing a step failed with %s; want an answer or NOT_PAUSED", n, code)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	godap "github.com/google/go-dap"
 )
 
@@ -28,14 +29,14 @@ func (s *Session) call(ctx context.Context, command string, args, out any) error
 	gen := s.StopCount()
 	err := s.mux.Call(ctx, command, args, out)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Message: command + " did not answer within " + s.cfg.opTimeout.String()}
+		return &errcode.Error{Code: errcode.Timeout, Message: command + " did not answer within " + s.cfg.opTimeout.String()}
 	}
 	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(err)))
 }
 func (s *Session) stoppedThread() (int, error) {
 	st := s.mux.State()
 	if !st.Paused() {
-		return 0, &Error{Code: CodeNotPaused, Message: "the debuggee is " + s.Status()}
+		return 0, &errcode.Error{Code: errcode.NotPaused, Message: "the debuggee is " + s.Status()}
 	}
 	return st.StoppedThread, nil
 }
@@ -61,7 +62,7 @@ func (s *Session) Continue(ctx context.Context) error { return s.resume(ctx, "co
 func (s *Session) Step(ctx context.Context, direction string) error {
 	cmd, ok := map[string]string{"over": "next", "in": "stepIn", "out": "stepOut"}[direction]
 	if !ok {
-		return invalid("direction", "must be over, in or out (got %q)", direction)
+		return errcode.Invalid("direction", "must be over, in or out (got %q)", direction)
 	}
 	return s.resume(ctx, cmd)
 }
@@ -84,7 +85,7 @@ func (s *Session) Pause(ctx context.Context) error {
 			return err
 		}
 		if len(tr.Threads) == 0 {
-			return &Error{Code: CodeNotFound, Message: "no threads to pause"}
+			return &errcode.Error{Code: errcode.NotFound, Message: "no threads to pause"}
 		}
 		tid = tr.Threads[0].Id
 	}
@@ -113,7 +114,7 @@ func (s *Session) TopFrame(ctx context.Context) (godap.StackFrame, error) {
 		return godap.StackFrame{}, err
 	}
 	if len(frames) == 0 {
-		return godap.StackFrame{}, &Error{Code: CodeNotFound, Message: "the stopped thread has no frames"}
+		return godap.StackFrame{}, &errcode.Error{Code: errcode.NotFound, Message: "the stopped thread has no frames"}
 	}
 	return frames[0], nil
 }
@@ -143,7 +144,7 @@ func (s *Session) Scopes(ctx context.Context, frameID int) ([]godap.Scope, error
 // Variables of a variables reference.
 func (s *Session) Variables(ctx context.Context, ref int) ([]godap.Variable, error) {
 	if ref <= 0 {
-		return nil, invalid("variables_reference", "must be positive")
+		return nil, errcode.Invalid("variables_reference", "must be positive")
 	}
 	var b godap.VariablesResponseBody
 	if err := s.call(ctx, "variables", godap.VariablesArguments{VariablesReference: ref}, &b); err != nil {
@@ -157,7 +158,7 @@ func (s *Session) Variables(ctx context.Context, ref int) ([]godap.Variable, err
 func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext string) (godap.EvaluateResponseBody, error) {
 	var b godap.EvaluateResponseBody
 	if strings.TrimSpace(expr) == "" {
-		return b, invalid("expression", "required")
+		return b, errcode.Invalid("expression", "required")
 	}
 	frameID, err := s.frameOrTop(ctx, frameID)
 	if err != nil {
@@ -174,7 +175,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 // the previous and new values.
 func (s *Session) SetVariable(ctx context.Context, frameID int, name, value string) (old, updated string, err error) {
 	if name == "" {
-		return "", "", invalid("name", "required")
+		return "", "", errcode.Invalid("name", "required")
 	}
 	if err := s.bridgeRefuses("setVariable"); err != nil {
 		return "", "", err
@@ -199,7 +200,7 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 			return v.Value, b.Value, nil
 		}
 	}
-	return "", "", &Error{Code: CodeNotFound, Field: "name", Message: "no variable " + name + " in the frame's scopes"}
+	return "", "", &errcode.Error{Code: errcode.NotFound, Field: "name", Message: "no variable " + name + " in the frame's scopes"}
 }
 
 // SetBreakpoints replaces the breakpoints of file, as DAP does.

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
@@ -220,7 +221,7 @@ func (s *Session) OutputOf(category string, offset int64, limit int) (OutputPage
 	}
 	b := s.outputs.get(category)
 	if b == nil {
-		return OutputPage{}, invalid("category", "want stdout, stderr, console or debugger, got %q", category)
+		return OutputPage{}, errcode.Invalid("category", "want stdout, stderr, console or debugger, got %q", category)
 	}
 	return b.read(offset, limit), nil
 }

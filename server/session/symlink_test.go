@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestSymlinksCannotEscapeWorkspace(t *testing.T) {
@@ -46,8 +48,8 @@ func TestSymlinksCannotEscapeWorkspace(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := m.Launch(testCtx(t), c.spec)
-		var se *Error
-		if !errors.As(err, &se) || se.Code != CodeInvalidArgument || se.Field != c.field || !strings.Contains(se.Message, "outside the workspace") {
+		var se *errcode.Error
+		if !errors.As(err, &se) || se.Code != errcode.InvalidArgument || se.Field != c.field || !strings.Contains(se.Message, "outside the workspace") {
 			t.Errorf("%s: got %v; want INVALID_ARGUMENT on %s naming the link", c.name, err, c.field)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 	"github.com/dapscope/dapscope/server/adapter"
 )
@@ -33,14 +34,14 @@ const (
 // the workspace. Absolute paths are accepted only when inside it.
 func resolvePath(workspace, field, p string) (string, error) {
 	if p == "" {
-		return "", invalid(field, "required")
+		return "", errcode.Invalid(field, "required")
 	}
 	if strings.ContainsRune(p, 0) {
-		return "", invalid(field, "contains a NUL byte")
+		return "", errcode.Invalid(field, "contains a NUL byte")
 	}
 	for _, part := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
 		if part == ".." {
-			return "", invalid(field, "%q must not contain '..'", p)
+			return "", errcode.Invalid(field, "%q must not contain '..'", p)
 		}
 	}
 	abs := p
@@ -49,7 +50,7 @@ func resolvePath(workspace, field, p string) (string, error) {
 	}
 	abs = filepath.Clean(abs)
 	if !within(workspace, abs) {
-		return "", invalid(field, "%q is outside the workspace", p)
+		return "", errcode.Invalid(field, "%q is outside the workspace", p)
 	}
 	// Symbolic links are resolved before the check: a link inside the
 	// workspace that points outside it is refused like the outside path.
@@ -59,7 +60,7 @@ func resolvePath(workspace, field, p string) (string, error) {
 			root = r
 		}
 		if !within(root, real) {
-			return "", invalid(field, "%q is a symbolic link to %q, outside the workspace", p, real)
+			return "", errcode.Invalid(field, "%q is a symbolic link to %q, outside the workspace", p, real)
 		}
 	}
 	return abs, nil
@@ -80,10 +81,10 @@ func existingFile(workspace, field, p string, dirOK bool) (string, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", invalid(field, "%q does not exist", p)
+		return "", errcode.Invalid(field, "%q does not exist", p)
 	}
 	if st.IsDir() && !dirOK {
-		return "", invalid(field, "%q is a directory", p)
+		return "", errcode.Invalid(field, "%q is a directory", p)
 	}
 	return abs, nil
 }
@@ -116,12 +117,12 @@ func validateBreakpoints(workspace string, bps []Breakpoint, field string) (map[
 		n, ok := lines[abs]
 		if !ok {
 			if n, err = countLines(abs); err != nil {
-				return nil, invalid(f+".file", "%v", err)
+				return nil, errcode.Invalid(f+".file", "%v", err)
 			}
 			lines[abs] = n
 		}
 		if bp.Line < 1 || bp.Line > n {
-			return nil, invalid(f+".line", "line %d is outside %s (1..%d)", bp.Line, bp.File, n)
+			return nil, errcode.Invalid(f+".line", "line %d is outside %s (1..%d)", bp.Line, bp.File, n)
 		}
 		bp.File = abs
 		byFile[abs] = append(byFile[abs], bp)
@@ -131,22 +132,22 @@ func validateBreakpoints(workspace string, bps []Breakpoint, field string) (map[
 
 func validateArgsEnv(args []string, env map[string]string) error {
 	if len(args) > MaxArgs {
-		return invalid("args", "at most %d arguments (got %d)", MaxArgs, len(args))
+		return errcode.Invalid("args", "at most %d arguments (got %d)", MaxArgs, len(args))
 	}
 	for i, a := range args {
 		if len(a) > MaxArgLen {
-			return invalid("args["+strconv.Itoa(i)+"]", "longer than %d characters", MaxArgLen)
+			return errcode.Invalid("args["+strconv.Itoa(i)+"]", "longer than %d characters", MaxArgLen)
 		}
 	}
 	if len(env) > MaxEnv {
-		return invalid("env", "at most %d entries (got %d)", MaxEnv, len(env))
+		return errcode.Invalid("env", "at most %d entries (got %d)", MaxEnv, len(env))
 	}
 	for k, v := range env {
 		if k == "" || len(k) > MaxEnvKeyLen || strings.ContainsAny(k, "=\x00") {
-			return invalid("env", "key %q must be 1..%d characters without '=' or NUL", clip.Bytes.Head(k, 80), MaxEnvKeyLen)
+			return errcode.Invalid("env", "key %q must be 1..%d characters without '=' or NUL", clip.Bytes.Head(k, 80), MaxEnvKeyLen)
 		}
 		if len(v) > MaxEnvValueLen {
-			return invalid("env."+k, "value longer than %d characters", MaxEnvValueLen)
+			return errcode.Invalid("env."+k, "value longer than %d characters", MaxEnvValueLen)
 		}
 	}
 	return nil
@@ -158,14 +159,14 @@ func validateArgsEnv(args []string, env map[string]string) error {
 func (m *Manager) runtimeExecutable(kind adapter.Kind, exe string) (string, error) {
 	const field = "runtime_executable"
 	if kind != adapter.Node {
-		return "", invalid(field, "is for the node adapter (this launch runs %s; its executable comes from the sidecar's flags)", kind)
+		return "", errcode.Invalid(field, "is for the node adapter (this launch runs %s; its executable comes from the sidecar's flags)", kind)
 	}
 	if strings.ContainsRune(exe, '/') && !filepath.IsAbs(exe) {
 		exe = filepath.Join(m.opts.Workspace, exe)
 	}
 	path, err := exec.LookPath(exe)
 	if err != nil {
-		return "", invalid(field, "%q is not an executable (%v)", clip.Bytes.Head(exe, 200), errors.Unwrap(err))
+		return "", errcode.Invalid(field, "%q is not an executable (%v)", clip.Bytes.Head(exe, 200), errors.Unwrap(err))
 	}
 	return path, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 // A refused env key is quoted cut to 80 bytes, before a character that does
@@ -15,8 +17,8 @@ import (
 func TestEnvKeyQuotedWhole(t *testing.T) {
 	key := strings.Repeat("K", 79) + "名前"
 	err := validateArgsEnv(nil, map[string]string{key: "v"})
-	var se *Error
-	if !errors.As(err, &se) || se.Code != CodeInvalidArgument || se.Field != "env" {
+	var se *errcode.Error
+	if !errors.As(err, &se) || se.Code != errcode.InvalidArgument || se.Field != "env" {
 		t.Fatalf("err = %v, want INVALID_ARGUMENT on env", err)
 	}
 	if want := `"` + strings.Repeat("K", 79) + `…"`; !utf8.ValidString(se.Message) || !strings.Contains(se.Message, want) {
