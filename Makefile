@@ -12,7 +12,7 @@ DLV_VERSION := v1.27.2
 PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go test-ext e2e e2e-setup vsix bench clean
+.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go check-size test-ext e2e e2e-setup vsix bench clean
 
 all: build
 
@@ -54,13 +54,22 @@ run: setup build
 ## test: every test (Go with -race, extension, end to end in a real VS Code).
 test: setup test-go test-ext e2e
 
-test-go:
+test-go: check-size
 	@unformatted=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	@long=$$(for f in $$(git ls-files '*.go' 2>/dev/null | grep -v '_test\.go$$'); do n=$$(wc -l < "$$f"); if [ "$$n" -gt 450 ]; then echo "$$f ($$n lines)"; fi; done); \
-	if [ -n "$$long" ]; then echo "non-test Go files over 450 lines (split them by feature): $$long"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 25m ./...
+
+## check-size: no tracked non-test source file (Go, Python, JavaScript,
+## TypeScript) over 450 lines. Tests (*_test.go, *.test.ts, *.test.mjs,
+## test/ folders), testdata, e2e and node_modules are not counted.
+MAX_LINES  := 450
+SOURCES    := '*.go' '*.py' '*.js' '*.mjs' '*.ts'
+NOT_SOURCE := (_test\.go|\.test\.ts|\.test\.mjs)$$|^testdata/|/testdata/|/e2e/|/test/|node_modules/
+check-size:
+	@long=$$(git ls-files $(SOURCES) | grep -vE '$(NOT_SOURCE)' | xargs -r wc -l \
+		| awk '$$2 != "total" && $$1 > $(MAX_LINES) {print "  " $$2 " (" $$1 " lines)"}'); \
+	if [ -n "$$long" ]; then printf 'source files over $(MAX_LINES) lines (split them by feature):\n%s\n' "$$long"; exit 1; fi
 
 test-ext:
 	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi

@@ -6,7 +6,6 @@ package inspect
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
 )
@@ -105,24 +104,3 @@ var inspectCases = []inspectCase{
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-// diffLines shows the first differing lines of two texts.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 12; i++ {
-		var a, c string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			c = g[i]
-		}
-		if a != c {
-			b.WriteString("line " + itoa(int64(i+1)) + ":\n  want: " + a + "\n  got:  " + c + "\n")
-			shown++
-		}
-	}
-	return b.String()
-}

@@ -14,25 +14,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/golden"
 )
 
+// checkTextGolden compares a text rendering with testdata/golden/<name>.
 func checkTextGolden(t *testing.T, name, got string) {
 	t.Helper()
 	got = strings.ReplaceAll(addrRe.ReplaceAllString(got, "0xADDR"), checkoutRoot, "$ROOT") + "\n"
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden %s (run with -update): %v", path, err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from its golden:\n%s", name, diffLines(string(want), got))
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }
 
 func TestFormats(t *testing.T) {

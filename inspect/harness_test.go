@@ -1,8 +1,8 @@
 // This file holds pyHarness, a Target backed by a plain /usr/bin/python3
 // process that evaluates expressions the way pydevd does (see
 // testdata/harness.py), so the probe and the Go engine are tested end to end
-// without a debugger; and the golden-file machinery shared with the real
-// debugpy tests.
+// without a debugger; and the golden-file normalization shared with the
+// real debugpy tests (internal/golden compares and rewrites).
 
 package inspect
 
@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,9 +20,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+	"github.com/dapscope/dapscope/internal/golden"
+)
 
 const python = "/usr/bin/python3"
 
@@ -174,23 +173,8 @@ func scrub(v any) {
 	}
 }
 
+// checkGolden compares a normalized result with testdata/golden/<name>.json.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden %s (run go test ./inspect -run %s -update): %v", path, t.Name(), err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from the golden file %s (rerun with -update if intended):\n%s", name, path, diffLines(string(want), string(got)))
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".json"), got)
 }

@@ -19,7 +19,7 @@ import (
 
 // jsSections are the JavaScript probe's sections, in the order they are
 // joined.
-var jsSections = []string{"core.js", "values.js", "table.js", "libs.js", "summary.js"}
+var jsSections = []string{"core.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "summary.js"}
 
 var jsProbe = func() *probe {
 	src := "(function () {\n'use strict';\nconst LIMITS = " + ProbeLimits.json() + ";\n" +

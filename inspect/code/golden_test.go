@@ -3,13 +3,12 @@
 // Query), the expected rendering `want`, and optionally the repository
 // itself (every other file of the archive); without one the shared fixture
 // testdata/code is indexed. `go test ./inspect/code -run Golden -update`
-// rewrites the `want` sections from the real code.
+// rewrites the `want` sections from the real code (internal/golden).
 
 package code
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,9 +16,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/render/*.txtar")
+	"github.com/dapscope/dapscope/internal/golden"
+)
 
 // volatile are the parts of a rendering that change from run to run.
 var volatile = regexp.MustCompile(`indexed_at=\S+`)
@@ -36,7 +35,6 @@ func TestGoldenRenderings(t *testing.T) {
 				t.Fatal(err)
 			}
 			var q Query
-			var want *txtar.File
 			dir := ""
 			for i := range ar.Files {
 				f := &ar.Files[i]
@@ -45,8 +43,7 @@ func TestGoldenRenderings(t *testing.T) {
 					if err := json.Unmarshal(f.Data, &q); err != nil {
 						t.Fatalf("query: %v", err)
 					}
-				case "want":
-					want = f
+				case "want": // compared below
 				default:
 					if dir == "" {
 						dir = filepath.Join(t.TempDir(), "repo")
@@ -72,23 +69,7 @@ func TestGoldenRenderings(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := volatile.ReplaceAllString(inspect(t, ix, q).Text(), "indexed_at=TIME")
-			if *update {
-				if want == nil {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					want = &ar.Files[len(ar.Files)-1]
-				}
-				want.Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want == nil {
-				t.Fatalf("no want section (run with -update)")
-			}
-			if got != string(want.Data) {
-				t.Errorf("rendering differs from %s (rerun with -update and review the diff):\n--- got ---\n%s\n--- want ---\n%s", file, got, want.Data)
-			}
+			golden.CheckTxtar(t, file, "want", []byte(got))
 		})
 	}
 }

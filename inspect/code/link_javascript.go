@@ -24,16 +24,16 @@ func (g *linker) resolveJSCall(from int32, c call) int32 {
 	case parts[0] == "super":
 		base := g.jsBaseClass(g.enclosingClass(from))
 		if len(parts) == 1 { // super(...): the base constructor
-			if m := g.jsFindMethod(base, "constructor", 0); m >= 0 {
+			if m := g.findMethod(base, "constructor", 0); m >= 0 {
 				return m
 			}
 			return base
 		}
-		return g.jsMember(base, parts[1:])
+		return g.memberCall(base, parts[1:])
 	case c.Recv == "@self":
-		return g.jsMember(g.enclosingClass(from), parts[1:])
+		return g.memberCall(g.enclosingClass(from), parts[1:])
 	case c.Recv != "":
-		return g.jsMember(g.jsRecvClass(from, c.Recv), parts[1:])
+		return g.memberCall(g.jsRecvClass(from, c.Recv), parts[1:])
 	}
 	t := g.resolveJSName(from, parts, 0)
 	if t >= 0 && g.ents[t].d == nil {
@@ -54,12 +54,12 @@ func (g *linker) resolveJSName(from int32, parts []string, depth int) int32 {
 		if k := g.ents[p].kind; k == "class" || k == "test" {
 			continue
 		}
-		if id := g.jsFileLocal(fr, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
-			return g.jsDescend(id, parts[1:], depth)
+		if id := g.fileLocal(fr, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
+			return g.descend(id, parts[1:], depth)
 		}
 	}
-	if id := g.jsFileLocal(fr, parts[0]); id >= 0 {
-		return g.jsDescend(id, parts[1:], depth)
+	if id := g.fileLocal(fr, parts[0]); id >= 0 {
+		return g.descend(id, parts[1:], depth)
 	}
 	for i := len(fr.Imports) - 1; i >= 0; i-- {
 		im := fr.Imports[i]
@@ -78,40 +78,9 @@ func (g *linker) resolveJSName(from int32, parts []string, depth int) int32 {
 		if t < 0 {
 			return -1
 		}
-		return g.jsDescend(t, parts[1:], depth+1)
+		return g.descend(t, parts[1:], depth+1)
 	}
 	return -1
-}
-
-// jsFileLocal is the definition bound to local in file fr (test blocks
-// are not bindings), or -1; the last binding wins.
-func (g *graph) jsFileLocal(fr *fileRec, local string) int32 {
-	ids := g.byQual[qualify(fr, local)]
-	for i := len(ids) - 1; i >= 0; i-- {
-		if e := &g.ents[ids[i]]; e.file == fr && e.d != nil && e.kind != "test" {
-			return ids[i]
-		}
-	}
-	return -1
-}
-
-// jsDescend follows names into a module (its exports) or a class.
-func (g *linker) jsDescend(id int32, rest []string, depth int) int32 {
-	for _, name := range rest {
-		if id < 0 {
-			return -1
-		}
-		e := &g.ents[id]
-		switch {
-		case e.d == nil:
-			id = g.jsExport(id, name, depth+1)
-		case e.kind == "class":
-			id = g.jsFindMethod(id, name, 0)
-		default:
-			return -1
-		}
-	}
-	return id
 }
 
 // jsExport resolves what file entity fid exports as name ("*": the module
@@ -136,7 +105,7 @@ func (g *linker) jsExport(fid int32, name string, depth int) int32 {
 			}
 			return g.jsExport(g.fileEnt[f], n2, depth+1)
 		}
-		if id := g.jsFileLocal(fr, ex.Target); id >= 0 {
+		if id := g.fileLocal(fr, ex.Target); id >= 0 {
 			return id
 		}
 		return g.resolveJSName(fid, []string{ex.Target}, depth+1) // an imported name exported again
@@ -154,7 +123,7 @@ func (g *linker) jsExport(fid int32, name string, depth int) int32 {
 		}
 	}
 	if len(fr.Exports) == 0 && name != "default" {
-		return g.jsFileLocal(fr, name)
+		return g.fileLocal(fr, name)
 	}
 	return -1
 }
@@ -198,20 +167,6 @@ func (g *graph) jsResolveSpec(fr *fileRec, spec string) (string, bool) {
 	return "", false
 }
 
-// jsFindMethod looks name up in class cls, then along its extends chain.
-func (g *linker) jsFindMethod(cls int32, name string, depth int) int32 {
-	if depth > 5 || cls < 0 || g.ents[cls].d == nil || g.ents[cls].kind != "class" {
-		return -1
-	}
-	ids := g.byQual[g.ents[cls].qual+"."+name]
-	for i := len(ids) - 1; i >= 0; i-- {
-		if g.ents[ids[i]].parent == cls {
-			return ids[i]
-		}
-	}
-	return g.jsFindMethod(g.jsBaseClass(cls), name, depth+1)
-}
-
 // jsBaseClass is the class cls extends, or -1.
 func (g *linker) jsBaseClass(cls int32) int32 {
 	if cls < 0 || g.ents[cls].d == nil || len(g.ents[cls].d.Bases) == 0 {
@@ -225,32 +180,6 @@ func (g *linker) jsBaseClass(cls int32) int32 {
 		return -1
 	}
 	return b
-}
-
-// jsMember resolves rest (["stack", "push"]) on class cls: attribute hops
-// through typed attributes, then the method.
-func (g *linker) jsMember(cls int32, rest []string) int32 {
-	for len(rest) > 1 && cls >= 0 {
-		if len(rest) > 4 {
-			return -1
-		}
-		cls = g.jsAttrClass(cls, rest[0], 0)
-		rest = rest[1:]
-	}
-	if cls < 0 || len(rest) != 1 {
-		return -1
-	}
-	return g.jsFindMethod(cls, rest[0], 0)
-}
-
-func (g *linker) jsAttrClass(cls int32, name string, depth int) int32 {
-	if cls < 0 || depth > 3 {
-		return -1
-	}
-	if a, ok := g.classAttrs[cls][name]; ok {
-		return g.jsRecvClass(a.owner, a.typ)
-	}
-	return g.jsAttrClass(g.jsBaseClass(cls), name, depth+1)
 }
 
 // jsRecvClass resolves a receiver type: a class name, or "()f" for what f
@@ -283,7 +212,7 @@ func (g *linker) jsTestsByName(id int32) []int32 {
 			return t
 		}
 		for _, p := range g.jsSubjects[jsSubjectStem(e.file.Path)] {
-			if t := g.jsFileLocal(g.ents[g.fileEnt[p]].file, name); t >= 0 {
+			if t := g.fileLocal(g.ents[g.fileEnt[p]].file, name); t >= 0 {
 				return t
 			}
 		}
@@ -300,14 +229,14 @@ func (g *linker) jsTestsByName(id int32) []int32 {
 	}
 	for i, w := range own {
 		if t := visible(w); t >= 0 && g.ents[t].kind == "class" && i+1 < len(own) {
-			if m := g.jsFindMethod(t, own[i+1], 0); m >= 0 {
+			if m := g.findMethod(t, own[i+1], 0); m >= 0 {
 				return []int32{m}
 			}
 		}
 	}
 	for _, c := range classes {
 		for _, w := range own {
-			if m := g.jsFindMethod(c, w, 0); m >= 0 {
+			if m := g.findMethod(c, w, 0); m >= 0 {
 				return []int32{m}
 			}
 		}

@@ -70,12 +70,12 @@ func (g *linker) resolvePyName(from int32, parts []string, depth int) int32 {
 		if g.ents[p].kind == "class" {
 			continue // class bodies are not enclosing scopes for names
 		}
-		if id := g.pyFileLocal(fr, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
-			return g.descend(id, parts[1:])
+		if id := g.fileLocal(fr, g.ents[p].d.Name+"."+parts[0]); id >= 0 {
+			return g.descend(id, parts[1:], depth)
 		}
 	}
-	if id := g.pyFileLocal(fr, parts[0]); id >= 0 {
-		return g.descend(id, parts[1:])
+	if id := g.fileLocal(fr, parts[0]); id >= 0 {
+		return g.descend(id, parts[1:], depth)
 	}
 	return g.resolveViaImports(fr, parts, depth)
 }
@@ -104,8 +104,8 @@ func (g *linker) resolveViaImportsSlow(fr *fileRec, parts []string, depth int) i
 	for _, im := range fr.Imports {
 		if im.Name == "*" {
 			if p, ok := g.pyModFile(im.Target, fr); ok {
-				if id := g.pyFileLocal(g.ents[g.fileEnt[p]].file, parts[0]); id >= 0 {
-					return g.descend(id, parts[1:])
+				if id := g.fileLocal(g.ents[g.fileEnt[p]].file, parts[0]); id >= 0 {
+					return g.descend(id, parts[1:], depth)
 				}
 			}
 		}
@@ -147,8 +147,8 @@ func (g *linker) resolvePyQualifiedSlow(q string, from *fileRec, depth int) int3
 		if len(rest) == 0 {
 			return g.fileEnt[p]
 		}
-		if id := g.pyFileLocal(g.ents[g.fileEnt[p]].file, rest[0]); id >= 0 {
-			return g.descend(id, rest[1:])
+		if id := g.fileLocal(g.ents[g.fileEnt[p]].file, rest[0]); id >= 0 {
+			return g.descend(id, rest[1:], depth)
 		}
 		// A submodule not imported explicitly: pkg.sub.f
 		if _, ok := g.pyMods[mod+"."+rest[0]]; ok {
@@ -190,20 +190,6 @@ func (g *graph) sharedModulePrefix(q string) bool {
 	return false
 }
 
-// pyFileLocal is the definition bound to local (a dotted name inside the
-// file: "f", "C.m", "outer.inner") in the Python file fr itself, or -1: a
-// module's names are its own file's, even when another file has the same
-// module name.
-func (g *graph) pyFileLocal(fr *fileRec, local string) int32 {
-	ids := g.byQual[qualifyPy(fr.Module, local)]
-	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins, as in Python
-		if id := ids[i]; g.ents[id].file == fr && g.ents[id].d != nil {
-			return id
-		}
-	}
-	return -1
-}
-
 // pyLocal is the definition bound to local in any file of module (for
 // test-name lookups that know only a module name), or -1.
 func (g *graph) pyLocal(module, local string) int32 {
@@ -223,74 +209,6 @@ func qualifyPy(module, local string) string {
 	}
 	return module + "." + local
 }
-
-// descend follows attribute names into a class (methods, nested classes).
-func (g *linker) descend(id int32, rest []string) int32 {
-	for _, name := range rest {
-		e := &g.ents[id]
-		if e.d == nil { // a module entity reached through an import
-			if e.file.Lang == "python" {
-				n := g.pyFileLocal(e.file, name)
-				if n < 0 {
-					return -1
-				}
-				id = n
-				continue
-			}
-			return -1
-		}
-		if e.kind != "class" {
-			return -1
-		}
-		m := g.findMethod(id, name, 0)
-		if m < 0 {
-			return -1
-		}
-		id = m
-	}
-	return id
-}
-
-// findMethod looks name up in class cls and then its bases (Python) or
-// embedded types (Go).
-func (g *linker) findMethod(cls int32, name string, depth int) int32 {
-	if depth > 5 || cls < 0 {
-		return -1
-	}
-	e := &g.ents[cls]
-	if e.d == nil {
-		return -1
-	}
-	if e.file.Lang == "go" {
-		if id, ok := g.goLocal[e.file.Dir+"\x00"+e.d.Name+"."+name]; ok {
-			return id
-		}
-		for _, b := range e.d.Bases {
-			if bt := g.goType(e.file, b); bt >= 0 {
-				if m := g.findMethod(bt, name, depth+1); m >= 0 {
-					return m
-				}
-			}
-		}
-		return -1
-	}
-	ids := g.byQual[e.qual+"."+name]
-	for i := len(ids) - 1; i >= 0; i-- { // the last binding wins
-		if g.ents[ids[i]].parent == cls {
-			return ids[i]
-		}
-	}
-	for _, b := range e.d.Bases {
-		if bc := g.resolvePyName(cls, strings.Split(b, "."), 0); bc >= 0 && bc != cls && g.ents[bc].kind == "class" {
-			if m := g.findMethod(bc, name, depth+1); m >= 0 {
-				return m
-			}
-		}
-	}
-	return -1
-}
-
-// Go.
 
 // pyRecvClass resolves the class of a receiver: a type name, or "()f" for a
 // value returned by f (a class called as a constructor, or a function whose
@@ -312,66 +230,4 @@ func (g *linker) pyRecvClass(from int32, recv string) int32 {
 		return -1
 	}
 	return g.resolvePyName(t, strings.Split(ret, "."), 0)
-}
-
-type attrSrc struct {
-	typ   string
-	owner int32 // the definition whose scope resolves typ
-}
-
-// memberCall resolves rest (["x", "y", "method"]) on class cls: attribute
-// hops through typed attributes, then the method.
-func (g *linker) memberCall(cls int32, rest []string) int32 {
-	for len(rest) > 1 && cls >= 0 {
-		if len(rest) > 4 {
-			return -1
-		}
-		cls = g.attrClass(cls, rest[0], 0)
-		rest = rest[1:]
-	}
-	if cls < 0 || len(rest) != 1 {
-		return -1
-	}
-	return g.findMethod(cls, rest[0], 0)
-}
-
-// attrClass is the class of attribute name on cls (or its bases).
-func (g *linker) attrClass(cls int32, name string, depth int) int32 {
-	if cls < 0 || depth > 3 || g.ents[cls].d == nil {
-		return -1
-	}
-	e := &g.ents[cls]
-	if a, ok := g.classAttrs[cls][name]; ok {
-		var t int32
-		if e.file.Lang == "go" {
-			if fn, ok := strings.CutPrefix(a.typ, "()"); ok {
-				t = g.goResultType(a.owner, fn)
-			} else {
-				t = g.goType(g.ents[a.owner].file, a.typ)
-			}
-		} else {
-			t = g.pyRecvClass(a.owner, a.typ)
-		}
-		if t >= 0 && g.ents[t].d != nil {
-			switch g.ents[t].kind {
-			case "class", "struct", "type", "interface":
-				return t
-			}
-		}
-		return -1
-	}
-	for _, b := range e.d.Bases {
-		var bc int32
-		if e.file.Lang == "go" {
-			bc = g.goType(e.file, b)
-		} else {
-			bc = g.resolvePyName(cls, strings.Split(b, "."), 0)
-		}
-		if bc >= 0 && bc != cls {
-			if t := g.attrClass(bc, name, depth+1); t >= 0 {
-				return t
-			}
-		}
-	}
-	return -1
 }

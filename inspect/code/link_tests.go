@@ -104,7 +104,7 @@ func (g *linker) testsByName(id int32) []int32 {
 		}
 		for _, mod := range g.pyModsByLast[subjMod] {
 			if t := g.pyLocal(mod, parts[0]); t >= 0 {
-				if t = g.descend(t, parts[1:]); t >= 0 && !g.ents[t].isTest() {
+				if t = g.descend(t, parts[1:], 0); t >= 0 && !g.ents[t].isTest() {
 					return t
 				}
 			}

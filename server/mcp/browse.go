@@ -15,20 +15,24 @@ import (
 // browseArgs select part of a table (DataFrame, Series, 1-D/2-D array,
 // list of records); any of them returns `page` beside the summary.
 type browseArgs struct {
-	Columns []any     `json:"columns,omitempty" desc:"names, globs, positions"`
-	Rows    *rowsArg  `json:"rows,omitempty"`
-	Sort    []sortArg `json:"sort,omitempty"`
-	Filter  string    `json:"filter,omitempty" desc:"DataFrame.query syntax"`
+	Columns []columnRef `json:"columns,omitempty" jsonschema:"names, globs, positions"`
+	Rows    *rowsArg    `json:"rows,omitempty"`
+	Sort    []sortArg   `json:"sort,omitempty"`
+	Filter  string      `json:"filter,omitempty" jsonschema:"DataFrame.query syntax"`
 }
 
+// columnRef is a column of a table: a name or glob (a string, "3" too), or
+// a position (an integer); its schema says so (schema.go).
+type columnRef any
+
 type rowsArg struct {
-	Offset int64 `json:"offset,omitempty"`
-	Limit  int   `json:"limit,omitempty" desc:"max 1000"`
+	Offset int64 `json:"offset,omitempty" minimum:"0"`
+	Limit  int   `json:"limit,omitempty" minimum:"0" maximum:"1000"`
 }
 
 type sortArg struct {
-	Column     any  `json:"column" mcp:"required"`
-	Descending bool `json:"descending,omitempty"`
+	Column     columnRef `json:"column"`
+	Descending bool      `json:"descending,omitempty"`
 }
 
 func (b *browseArgs) wanted() bool {
@@ -36,7 +40,10 @@ func (b *browseArgs) wanted() bool {
 }
 
 func (b *browseArgs) selection() inspect.Selection {
-	sel := inspect.Selection{Columns: b.Columns, Filter: b.Filter}
+	sel := inspect.Selection{Filter: b.Filter}
+	for _, c := range b.Columns {
+		sel.Columns = append(sel.Columns, c)
+	}
 	if b.Rows != nil {
 		limit := b.Rows.Limit
 		if limit == 0 {

@@ -76,8 +76,8 @@ func (s *Server) registerDiffTools() {
 
 type diffArgs struct {
 	SessionRef
-	From string `json:"from,omitempty" desc:"snapshot id; default previous stop"`
-	To   string `json:"to,omitempty" desc:"snapshot id; default now"`
+	From string `json:"from,omitempty" jsonschema:"snapshot id; default previous stop"`
+	To   string `json:"to,omitempty" jsonschema:"snapshot id; default now"`
 }
 
 // VarChange is one changed variable.

@@ -1,20 +1,18 @@
 // golden_test.go: the text renderings agents read — a stop report, a
 // snapshot, a diff of values, an outcome — reviewed as golden files from a
 // real debugpy run of testdata/mcp/valdiff.py. Run with -update to rewrite
-// testdata/golden/*.txt, then review the diff.
+// testdata/golden/*.txt (internal/golden), then review the diff.
 
 package mcp
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite server/mcp/testdata/golden")
+	"github.com/dapscope/dapscope/internal/golden"
+)
 
 // volatileText are the parts of a rendering that differ between runs.
 var volatileText = []struct {
@@ -33,23 +31,7 @@ func checkGolden(t *testing.T, name, got string) {
 		got = v.re.ReplaceAllString(got, v.with)
 	}
 	got = strings.ReplaceAll(got, repoRoot(t), "REPO")
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (rerun with -update and review the diff):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".txt"), []byte(got))
 }
 
 func TestGoldenTexts(t *testing.T) {

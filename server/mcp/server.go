@@ -111,7 +111,7 @@ func (s *Server) registerTools() {
 	s.registerInspectTools()    // tools_inspect.go: smart inspection (inspect)
 }
 
-const instructions = `dapscope drives debug sessions (debugpy, Delve). Typical flow: debug_launch with breakpoints (waits for the first stop) → debug_inspect_variable / debug_evaluate / debug_variables → debug_step or debug_continue (each waits and returns the stop with source lines and locals) → debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Paths are relative to the workspace.`
+const instructions = `dapscope drives debug sessions (debugpy, Delve). Typical flow: debug_launch with breakpoints (waits for the first stop) → debug_inspect_variable / debug_evaluate / debug_variables → debug_step or debug_continue (each waits and returns the stop with source lines and locals) → debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
 
 // codeContext answers "which symbol encloses this line, who calls it".
 type codeContext interface {

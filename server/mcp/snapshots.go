@@ -16,10 +16,7 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-const (
-	maxSnapshotLocals   = 200
-	maxSnapshotInspects = 10
-)
+const maxSnapshotLocals = 200
 
 // snapshot is a stored capture of a frame.
 type snapshot struct {
@@ -62,7 +59,7 @@ type snapshotArgs struct {
 	SessionRef
 	Action  string   `json:"action,omitempty" enum:"capture,list,delete"`
 	FrameID int      `json:"frame_id,omitempty"`
-	Inspect []string `json:"inspect,omitempty" desc:"expressions to inspect too (max 10)"`
+	Inspect []string `json:"inspect,omitempty" maxItems:"10" jsonschema:"expressions to inspect too"`
 	Label   string   `json:"label,omitempty"`
 	ID      string   `json:"id,omitempty"`
 }
@@ -166,9 +163,6 @@ func (s *Server) registerSnapshotTools() {
 			r := &SnapshotResult{SessionID: sess.ID(), Action: action}
 			switch action {
 			case "capture":
-				if len(p.Inspect) > maxSnapshotInspects {
-					return nil, argError("inspect", "at most %d expressions", maxSnapshotInspects)
-				}
 				sn, err := s.capture(ctx, sess, p.FrameID, p.Inspect)
 				if err != nil {
 					return nil, err

@@ -24,7 +24,6 @@ import (
 )
 
 const (
-	maxWaitTimeout   = 600 * time.Second
 	sourceContext    = 3   // lines before and after the stop line
 	maxStopLocals    = 25  // locals in a stop report
 	maxStopValueLen  = 120 // chars of a local's value in a stop report
@@ -139,27 +138,13 @@ func (r *StopReport) text() string {
 	return b.String()
 }
 
-// waitTimeout turns the seconds argument into a bounded duration.
-func (s *Server) waitTimeout(sec float64) (time.Duration, error) {
-	if sec < 0 {
-		return 0, argError("timeout", "must not be negative")
-	}
-	if sec == 0 {
-		return s.opts.WaitTimeout, nil
-	}
-	d := time.Duration(sec * float64(time.Second))
-	if d > maxWaitTimeout {
-		return 0, argError("timeout", "at most %d seconds", int(maxWaitTimeout.Seconds()))
-	}
-	return d, nil
-}
-
-// waitAndReport waits for the next stop (or the end) up to timeout seconds,
-// sending progress notifications, and builds the report.
+// waitAndReport waits for the next stop (or the end) up to timeout seconds
+// (0: the default wait; the tools' schemas bound it to 600), sending
+// progress notifications, and builds the report.
 func (s *Server) waitAndReport(ctx context.Context, c *call, sess *session.Session, timeoutSec float64) (*StopReport, error) {
-	timeout, err := s.waitTimeout(timeoutSec)
-	if err != nil {
-		return nil, err
+	timeout := s.opts.WaitTimeout
+	if timeoutSec > 0 {
+		timeout = time.Duration(timeoutSec * float64(time.Second))
 	}
 	deadline := time.Now().Add(timeout)
 	for {

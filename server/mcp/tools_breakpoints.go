@@ -13,7 +13,7 @@ import (
 )
 
 type fileBreakpoint struct {
-	Line         int    `json:"line" mcp:"required"`
+	Line         int    `json:"line"`
 	Condition    string `json:"condition,omitempty"`
 	HitCondition string `json:"hit_condition,omitempty"`
 	LogMessage   string `json:"log_message,omitempty"`
@@ -21,8 +21,8 @@ type fileBreakpoint struct {
 
 type setBreakpointsArgs struct {
 	SessionRef
-	File        string           `json:"file" mcp:"required"`
-	Breakpoints []fileBreakpoint `json:"breakpoints" desc:"the new set; [] clears"`
+	File        string           `json:"file"`
+	Breakpoints []fileBreakpoint `json:"breakpoints,omitempty" jsonschema:"the new set; [] clears"`
 }
 
 type breakpointsArgs struct {

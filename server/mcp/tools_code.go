@@ -62,12 +62,12 @@ func (c *codeIndex) enclosing(path string, line int) *CodeContext {
 
 type codeInspectArgs struct {
 	SessionRef
-	Symbol            string `json:"symbol,omitempty" desc:"pkg.module.Class.method, Go pkg.Func"`
+	Symbol            string `json:"symbol,omitempty" jsonschema:"pkg.module.Class.method, Go pkg.Func"`
 	Path              string `json:"path,omitempty"`
 	Line              int    `json:"line,omitempty"`
 	IncludeFullSource bool   `json:"include_full_source,omitempty"`
-	MaxNeighbors      int    `json:"max_neighbors,omitempty" desc:"default 3"`
-	FrameID           int    `json:"frame_id,omitempty" desc:"without symbol/path: this frame's code"`
+	MaxNeighbors      int    `json:"max_neighbors,omitempty" minimum:"0" maximum:"50" jsonschema:"default 3"`
+	FrameID           int    `json:"frame_id,omitempty" jsonschema:"without symbol/path: this frame's code"`
 }
 
 // CodeResult is code_inspect's answer.
@@ -100,9 +100,6 @@ func (s *Server) registerCodeTools() {
 		hints: hints{readOnly: true, idempotent: true}, more: "ask without include_full_source, or with a smaller max_neighbors"},
 		func(ctx context.Context, c *call, p *codeInspectArgs) (*CodeResult, error) {
 			q := code.Query{Symbol: p.Symbol, Path: p.Path, Line: p.Line, IncludeFullSource: p.IncludeFullSource, MaxNeighbors: p.MaxNeighbors}
-			if p.MaxNeighbors < 0 || p.MaxNeighbors > 50 {
-				return nil, argError("max_neighbors", "must be 0..50")
-			}
 			if q.Symbol == "" && q.Path == "" {
 				sess, err := s.session(p.SessionID)
 				if err != nil {

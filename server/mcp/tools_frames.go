@@ -16,8 +16,7 @@ import (
 
 // Bounds of debug_variables.
 const (
-	maxVarItems      = 50
-	maxVarDepth      = 2
+	maxVarItems      = 50 // the default and maximum of max_items
 	maxVarExpansions = 20
 )
 
@@ -68,7 +67,7 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 type stackArgs struct {
 	SessionRef
 	ThreadID int `json:"thread_id,omitempty"`
-	Levels   int `json:"levels,omitempty" desc:"default 20"`
+	Levels   int `json:"levels,omitempty" minimum:"1" maximum:"200" jsonschema:"default 20"`
 }
 
 // Frame is one stack frame.
@@ -136,11 +135,11 @@ func (r *ScopesResult) text() string {
 type variablesArgs struct {
 	SessionRef
 	FrameID            int      `json:"frame_id,omitempty"`
-	Scope              string   `json:"scope,omitempty" desc:"default Locals"`
+	Scope              string   `json:"scope,omitempty"`
 	VariablesReference int      `json:"variables_reference,omitempty"`
 	Names              []string `json:"names,omitempty"`
-	Depth              int      `json:"depth,omitempty" desc:"1 or 2"`
-	MaxItems           int      `json:"max_items,omitempty" desc:"max 50"`
+	Depth              int      `json:"depth,omitempty" minimum:"1" maximum:"2"`
+	MaxItems           int      `json:"max_items,omitempty" minimum:"1" maximum:"50"`
 }
 
 // VariablesResult is a bounded variable tree.
@@ -187,9 +186,9 @@ func (r *VariablesResult) text() string {
 
 type evaluateArgs struct {
 	SessionRef
-	Expression string  `json:"expression" mcp:"required"`
+	Expression string  `json:"expression"`
 	FrameID    int     `json:"frame_id,omitempty"`
-	Timeout    float64 `json:"timeout,omitempty" desc:"s, default 10"`
+	Timeout    float64 `json:"timeout,omitempty" minimum:"0" maximum:"60" jsonschema:"default 10"`
 	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
 }
 
@@ -216,8 +215,8 @@ func (r *EvaluateResult) text() string {
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" mcp:"required" desc:"name or path: self.n, d['k'], xs[0].q"`
-	Value   string `json:"value" mcp:"required" desc:"an expression"`
+	Name    string `json:"name" jsonschema:"name or path: self.n, d['k'], xs[0].q"`
+	Value   string `json:"value" jsonschema:"an expression"`
 	FrameID int    `json:"frame_id,omitempty"`
 }
 
@@ -242,11 +241,8 @@ func (s *Server) registerFrameTools() {
 				return nil, err
 			}
 			levels := p.Levels
-			if levels <= 0 {
+			if levels == 0 {
 				levels = 20
-			}
-			if levels > 200 {
-				return nil, argError("levels", "at most 200")
 			}
 			frames, err := sess.StackTrace(ctx, p.ThreadID, levels)
 			if err != nil {
@@ -296,7 +292,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
-		desc:  "A scope's variables (default Locals) or a variables_reference's, as a bounded tree (depth ≤ 2, ≤ 50 items, values ≤ 256 chars).",
+		desc:  "A scope's variables (default Locals) or a variables_reference's, as a bounded tree (values ≤ 256 chars).",
 		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
 		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -307,15 +303,9 @@ func (s *Server) registerFrameTools() {
 			if maxItems == 0 {
 				maxItems = maxVarItems
 			}
-			if maxItems < 1 || maxItems > maxVarItems {
-				return nil, argError("max_items", "must be 1..%d", maxVarItems)
-			}
 			depth := p.Depth
 			if depth == 0 {
 				depth = 1
-			}
-			if depth < 1 || depth > maxVarDepth {
-				return nil, argError("depth", "must be 1 or 2")
 			}
 			r := &VariablesResult{SessionID: sess.ID(), Variables: []VarValue{}}
 			ref := p.VariablesReference
@@ -347,7 +337,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
-		desc:  "Evaluate an expression in a frame with a timeout; in the repl context statements run and may change state. A timed-out evaluation keeps running (still_running).",
+		desc:  "Evaluate an expression in a frame; in the repl context statements run and may change state. A timed-out evaluation keeps running (still_running).",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -355,9 +345,6 @@ func (s *Server) registerFrameTools() {
 				return nil, err
 			}
 			timeout := 10 * time.Second
-			if p.Timeout < 0 || p.Timeout > 60 {
-				return nil, argError("timeout", "must be 0..60 seconds")
-			}
 			if p.Timeout > 0 {
 				timeout = time.Duration(p.Timeout * float64(time.Second))
 			}

@@ -18,25 +18,24 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" mcp:"required" desc:"name or path: df, self.x, d['k'], a[0]"`
+	Expression        string  `json:"expression" jsonschema:"name or path: df, self.x, d['k'], a[0]"`
 	FrameID           int     `json:"frame_id,omitempty"`
-	MaxPreviewRows    int     `json:"max_preview_rows,omitempty"`
-	MaxPreviewItems   int     `json:"max_preview_items,omitempty"`
-	IncludeStatistics *bool   `json:"include_statistics,omitempty" desc:"default true"`
+	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" minimum:"1" maximum:"100"`
+	MaxPreviewItems   int     `json:"max_preview_items,omitempty" minimum:"1" maximum:"100"`
+	IncludeStatistics *bool   `json:"include_statistics,omitempty" jsonschema:"default true"`
 	DeepMemory        bool    `json:"deep_memory,omitempty"`
-	Timeout           float64 `json:"timeout,omitempty" desc:"s, default 2"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" desc:"of the text; default markdown"`
-	Width             int     `json:"width,omitempty"`
-	MaxBytes          int     `json:"max_bytes,omitempty" desc:"response budget, default 8192, max 102400"`
+	Timeout           float64 `json:"timeout,omitempty" minimum:"0.1" maximum:"10" jsonschema:"default 2"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" jsonschema:"of the text; default markdown"`
+	Width             int     `json:"width,omitempty" minimum:"40" maximum:"300"`
+	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"response budget, default 8192"`
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	browseArgs
 }
 
-// Budget of debug_inspect_variable's response (structured content + text).
-const (
-	defaultInspectBytes = 8 << 10
-	minInspectBytes     = 2 << 10
-)
+// defaultInspectBytes is the default budget of debug_inspect_variable's
+// response (structured content + text); max_bytes allows 2 KB up to the
+// default response cap, and at most the server's own cap.
+const defaultInspectBytes = 8 << 10
 
 // InspectResult is debug_inspect_variable's answer: the inspector's model.
 type InspectResult struct {
@@ -76,15 +75,12 @@ func (s *Server) registerInspectTools() {
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
 				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision}
-			if p.Width != 0 && (p.Width < 40 || p.Width > 300) {
-				return nil, argError("width", "must be 40..300")
-			}
 			budget := p.MaxBytes
 			if budget == 0 {
 				budget = defaultInspectBytes
 			}
-			if budget < minInspectBytes || budget > s.opts.MaxResponseBytes {
-				return nil, argError("max_bytes", "must be %d..%d", minInspectBytes, s.opts.MaxResponseBytes)
+			if budget > s.opts.MaxResponseBytes {
+				return nil, argError("max_bytes", "at most %d, this server's response cap (got %d)", s.opts.MaxResponseBytes, budget)
 			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {

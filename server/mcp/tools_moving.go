@@ -13,29 +13,26 @@ import (
 
 type moveArgs struct {
 	SessionRef
-	Wait    *bool   `json:"wait,omitempty" desc:"default true"`
-	Timeout float64 `json:"timeout,omitempty" desc:"s, default 30"`
+	Wait    *bool   `json:"wait,omitempty"`
+	Timeout float64 `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 type stepArgs struct {
 	SessionRef
 	Direction string  `json:"direction,omitempty" enum:"over,in,out"`
-	Wait      *bool   `json:"wait,omitempty" desc:"default true"`
-	Timeout   float64 `json:"timeout,omitempty" desc:"s, default 30"`
+	Wait      *bool   `json:"wait,omitempty"`
+	Timeout   float64 `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 type waitArgs struct {
 	SessionRef
-	Timeout float64 `json:"timeout,omitempty" desc:"s, default 30"`
+	Timeout float64 `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 const moreStop = "use debug_variables, debug_stack or debug_watch for details"
 
 func (s *Server) registerMovingTools() {
 	move := func(ctx context.Context, c *call, sessionID string, wait *bool, timeout float64, do func(*session.Session) error) (*StopReport, error) {
-		if _, err := s.waitTimeout(timeout); err != nil {
-			return nil, err
-		}
 		sess, err := s.session(sessionID)
 		if err != nil {
 			return nil, err
@@ -76,7 +73,7 @@ func (s *Server) registerMovingTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_wait", title: "Wait for the next stop",
-		desc:  "The current stop when paused, else wait for the next stop or the end (progress notifications). Never blocks forever.",
+		desc:  "The current stop when paused, else wait for the next stop or the end (progress notifications).",
 		hints: hints{readOnly: true, idempotent: true}, more: moreStop},
 		func(ctx context.Context, c *call, p *waitArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, nil, p.Timeout, func(*session.Session) error { return nil })

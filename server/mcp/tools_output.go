@@ -11,19 +11,17 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-// Output page bounds: text and structured content both carry the page, so
-// two pages must fit the response cap.
-const (
-	defaultOutputLimit = 16 * 1024
-	maxOutputLimit     = 40 * 1024
-)
+// defaultOutputLimit is the default page of output. Text and structured
+// content both carry the page, so two pages must fit the response cap:
+// limit is at most 40 KB (its schema says so).
+const defaultOutputLimit = 16 * 1024
 
 type outputArgs struct {
 	SessionRef
-	Offset int64 `json:"offset,omitempty" desc:"next_offset pages on"`
-	Limit  int   `json:"limit,omitempty" desc:"max 40960"`
+	Offset int64 `json:"offset,omitempty" minimum:"0" jsonschema:"next_offset pages on"`
+	Limit  int   `json:"limit,omitempty" minimum:"1" maximum:"40960"`
 	// Category picks one stream; each has its own offsets.
-	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger" desc:"default program (all 3); debugger: the adapter's notices"`
+	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger" jsonschema:"default program (all 3)"`
 }
 
 // OutputResult is one page of captured output.
@@ -88,12 +86,6 @@ func (s *Server) registerOutputTools() {
 			limit := p.Limit
 			if limit == 0 {
 				limit = defaultOutputLimit
-			}
-			if limit < 1 || limit > maxOutputLimit {
-				return nil, argError("limit", "must be 1..%d", maxOutputLimit)
-			}
-			if p.Offset < 0 {
-				return nil, argError("offset", "must not be negative")
 			}
 			page, err := sess.OutputOf(p.Category, p.Offset, limit)
 			if err != nil {

@@ -57,41 +57,41 @@ func (r *SessionsResult) text() string {
 // --- debug_launch ---
 
 type launchBreakpoint struct {
-	File         string `json:"file" mcp:"required"`
-	Line         int    `json:"line" mcp:"required"`
+	File         string `json:"file"`
+	Line         int    `json:"line"`
 	Condition    string `json:"condition,omitempty"`
 	HitCondition string `json:"hit_condition,omitempty"`
-	LogMessage   string `json:"log_message,omitempty" desc:"log, {expr} interpolated"`
+	LogMessage   string `json:"log_message,omitempty" jsonschema:"log, {expr} interpolated"`
 }
 
 type launchArgs struct {
 	Program     string             `json:"program,omitempty"`
-	Module      string             `json:"module,omitempty" desc:"python -m module"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node" desc:"default: from program's extension"`
+	Module      string             `json:"module,omitempty" jsonschema:"python -m module"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node" jsonschema:"default: from program's extension"`
 	Args        []string           `json:"args,omitempty"`
 	Env         map[string]string  `json:"env,omitempty"`
 	Cwd         string             `json:"cwd,omitempty"`
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	StopOnEntry bool               `json:"stop_on_entry,omitempty"`
-	Runtime     string             `json:"runtime_executable,omitempty" desc:"node binary (.ts: Node>=22.6)"`
-	Wait        *bool              `json:"wait,omitempty" desc:"default true"`
-	Timeout     float64            `json:"timeout,omitempty" desc:"s, default 30"`
+	Runtime     string             `json:"runtime_executable,omitempty" jsonschema:"node binary (.ts: Node>=22.6)"`
+	Wait        *bool              `json:"wait,omitempty"`
+	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 type attachArgs struct {
-	Adapter string `json:"adapter,omitempty" enum:"debugpy,node" desc:"default debugpy; node: node --inspect=HOST:PORT"`
+	Adapter string `json:"adapter,omitempty" enum:"debugpy,node" jsonschema:"default debugpy; node: node --inspect=HOST:PORT"`
 	Host    string `json:"host,omitempty"`
-	Port    int    `json:"port" mcp:"required"`
+	Port    int    `json:"port" minimum:"1" maximum:"65535"`
 	// Breakpoints are set before the debuggee resumes, so early lines hit.
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
 	Wait        *bool              `json:"wait,omitempty"`
-	Timeout     float64            `json:"timeout,omitempty" desc:"s, default 30"`
-	Connect     float64            `json:"connect_timeout,omitempty" desc:"s, default 10"`
+	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
+	Connect     float64            `json:"connect_timeout,omitempty" jsonschema:"default 10"`
 }
 
 type terminateArgs struct {
 	SessionRef
-	Remove bool `json:"remove,omitempty" desc:"forget it too"`
+	Remove bool `json:"remove,omitempty" jsonschema:"forget it too"`
 }
 
 // TerminateResult is the end of a session.

@@ -143,9 +143,9 @@ func (v WatchValue) line() string {
 
 type watchArgs struct {
 	SessionRef
-	Action     string `json:"action" mcp:"required" enum:"add,remove,list,clear,evaluate"`
+	Action     string `json:"action" enum:"add,remove,list,clear,evaluate"`
 	Expression string `json:"expression,omitempty"`
-	Function   string `json:"function,omitempty" desc:"bind to this function's frame"`
+	Function   string `json:"function,omitempty" jsonschema:"bind to this function's frame"`
 	ID         string `json:"id,omitempty"`
 }
 
@@ -171,7 +171,7 @@ func (r *WatchResult) text() string {
 
 func (s *Server) registerWatchTools() {
 	addTool(s, toolSpec{name: "debug_watch", title: "Watch expressions",
-		desc:  "Watch expressions (add, remove, list, clear, evaluate), re-evaluated at every stop in the top frame or their function's frame; changed and not_in_scope flagged.",
+		desc:  "Watch expressions, re-evaluated at every stop in the top frame or their function's frame; changed and not_in_scope flagged.",
 		hints: hints{idempotent: false}},
 		func(ctx context.Context, c *call, p *watchArgs) (*WatchResult, error) {
 			sess, err := s.session(p.SessionID)
