@@ -15,7 +15,6 @@ package editor_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,29 +28,17 @@ import (
 	"github.com/dapscope/dapscope/editor"
 	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/internal/golden"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
-var updateContract = flag.Bool("update", false, "rewrite the contract fixtures in testdata/contract")
-
-var updateBridgeCommands = flag.Bool("update-bridge-commands", false, "rewrite testdata/bridge_commands.json")
-
 // The extension reads the same list (vscode-extension/test/bridge.test.ts).
 func TestBridgeCommandsFile(t *testing.T) {
-	want, _ := json.MarshalIndent(session.BridgeCommands(), "", "  ")
-	want = append(want, '\n')
-	if *updateBridgeCommands {
-		if err := os.WriteFile("testdata/bridge_commands.json", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile("testdata/bridge_commands.json")
-	if err != nil || string(got) != string(want) {
-		t.Fatalf("testdata/bridge_commands.json = %s, want %s (rerun with -update-bridge-commands)", got, want)
-	}
+	got, _ := json.MarshalIndent(session.BridgeCommands(), "", "  ")
+	golden.Check(t, "testdata/bridge_commands.json", append(got, '\n'))
 }
 
 const contractDir = "testdata/contract"
@@ -351,52 +338,19 @@ func checkContract(t *testing.T, entries map[string]*contractEntry) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, '\n')
-		if *updateContract {
-			if err := os.MkdirAll(contractDir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("missing contract fixture %s (run go test ./editor -run Contract -update): %v", path, err)
-			continue
-		}
-		if string(want) != string(got) {
-			t.Errorf("%s: the channel's shapes changed (rerun with -update if intended, then fix vscode-extension/src/protocol.ts):\n%s", path, firstDiff(string(want), string(got)))
-		}
+		// A change of shape means: rerun with -update if intended, then fix
+		// vscode-extension/src/protocol.ts.
+		golden.Check(t, path, append(got, '\n'))
 	}
 	old, _ := filepath.Glob(filepath.Join(contractDir, "*.json"))
 	for _, f := range old {
 		if files[f] {
 			continue
 		}
-		if *updateContract {
+		if golden.Update() {
 			_ = os.Remove(f)
 			continue
 		}
 		t.Errorf("stale contract fixture %s: the channel has no such method", f)
 	}
-}
-
-// firstDiff shows the first differing line of two fixtures.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, wl, gl)
-		}
-	}
-	return ""
 }
