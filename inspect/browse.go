@@ -24,8 +24,12 @@ type Selection struct {
 	Rows *RowWindow `json:"rows,omitempty"`
 	// Sort keys, stable, nulls last.
 	Sort []SortKey `json:"sort,omitempty"`
-	// Filter is a boolean expression in DataFrame.query syntax over the
-	// column names (arrays: columns are named 0, 1, …).
+	// Filter is a boolean expression over the column names in the syntax
+	// of DataFrame.query (arrays: columns are named 0, 1, …, written
+	// `0`): names, literals, comparisons, and/or/not, arithmetic and a
+	// few methods (isin, isna, notna, between, str.contains…); anything
+	// else is refused (INVALID_EXPRESSION naming the part). A comparison
+	// with a missing value is unknown, and an unknown row is no match.
 	Filter string `json:"filter,omitempty"`
 }
 
@@ -55,7 +59,10 @@ type Page struct {
 	Rows        Rows         `json:"rows"`
 	Cached      bool         `json:"cached,omitempty"`
 	Filter      string       `json:"filter,omitempty"`
-	Sort        []SortKey    `json:"sort,omitempty"`
+	// FilterNA counts the rows where the filter was unknown (a missing
+	// value compared): they are not in the page, and not in TotalRows.
+	FilterNA int64     `json:"filter_na_rows,omitempty"`
+	Sort     []SortKey `json:"sort,omitempty"`
 }
 
 // PageColumn is a column of a page.
@@ -86,6 +93,9 @@ func (s *Selection) Validate() error {
 			return &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf("rows.limit must be 0..%d", MaxPageRows)}
 		}
 	}
+	if n := len(s.Filter); n > ProbeLimits.FilterChars {
+		return &errcode.Error{Code: errcode.InvalidExpression, Message: fmt.Sprintf("filter refused: %d bytes, at most %d", n, ProbeLimits.FilterChars)}
+	}
 	for _, c := range append(append([]any(nil), s.Columns...), sortColumns(s.Sort)...) {
 		switch c.(type) {
 		case string, float64, int, int64, json.Number:
@@ -107,6 +117,11 @@ func sortColumns(keys []SortKey) []any {
 // stopper is a Target that numbers its stops (the probe's cached orders
 // are dropped at a new stop).
 type stopper interface{ StopGen() int }
+
+// valuesGen is a Target that numbers the changes it sees: stops, and
+// every evaluate, setVariable or step but the probe's own calls
+// (IsProbeCall). The probe's cached orders are dropped when it moves.
+type valuesGen interface{ ValuesGen() int }
 
 // Browse returns a page of the value at expression in frameID (0: top).
 func Browse(ctx context.Context, t Target, frameID int, expression string, sel Selection, opts Options) (*PageResult, error) {
@@ -136,7 +151,9 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 		}
 	}
 	gen := 0
-	if s, ok := t.(stopper); ok {
+	if s, ok := t.(valuesGen); ok {
+		gen = s.ValuesGen()
+	} else if s, ok := t.(stopper); ok {
 		gen = s.StopGen()
 	}
 	b, err := json.Marshal(map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout, "precision": opts.Precision})
@@ -171,6 +188,9 @@ func FormatPage(p *Page) string {
 	fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
 	if p.TotalRows != p.AllRows {
 		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
+	}
+	if p.FilterNA > 0 {
+		fmt.Fprintf(&b, "; %d rows unknown to the filter (missing values) left out", p.FilterNA)
 	}
 	if len(p.Columns) != p.ColumnCount {
 		fmt.Fprintf(&b, "; %d of %d columns", len(p.Columns), p.ColumnCount)

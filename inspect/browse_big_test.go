@@ -150,7 +150,7 @@ type freshStops struct {
 	gen int
 }
 
-func (f *freshStops) StopGen() int { f.gen += 1_000_000; return f.gen }
+func (f *freshStops) ValuesGen() int { f.gen += 1_000_000; return f.gen }
 
 func BenchmarkBrowse10M(b *testing.B) {
 	mgr, s := launchBig(b, 0)

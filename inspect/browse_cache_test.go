@@ -40,7 +40,7 @@ print(' '.join(out))
 `
 
 func TestBrowseCacheBounded(t *testing.T) {
-	cmd := exec.Command("/usr/bin/python3", "-c", cacheScript)
+	cmd := exec.Command(python, "-c", cacheScript)
 	cmd.Stdin = strings.NewReader(ProbeSource(Python))
 	out, err := cmd.CombinedOutput()
 	if err != nil {

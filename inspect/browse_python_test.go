@@ -47,7 +47,7 @@ print('checked' if not bad else 'differs')
 
 func runProbeCheck(t *testing.T, script string) {
 	t.Helper()
-	cmd := exec.Command("/usr/bin/python3", "-c", script)
+	cmd := exec.Command(python, "-c", script)
 	cmd.Stdin = strings.NewReader(ProbeSource(Python))
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "checked" {
@@ -83,3 +83,63 @@ print('checked' if not bad else 'differs')
 `
 
 func TestBrowseSortKindsAgainstPandas(t *testing.T) { runProbeCheck(t, sortKindsCheck) }
+
+// filterKindsCheck: filters over every kind of column (numpy ints and
+// floats with NaN, object strings with None, nullable Int64/Float64/
+// boolean/string, categorical, tz-aware dates; pyarrow-backed columns when
+// pyarrow is there) give pandas' own nullable answer: the same rows are
+// true, and the rows pandas' Kleene logic leaves unknown are counted.
+const filterKindsCheck = `
+import json, sys, types
+import numpy as np, pandas as pd
+m = types.ModuleType('probe'); exec(compile(sys.stdin.read(), 'probe', 'exec'), m.__dict__)
+rng = np.random.default_rng(5)
+N = 2000
+def holes(a, p=0.1):
+    return pd.Series(a).where(rng.random(N) > p)
+df = pd.DataFrame({
+    'i': rng.integers(-5, 20, N), 'f': holes(rng.normal(5, 3, N)), 'o': holes(rng.choice(['Nice', 'Lyon', 'Paris'], N)).astype(object),
+    'n': holes(rng.integers(0, 9, N)).astype('Int64'), 'nf': holes(rng.normal(0, 1, N)).astype('Float64'),
+    'b': holes(rng.random(N) > 0.5).astype('boolean'), 's': holes(rng.choice(['ab', 'bc', 'cd'], N)).astype('string'),
+    'c': pd.Categorical(holes(rng.choice(['lo', 'mid', 'hi'], N))),
+    't': pd.Series(pd.date_range('2024-01-01', periods=N, freq='h', tz='Europe/Paris')).where(rng.random(N) > 0.1),
+    7: rng.integers(0, 4, N),
+})
+try:
+    import pyarrow  # noqa: F401
+    df['pa_i'] = df['n'].astype('int64[pyarrow]')
+    df['pa_s'] = df['s'].astype('string[pyarrow]')
+    arrow = True
+except Exception:
+    arrow = False
+nl = df.copy()  # the oracle: every column nullable, so pandas' & | ~ are Kleene's
+for k in ('i', 'f', 7):
+    nl[k] = nl[k].astype('Float64' if k == 'f' else 'Int64')
+nl['o'] = nl['o'].astype('string')
+nl['c'] = nl['c'].astype('string')
+cases = [
+    ('i > 3 and f < 5', (nl.i > 3) & (nl.f < 5)),
+    ('n >= 4 or nf < 0', (nl.n >= 4) | (nl.nf < 0)),
+    ('not (o == "Nice")', ~(nl.o == 'Nice')),
+    ('b and s != "ab"', nl.b & (nl.s != 'ab')),
+    ('c == "lo" | (c == "hi")', (nl.c == 'lo') | (nl.c == 'hi')),
+    ('t > "2024-02-01" and n < 5', (nl.t > pd.Timestamp('2024-02-01', tz='Europe/Paris')).astype('boolean').mask(nl.t.isna()) & (nl.n < 5)),
+    ('o in ["Nice", "Lyon"]', nl.o.isin(['Nice', 'Lyon']).astype('boolean').mask(nl.o.isna())),
+    ('s.str.contains("b") & ~b', nl.s.str.contains('b', regex=False) & ~nl.b),
+    ('n * 2 + i > 10', nl.n * 2 + nl.i > 10),
+    ('f.isna() | (i % 2 == 0)', nl.f.isna() | (nl.i % 2 == 0)),
+    ('` + "`7`" + ` == 3 and nf.notna()', (nl[7] == 3) & nl.nf.notna()),
+]
+if arrow:
+    cases += [('pa_i > 4 and pa_s == "bc"', (nl.n > 4) & (nl.s == 'bc')), ('pa_s.str.startswith("c") | (pa_i == 0)', nl.s.str.startswith('c') | (nl.n == 0))]
+bad = 0
+for flt, want in cases:
+    r = json.loads(m.select({'df': df}, {}, json.dumps({'path': [['name', 'df']], 'selection': {'filter': flt, 'rows': {'limit': 1000}}, 'gen': 1, 'timeout': 10})))
+    pos = np.flatnonzero(want.fillna(False).to_numpy(bool))
+    if 'error' in r or r['page']['positions'] != pos[:1000].tolist() or r['page']['total_rows'] != len(pos) or r['page'].get('filter_na_rows', 0) != int(want.isna().sum()):
+        bad += 1
+        print(flt, str(r)[:300], 'pandas:', len(pos), 'true,', int(want.isna().sum()), 'unknown')
+print('checked' if not bad else 'differs')
+`
+
+func TestBrowseFilterKindsAgainstPandas(t *testing.T) { runProbeCheck(t, filterKindsCheck) }

@@ -51,12 +51,14 @@ func TestBrowseAgainstPandas(t *testing.T) {
 	defer mgr.Close()
 	pos := func(p *inspect.PageResult) string { return fmt.Sprint(p.Page.Positions) }
 	// → sort by price descending (NaN last), a later window
+	// (the later window first: pandas' answer is an evaluate, which drops
+	// the cached orders)
 	p := browse(t, s, "df", inspect.Selection{Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Rows: &inspect.RowWindow{Offset: 4000, Limit: 50}})
+	last := browse(t, s, "df", inspect.Selection{Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Rows: &inspect.RowWindow{Offset: 4990, Limit: 10}})
 	want := pandasPositions(t, s, "[df.index.get_loc(i) for i in df.sort_values('price', ascending=False, kind='stable', na_position='last').index[4000:4050]]")
 	if pos(p) != fmt.Sprint(want) || p.Page.TotalRows != 5000 || len(p.Page.Rows) != 50 {
 		t.Fatalf("sorted window: %v\nwant %v", p.Page.Positions, want)
 	}
-	last := browse(t, s, "df", inspect.Selection{Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Rows: &inspect.RowWindow{Offset: 4990, Limit: 10}})
 	for _, row := range last.Page.Rows {
 		if row[0] != nil { // price is column 0: the NaN rows come last
 			t.Fatalf("nulls must sort last: %v", last.Page.Rows)
@@ -112,6 +114,7 @@ func TestBrowseAgainstPandas(t *testing.T) {
 	}{
 		{"df", inspect.Selection{Filter: "price >"}, errcode.InvalidExpression, "filter 'price >' at column"},
 		{"df", inspect.Selection{Filter: "price + 1"}, errcode.InvalidExpression, "one true/false per row"},
+		{"df", inspect.Selection{Filter: "price.to_list()"}, errcode.InvalidExpression, "calling to_list() is not allowed"},
 		{"df", inspect.Selection{Columns: []any{"nope"}}, errcode.VariableNotFound, "no column matches"},
 		{"df", inspect.Selection{Rows: &inspect.RowWindow{Limit: 5000}}, errcode.InvalidArgument, "rows.limit"},
 		{"feature_0", inspect.Selection{}, errcode.InvalidArgument, "cannot be browsed"},

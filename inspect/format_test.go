@@ -20,6 +20,9 @@ import (
 // checkTextGolden compares a text rendering with testdata/golden/<name>.
 func checkTextGolden(t *testing.T, name, got string) {
 	t.Helper()
+	if !goldenPython() && !strings.HasPrefix(name, "js") {
+		return // the renderings of Debian's facts; the facts are checked by checkGolden
+	}
 	got = strings.ReplaceAll(addrRe.ReplaceAllString(got, "0xADDR"), checkoutRoot, "$ROOT") + "\n"
 	golden.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }

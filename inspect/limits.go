@@ -46,6 +46,10 @@ type Limits struct {
 	SelCacheBytes int `json:"sel_cache_bytes"`
 	Prefix        int `json:"prefix"`
 	PrefixMin     int `json:"prefix_min"`
+	// FilterChars bounds a browse filter's text (the sidecar refuses a
+	// longer one before sending it); Python: FilterNodes its syntax nodes.
+	FilterChars int `json:"filter_chars"`
+	FilterNodes int `json:"filter_nodes"`
 	// JavaScript: rows looked at to recognise an array of records, and the
 	// most distinct keys such an array may have.
 	RowSample  int `json:"row_sample"`
@@ -63,6 +67,7 @@ var ProbeLimits = Limits{
 	ExactLimit: 10_000_000, ArraySample: 1_000_000,
 	SumStatsLimit: 2_000_000, SumStr: 80,
 	SelCacheBytes: 256 * 1024 * 1024, Prefix: 10_000, PrefixMin: 100_000,
+	FilterChars: 2000, FilterNodes: 200,
 	RowSample: 1000, MaxColumns: 1000,
 }
 

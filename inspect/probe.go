@@ -161,7 +161,17 @@ func (p *probe) call(ctx context.Context, t Target, frameID int, fn string, root
 	return out, nil
 }
 
+// probeCallKey marks the context of a probe call (IsProbeCall).
+type probeCallKey struct{}
+
+// IsProbeCall reports whether ctx is that of a probe call: a Target may
+// send it as a request that changes nothing in the debuggee (the probe
+// never mutates what it inspects), so it does not move the generation
+// the probe's caches are keyed on (browse.go's valuesGen).
+func IsProbeCall(ctx context.Context) bool { v, _ := ctx.Value(probeCallKey{}).(bool); return v }
+
 func (p *probe) eval(ctx context.Context, t Target, frameID int, expr string) (string, error) {
+	ctx = context.WithValue(ctx, probeCallKey{}, true)
 	out, err := transportOf(t).EvaluateProbe(ctx, EvalRequest{FrameID: frameID, Expression: expr, Context: p.evalContext, RawString: p.raw})
 	if err != nil {
 		return "", err

@@ -37,6 +37,9 @@ func (m *Mux) Do(ctx context.Context, command string, args any) (*dap.Response, 
 	w := waiter{command: command, ch: make(chan *dap.Response, 1)}
 	m.pending[seq] = w
 	m.noteResumeLocked(command, seq)
+	if !readOnly(ctx) {
+		m.noteChangeLocked(command)
+	}
 	if command == "launch" {
 		m.state.Program = programOf(args)
 	}

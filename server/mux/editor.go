@@ -176,6 +176,7 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 		m.state.Program = programOf(a.Arguments)
 	}
 	m.noteResumeLocked(env.Command, env.Seq)
+	m.noteChangeLocked(env.Command)
 	m.mu.Unlock()
 	if env.Command == "disconnect" && m.opts.BeforeDisconnect != nil {
 		m.opts.BeforeDisconnect(ed.ctx)

@@ -271,6 +271,26 @@ func (m *Mux) noteResumeLocked(command string, seq int) {
 	}
 }
 
+// noteChangeLocked counts a request that may change the debuggee's
+// values as it goes out (State.ChangeCount); m.mu must be held.
+func (m *Mux) noteChangeLocked(command string) {
+	if changingCommands[command] || resumingCommands[command] {
+		m.state.ChangeCount++ // read by snapshot: no waiter needs waking
+	}
+}
+
+// readOnlyKey marks a context whose requests only read (ReadOnly).
+type readOnlyKey struct{}
+
+// ReadOnly marks ctx's internal requests as reading only: an evaluate sent
+// with it (the inspector's probe, which changes nothing) does not move
+// State.ChangeCount.
+func ReadOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readOnlyKey{}, true)
+}
+
+func readOnly(ctx context.Context) bool { v, _ := ctx.Value(readOnlyKey{}).(bool); return v }
+
 // reverseRequest sends an adapter→client request to the editor, or answers
 // it in headless sessions.
 func (m *Mux) reverseRequest(env dap.Envelope, body []byte) {

@@ -33,7 +33,14 @@ type State struct {
 	HitBreakpointIDs  []int           `json:"hitBreakpointIds,omitempty"`
 	// StopCount increments on every stopped event: a generation number
 	// that lets a waiter tell a new stop from the one it already saw.
-	StopCount   int            `json:"stopCount"`
+	StopCount int `json:"stopCount"`
+	// ChangeCount increments on every stopped event and on every request
+	// that may change the debuggee's values, whoever sends it: evaluate,
+	// setVariable, setExpression and the resuming requests (internal
+	// requests sent with ReadOnly are not counted). A generation that
+	// tells the values seen from values possibly changed since (the
+	// inspector's cached row orders are dropped when it moves).
+	ChangeCount int            `json:"changeCount"`
 	ExitCode    *int           `json:"exitCode,omitempty"`
 	Threads     map[int]string `json:"threads,omitempty"`
 	AdapterDead bool           `json:"adapterDead,omitempty"`
@@ -56,6 +63,9 @@ var resumingCommands = map[string]bool{
 	"continue": true, "next": true, "stepIn": true, "stepOut": true,
 	"stepBack": true, "reverseContinue": true, "goto": true, "restartFrame": true,
 }
+
+// changingCommands may change the debuggee's values (ChangeCount).
+var changingCommands = map[string]bool{"evaluate": true, "setVariable": true, "setExpression": true}
 
 // pausedCommands need a stopped thread; internal clients get ErrNotPaused
 // for them instead of waiting on an adapter that cannot answer.
@@ -86,6 +96,7 @@ func (s *State) observeEvent(name string, body json.RawMessage) bool {
 		s.StoppedThread, s.AllThreadsStopped = b.ThreadID, b.AllThreadsStopped
 		s.HitBreakpointIDs = b.HitBreakpointIDs
 		s.StopCount++
+		s.ChangeCount++
 	case "continued":
 		var b struct {
 			ThreadID            int   `json:"threadId"`

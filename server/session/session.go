@@ -114,6 +114,12 @@ func (s *Session) StopCount() int { return s.mux.State().StopCount }
 // new stop).
 func (s *Session) StopGen() int { return s.StopCount() }
 
+// ValuesGen is the mux's ChangeCount for the inspector: it moves at each
+// stop and each evaluate, setVariable or step of any client but the
+// inspector's own probe calls (the probe's cached row orders are dropped
+// when it moves).
+func (s *Session) ValuesGen() int { return s.mux.State().ChangeCount }
+
 func (s *Session) notifyLocked() {
 	s.updatedAt = time.Now()
 	close(s.changed)

@@ -10,12 +10,16 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/mux"
 )
 
 // Request sends a DAP request on the shared connection (inspect.Target).
 func (s *Session) Request(ctx context.Context, command string, args any, out any) error {
 	if err := s.bridgeRefuses(command); err != nil {
 		return err
+	}
+	if inspect.IsProbeCall(ctx) {
+		ctx = mux.ReadOnly(ctx) // the probe changes nothing: no new generation of values
 	}
 	gen := s.StopCount()
 	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))

@@ -1,9 +1,15 @@
 # dapscope Python probe: selection (browsing pages of a table).
 # Browse the whole value: a window of rows of the sorted/filtered view of a
 # table (DataFrame, Series, 1-D/2-D array, list of records), chosen columns,
-# the positions of the rows in the original value. The sorted/filtered order
-# is cached per value, selection and stop (dropped when the stop changes),
-# bounded in memory.
+# the positions of the rows in the original value. The filter is parsed and
+# evaluated by filter.py. The sorted/filtered order is cached per value and
+# selection, bounded in memory, and dropped when the sidecar's generation
+# changes (a stop, and any evaluate, setVariable or step it saw); an entry
+# is reused only for the very object it was computed for (a weak reference
+# still alive, or the object held) with the same fingerprint (_sel_version:
+# length and the identity of its storage).
+
+import weakref
 
 _SEL = {'gen': None, 'cache': {}, 'bytes': 0, 'tick': 0}
 _SEL_LIMIT = _LIMITS['sel_cache_bytes']
@@ -166,21 +172,10 @@ def _sel_order(df, sel, np, B, want=None):
     the rest."""
     order = None
     flt = sel.get('filter')
+    na = 0
     if flt:
-        try:
-            mask = df.eval(flt)
-        except Exception as e:
-            at = getattr(e, 'offset', None)
-            where = ' at column %d' % at if isinstance(at, int) and at > 0 else ''
-            raise _ProbeError('INVALID_EXPRESSION', 'filter %r%s: %s: %s' % (_cut(flt, 200, _Trunc()), where, _short(type(e)), _cut(str(e), 300, _Trunc())),
-                              'use DataFrame.query syntax over the column names, e.g. price > 10 and city == "Nice"')
-        try:
-            m = np.asarray(mask.to_numpy() if hasattr(mask, 'to_numpy') else mask)
-        except Exception:
-            m = None
-        if m is None or m.shape != (len(df),) or m.dtype.kind != 'b':
-            raise _ProbeError('INVALID_EXPRESSION', 'filter %r does not give one true/false per row' % _cut(flt, 200, _Trunc()))
-        order = np.flatnonzero(m)
+        mask, na = _filter_mask(df, flt, np, _mod('pandas'))
+        order = np.flatnonzero(mask)
     sort = sel.get('sort') or []
     if sort:
         cols = _sel_columns(df, [k['column'] for k in sort])
@@ -196,7 +191,7 @@ def _sel_order(df, sel, np, B, want=None):
                 break
         if keys[-1] is not None:  # numpy on numeric keys, as pandas' nargsort/lexsort_indexer do
             perm, full = _rank_order(np, keys, want)
-            return (perm if order is None else order[perm]), full, n
+            return (perm if order is None else order[perm]), full, n, na
         view = df if order is None else df.iloc[order]
         keys = view.iloc[:, cols]
         keys.columns = range(len(cols))
@@ -207,7 +202,47 @@ def _sel_order(df, sel, np, B, want=None):
         except Exception as e:
             raise _ProbeError('INVALID_ARGUMENT', 'cannot sort by %s: %s: %s' % ([k['column'] for k in sort], _short(type(e)), _cut(str(e), 200, _Trunc())))
         order = perm if order is None else order[perm]
-    return order, True, (len(df) if order is None else len(order))
+    return order, True, (len(df) if order is None else len(order)), na
+
+
+def _sel_version(obj):
+    """A cheap fingerprint of a browsed value: its length and the identity
+    of its storage (pandas' arrays, labels and manager; numpy's buffer,
+    shape and strides; a list's ends). A column set or dropped, rows
+    dropped in place, a value rebound: a new fingerprint. A write into the
+    same arrays keeps it: the sidecar's generation covers those."""
+    v = [id(type(obj))]
+    try:
+        v.append(len(obj))
+    except Exception:
+        pass
+    try:
+        if _is(obj, 'pandas', 'DataFrame') or _is(obj, 'pandas', 'Series'):
+            mgr = obj._mgr
+            v += [id(mgr), id(obj.index), id(getattr(obj, 'columns', None)), tuple(map(id, mgr.arrays))]
+        elif hasattr(obj, '__array_interface__'):
+            ai = obj.__array_interface__
+            v += [ai['data'][0], tuple(ai['shape']), ai['strides'], ai['typestr']]
+        elif type(obj) in (list, tuple) and obj:
+            v += [id(obj[0]), id(obj[-1])]
+    except Exception:
+        pass
+    return tuple(v)
+
+
+def _sel_same(hit, obj, version):
+    """Whether a cached entry was computed for this very object, unchanged."""
+    ref = hit['ref']
+    return (ref() if type(ref) is weakref.ref else ref) is obj and hit['version'] == version
+
+
+def _sel_hold(obj):
+    """A weak reference to obj, or obj itself when it takes none (lists):
+    held, its id cannot be reused by another value while cached."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return obj
 
 
 def _select(L, G, args_json):
@@ -229,19 +264,24 @@ def _select(L, G, args_json):
     off = max(0, int(rows.get('offset', 0)))
     lim = min(_MAX_PAGE, max(0, int(rows.get('limit', 100))))
     key = (id(obj), json.dumps([sel.get('filter'), sel.get('sort')], sort_keys=True, default=str))
+    version = _sel_version(obj)
     hit = _SEL['cache'].get(key)
+    if hit is not None and not _sel_same(hit, obj, version):
+        _SEL['bytes'] -= _SEL['cache'].pop(key)['order'].nbytes
+        hit = None
     cached = hit is not None and (hit['full'] or off + lim <= len(hit['order']))
     if cached:
-        order, total = hit['order'], hit['total']
+        order, total, na = hit['order'], hit['total'], hit['na']
         _SEL['tick'] += 1
         hit['tick'] = _SEL['tick']
     else:
         if hit is not None:
             _SEL['bytes'] -= _SEL['cache'].pop(key)['order'].nbytes
-        order, full, total = _sel_order(df, sel, np, B, want=None if hit is not None else off + lim)
+        order, full, total, na = _sel_order(df, sel, np, B, want=None if hit is not None else off + lim)
         if order is not None:
             _SEL['tick'] += 1
-            _SEL['cache'][key] = {'order': order, 'total': total, 'full': full, 'tick': _SEL['tick']}
+            _SEL['cache'][key] = {'order': order, 'total': total, 'full': full, 'na': na, 'tick': _SEL['tick'],
+                                  'ref': _sel_hold(obj), 'version': version}
             _SEL['bytes'] += order.nbytes
             while _SEL['bytes'] > _SEL_LIMIT and len(_SEL['cache']) > 1:
                 old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k]['tick'])
@@ -265,6 +305,8 @@ def _select(L, G, args_json):
         page['index'] = labels
     if sel.get('filter'):
         page['filter'] = sel['filter']
+        if na:
+            page['filter_na_rows'] = int(na)
     if sel.get('sort'):
         page['sort'] = sel['sort']
     res = {'name': _path_str(path), 'type': _tname(type(obj))}
