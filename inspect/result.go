@@ -112,6 +112,19 @@ type Structure struct {
 	Masked     *int64  `json:"masked_count,omitempty"`
 	Device     string  `json:"device,omitempty"`
 	RequiresGr *bool   `json:"requires_grad,omitempty"`
+	// torch: grad_fn of a tensor autograd computed, whether a leaf's .grad
+	// is set, a non-strided layout (sparse: nnz stored elements), a
+	// quantized tensor's scheme, the storage behind a smaller view, and the
+	// device's allocated/reserved memory (CUDA, MPS).
+	GradFn       string        `json:"grad_fn,omitempty"`
+	HasGrad      *bool         `json:"has_grad,omitempty"`
+	Layout       string        `json:"layout,omitempty"`
+	Nnz          *int64        `json:"nnz,omitempty"`
+	QScheme      string        `json:"qscheme,omitempty"`
+	StorageBytes *int64        `json:"storage_bytes,omitempty"`
+	DeviceMemory *DeviceMemory `json:"device_memory,omitempty"`
+	// Model is a torch.nn.Module's or a state_dict's summary (model.go).
+	Model *Model `json:"model,omitempty"`
 
 	// xarray: the DataArray's own name, dims in order with sizes, coords
 	// (DataArray and Dataset), a Dataset's data variables, and attrs.

@@ -40,18 +40,27 @@ type ValueSummary struct {
 	Max             any      `json:"max,omitempty"`
 	Device          string   `json:"device,omitempty"`
 	RequiresGrad    bool     `json:"requires_grad,omitempty"`
-	Dims            [][2]any `json:"dims,omitempty"` // xarray: [name, size] in order
-	Attrs           *int64   `json:"attrs,omitempty"`
-	FuncName        string   `json:"name_of,omitempty"` // functions, classes, modules
-	Skipped         string   `json:"skipped,omitempty"` // e.g. "time budget"
-	Error           string   `json:"error,omitempty"`
+	GradFn          string   `json:"grad_fn,omitempty"` // a tensor autograd computed
+	Layout          string   `json:"layout,omitempty"`  // a tensor's non-strided layout
+	// Models (torch.nn.Module) and state_dicts: parameter elements, of
+	// them trainable, modules, train (true) or eval mode.
+	Params    *int64   `json:"params,omitempty"`
+	Trainable *int64   `json:"trainable,omitempty"`
+	Layers    *int64   `json:"layers,omitempty"`
+	Training  *bool    `json:"training,omitempty"`
+	Dims      [][2]any `json:"dims,omitempty"` // xarray: [name, size] in order
+	Attrs     *int64   `json:"attrs,omitempty"`
+	FuncName  string   `json:"name_of,omitempty"` // functions, classes, modules
+	Skipped   string   `json:"skipped,omitempty"` // e.g. "time budget"
+	Error     string   `json:"error,omitempty"`
 }
 
 // Recognized reports a library value whose summary says more than the
 // adapter's own repr (a table, an array, a tensor).
 func (v ValueSummary) Recognized() bool {
 	switch v.Kind {
-	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "polars_df", "polars_series", "arrow_table":
+	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "polars_df", "polars_series", "arrow_table",
+		"model", "state_dict":
 		return true
 	}
 	return false
@@ -62,7 +71,8 @@ func (v ValueSummary) Recognized() bool {
 // whose children are the library's internals.
 func LibraryType(t string) bool {
 	switch t {
-	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table":
+	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table",
+		"Sequential", "ModuleList", "ModuleDict":
 		return true
 	}
 	return strings.HasSuffix(t, "Index")
@@ -211,6 +221,10 @@ func (v ValueSummary) Line() string {
 		if v.RequiresGrad {
 			add("requires_grad")
 		}
+		if v.GradFn != "" {
+			add("grad_fn " + v.GradFn)
+		}
+		add(v.Layout)
 		add(nullText(v))
 		if v.NaN > 0 && v.Nulls == nil { // a Series counts its NaN as nulls
 			add(commas(v.NaN) + " NaN")
@@ -221,6 +235,11 @@ func (v ValueSummary) Line() string {
 		if v.Min != nil && v.Max != nil {
 			add("min " + num(v.Min) + " max " + num(v.Max))
 		}
+		if v.Kind == "tensor" && v.Memory != nil {
+			add(HumanBytes(*v.Memory))
+		}
+	case "model", "state_dict":
+		return v.modelLine(short)
 	case "dataset":
 		add(short + " " + v.dimsLine())
 		if v.Len != nil {

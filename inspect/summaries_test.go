@@ -141,24 +141,31 @@ func TestSummaryLines(t *testing.T) {
 }
 
 // Summaries of real torch tensors and xarray values (tensors.py): a tensor
-// with requires_grad, one with NaN and ±inf, DataArrays (in memory and
+// with requires_grad, one with NaN and ±inf (counted and min/max computed
+// on the tensor's device), one autograd computed, a meta tensor (no
+// memory), a model and its state_dict, DataArrays (in memory and
 // dask-backed: never computed) and a Dataset.
 func TestDebugpyLibrarySummaries(t *testing.T) {
 	s := libsSession(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	want := map[string]string{
-		"grad":       "Tensor float32 2 × 3 · requires_grad · min 1 max 6.5",
-		"param":      "Parameter float32 2 × 2 · requires_grad · min -0.5 max 1",
-		"nan_t":      "Tensor float32 (6,) · 1 NaN · 2 inf · min 0 max 2",
-		"bool_t":     "Tensor bool (4,)",
+		"grad":       "Tensor float32 2 × 3 · requires_grad · min 1 max 6.5 · 24 B",
+		"param":      "Parameter float32 2 × 2 · requires_grad · min -0.5 max 1 · 16 B",
+		"nan_t":      "Tensor float32 (6,) · 1 NaN · 2 inf · min 0 max 2 · 24 B",
+		"bool_t":     "Tensor bool (4,) · 4 B",
 		"meta_t":     "Tensor float32 2 × 3 meta",
+		"out":        "Tensor float32 (3,) · requires_grad · grad_fn MulBackward0 · min 3 max 3 · 12 B",
+		"int_t":      "Tensor int64 2 × 3 · min -3 max 1099511627776 · 48 B",
+		"model":      "Sequential · 5 modules · 74 parameters (42 trainable) · 368 B · float32 · cpu · eval",
+		"state":      "OrderedDict · 9 tensors · 91 parameters · 368 B · float32, int64 · cpu",
+		"meta_model": "Linear · 1 module · 1,001,000 parameters (1,001,000 trainable) · 0 B · float32 · meta · train",
 		"da":         "DataArray float64 (time: 3, city: 4) · 1 NaN · min 10.92 max 24.54",
 		"lazy_da":    "DataArray float64 (y: 2, x: 3)",
 		"ds":         "Dataset (time: 3, city: 4) · 3 data variables",
 		"ds['rain']": "DataArray float64 (time: 3) · 1 NaN · min 0 max 2.5",
 	}
-	names := []string{"grad", "param", "nan_t", "bool_t", "meta_t", "da", "lazy_da", "ds", "ds['rain']"}
+	names := []string{"grad", "param", "nan_t", "bool_t", "meta_t", "out", "int_t", "model", "state", "meta_model", "da", "lazy_da", "ds", "ds['rain']"}
 	paths := make([]inspect.Path, len(names))
 	for i, n := range names {
 		p, err := inspect.ParsePath(n)

@@ -84,11 +84,17 @@ func Summarize(r *Result) string {
 		if s.RequiresGr != nil && *s.RequiresGr {
 			parts = append(parts, "requires_grad")
 		}
+		parts = append(parts, s.tensorParts()...)
 		if st := r.Statistics; st != nil && st.NaNCount != nil && *st.NaNCount > 0 {
 			add("%s NaN", commas(*st.NaNCount))
 		}
 		if st := r.Statistics; st != nil && st.InfCount != nil && *st.InfCount > 0 {
 			add("%s inf", commas(*st.InfCount))
+		}
+	case TypeModel, TypeStateDict:
+		parts = append(parts, short)
+		if s.Model != nil {
+			parts = append(parts, s.Model.parts(r.DetectedType == TypeStateDict)...)
 		}
 	case TypeDataset:
 		parts = append(parts, short+" "+dimsText(s.Dims))

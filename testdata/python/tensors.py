@@ -3,6 +3,7 @@ Debian: python3-torch, python3-xarray, and python3-dask which apt installs
 with python3-xarray as a recommended package): one breakpoint (the line
 marked BREAK in build()). Deterministic: fixed values and seeded data only."""
 import os
+import warnings
 
 import dask
 import dask.array
@@ -35,6 +36,25 @@ def build():
     sparse_t = torch.eye(3).to_sparse()
     meta_t = torch.empty((2, 3), device="meta")  # a real non-CPU tensor (no GPU here)
     param = torch.nn.Parameter(torch.tensor([[0.5, -0.5], [0.25, 1.0]]))
+    w = torch.ones(3, requires_grad=True)
+    (w * 2).sum().backward()  # w.grad is set
+    out = w * 3  # computed by autograd: grad_fn MulBackward0
+    cplx_t = torch.tensor([1 + 2j, -1j, 3 + 0j], dtype=torch.complex64)
+    quant_t = torch.quantize_per_tensor(torch.tensor([1.0, 2.0, 3.0]), 0.1, 0, torch.quint8)
+    with warnings.catch_warnings():  # "Sparse CSR tensor support is in beta state"
+        warnings.simplefilter("ignore")
+        csr_t = torch.eye(3).to_sparse_csr()
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.BatchNorm1d(8), torch.nn.Linear(8, 2))
+    model[0].weight.requires_grad_(False)  # frozen
+    with torch.no_grad():
+        model[3].bias[0] = float("nan")
+        model[3].weight[1, 2] = float("inf")
+    model.eval()
+    model[2].train()  # one submodule in training mode
+    state = model.state_dict()
+    meta_model = torch.nn.Linear(1000, 1000, device="meta")  # a model with no data
 
     temps = np.round(rng.normal(15.0, 5.0, size=(3, 4)), 2)
     temps[1, 2] = np.nan

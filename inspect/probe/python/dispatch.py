@@ -32,8 +32,13 @@ def _classify(obj):
             return 'ndarray'
         if isinstance(obj, np.generic):
             return 'numpy_scalar'
-    if _mod('torch') is not None and _is(obj, 'torch', 'Tensor'):
-        return 'tensor'
+    if _mod('torch') is not None:
+        if _is(obj, 'torch', 'Tensor'):
+            return 'tensor'
+        if _is(obj, 'torch.nn', 'Module'):
+            return 'model'
+        if _is_state_dict(obj):
+            return 'state_dict'
     if _mod('polars') is not None:
         if _is(obj, 'polars', 'DataFrame'):
             return 'polars_df'
@@ -99,6 +104,7 @@ def _inspect_number(obj, kind, opts, B, res):
 _BY_KIND = {
     'numpy_scalar': _inspect_numpy_scalar, 'dataframe': _inspect_dataframe, 'series': _inspect_series,
     'index': _inspect_index, 'ndarray': _inspect_ndarray, 'tensor': _inspect_tensor,
+    'model': _inspect_model, 'state_dict': _inspect_state_dict,
     'arrow_table': _inspect_arrow, 'dataarray': _inspect_dataarray, 'dataset': _inspect_dataset, 'object': _inspect_object, 'callable': _inspect_callable,
     'class': _inspect_class, 'module': _inspect_module, 'unknown': _inspect_unknown,
 }

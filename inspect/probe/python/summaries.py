@@ -20,16 +20,19 @@ def _type_is(t, prefix, name):
     return False
 
 
-def _sum_kind(t):
+def _sum_kind(t, obj=None):
     if t in (type(None), bool, int, float, complex):
         return 'scalar'
     if t in (str, bytes, bytearray):
         return 'text'
+    if (t is dict or _type_is(t, 'collections', 'OrderedDict')) and _is_state_dict(obj):
+        return 'state_dict'  # builtin mappings only: no user items() runs
     if t in (list, tuple, dict, set, frozenset):
         return 'container'
     for prefix, name, kind in (('pandas', 'DataFrame', 'dataframe'), ('pandas', 'Series', 'series'),
                                ('pandas', 'Index', 'index'), ('numpy', 'ndarray', 'ndarray'),
                                ('numpy', 'generic', 'numpy_scalar'), ('torch', 'Tensor', 'tensor'),
+                               ('torch.nn', 'Module', 'model'),
                                ('xarray', 'DataArray', 'dataarray'), ('xarray', 'Dataset', 'dataset'),
                                ('polars', 'DataFrame', 'polars_df'), ('polars', 'Series', 'polars_series'),
                                ('pyarrow', 'Table', 'arrow_table')):
@@ -101,7 +104,7 @@ def _sum_nums(np, a, out):
 
 def _sum_one(obj):
     t = type(obj)
-    kind = _sum_kind(t)
+    kind = _sum_kind(t, obj)
     out = {'kind': kind, 'type': _tname(t)}
     np = _mod('numpy')
     if kind in ('scalar', 'text'):
@@ -139,16 +142,12 @@ def _sum_one(obj):
         out['value'] = _sum_value(_exact(obj), type(_exact(obj)))
         out['dtype'] = str(obj.dtype)
     elif kind == 'tensor':
-        out['shape'] = list(obj.shape)
-        out['dtype'] = str(obj.dtype).replace('torch.', '')
-        out['device'] = str(obj.device)
-        if obj.requires_grad:
-            out['requires_grad'] = True
-        if np is not None and obj.numel() <= _SUM_STATS_LIMIT and obj.device.type == 'cpu' and not obj.is_complex():
-            try:
-                _sum_nums(np, obj.detach().numpy(), out)
-            except Exception:
-                pass
+        _tensor_sum(obj, out)
+    elif kind == 'model':
+        _model_sum(obj, out)
+    elif kind == 'state_dict':
+        out['len'] = len(obj)
+        _model_sum(obj, out)
     elif kind == 'dataarray':
         out['shape'] = list(obj.shape)
         out['dtype'] = str(obj.dtype)
