@@ -12,7 +12,7 @@ DLV_VERSION := v1.27.2
 PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go check-size test-ext e2e e2e-setup vsix bench clean
+.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go test-probe test-probe-bin check-size test-ext e2e e2e-setup vsix bench clean
 
 all: build
 
@@ -51,8 +51,33 @@ setup-node-libs:
 run: setup build
 	./dapscope inspect testdata/python/example.py:34 sales prices config model
 
-## test: every test (Go with -race, extension, end to end in a real VS Code).
-test: setup test-go test-ext e2e
+## test: every test (the probe's tables, Go with -race, extension, end to end in a real VS Code).
+test: setup test-probe test-go test-ext e2e
+
+## test-probe: the Python probe's case tables run directly in a Python,
+## no debugger: `make test-probe PYTHON=/opt/torch/.venv/bin/python3`.
+## Golden bytes hold in Debian's python3 only; in another interpreter each
+## case is held to its golden's version-independent facts (facts_test.go).
+## The tables need numpy and pandas; torch for the tensor and model cases
+## (xarray and dask only for theirs); node for the JavaScript side of the
+## parity table (without it, Python's side alone).
+PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas
+test-probe:
+	DAPSCOPE_PYTHON=$(PYTHON) $(GO) test -count=1 -run '^($(PROBE_TABLES))$$' ./inspect
+
+## test-probe-bin: the same tables as a prebuilt test binary with what it
+## reads, for a machine without Go (the GPU machine): build/probe-bin/run.sh
+## PYTHON [go test flags] runs them there, e.g.
+## build/probe-bin/run.sh /opt/torch/.venv/bin/python3 -test.bench Tensor.
+test-probe-bin:
+	rm -rf build/probe-bin && mkdir -p build/probe-bin/inspect build/probe-bin/testdata
+	$(GO) test -c -o build/probe-bin/inspect/probe.test ./inspect
+	cp -r inspect/testdata build/probe-bin/inspect/
+	cp -r testdata/python testdata/parity build/probe-bin/testdata/
+	printf '%s\n' '#!/bin/sh' '# run.sh PYTHON [flags]: the probe tables (and -test.bench ones) in PYTHON' \
+		'cd "$$(dirname "$$0")/inspect" && py="$$1" && shift && DAPSCOPE_PYTHON="$$py" exec ./probe.test -test.count=1 -test.v -test.run '"'"'^($(PROBE_TABLES))$$'"'"' "$$@"' \
+		> build/probe-bin/run.sh
+	chmod +x build/probe-bin/run.sh
 
 test-go: check-size
 	@unformatted=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
@@ -96,3 +121,4 @@ bench-inspect: setup
 
 clean:
 	rm -f dapscope bench.txt
+	rm -rf build/probe-bin

@@ -45,13 +45,20 @@ for full in (False, True):
 print('checked' if not bad else 'differs')
 `
 
+// runProbeCheck runs a check script in the tables' Python (the probe's
+// source on its stdin): it passes when its last line is "checked"; lines
+// before it are logged (what an interpreter had, e.g. its devices).
 func runProbeCheck(t *testing.T, script string) {
 	t.Helper()
 	cmd := exec.Command(python, "-c", script)
 	cmd.Stdin = strings.NewReader(ProbeSource(Python))
 	out, err := cmd.CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "checked" {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || lines[len(lines)-1] != "checked" {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(lines) > 1 {
+		t.Logf("%s: %s", python, strings.Join(lines[:len(lines)-1], "\n"))
 	}
 }
 

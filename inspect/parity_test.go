@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os/exec"
 	"regexp"
 	"sort"
 	"strconv"
@@ -147,12 +148,19 @@ var languageSpecific = map[string]string{
 
 func TestProbesParity(t *testing.T) {
 	py := startHarness(t, "../testdata/parity/parity.py")
-	js := startJSHarness(t, "../testdata/parity/parity.js")
+	targets := []Target{py}
+	if _, err := exec.LookPath(nodeExe()); err == nil || goldenPython() {
+		targets = append(targets, startJSHarness(t, "../testdata/parity/parity.js"))
+	} else {
+		// another Python on a machine without node (make test-probe-bin):
+		// Python's side of the contract, each case's expected facts
+		t.Logf("no node here: checking the Python probe's facts only (%s)", python)
+	}
 	ctx := context.Background()
 	for _, c := range parityCases {
 		t.Run(c.name, func(t *testing.T) {
 			var got [2]map[string]any
-			for i, tg := range []Target{py, js} {
+			for i, tg := range targets {
 				r, err := Inspect(ctx, tg, 0, c.expr, c.opts)
 				if err != nil {
 					t.Fatalf("%s probe: %v", tg.Language(), err)
@@ -162,11 +170,13 @@ func TestProbesParity(t *testing.T) {
 				}
 				got[i] = flatFacts(t, r)
 			}
-			for _, d := range diffFacts(got[0], got[1], c.opts.Precision == PrecisionFull) {
-				t.Errorf("drift: %s", d)
+			if len(targets) == 2 {
+				for _, d := range diffFacts(got[0], got[1], c.opts.Precision == PrecisionFull) {
+					t.Errorf("drift: %s", d)
+				}
 			}
 			for path, want := range c.want {
-				for i, lang := range []string{"python", "javascript"} {
+				for i, lang := range []string{"python", "javascript"}[:len(targets)] {
 					if g, ok := factAt(got[i], path); !ok || !sameFact(g, want, false) {
 						t.Errorf("%s probe: %s = %v, want %v", lang, path, g, want)
 					}

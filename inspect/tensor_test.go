@@ -56,10 +56,39 @@ for name, t in cases.items():
         bad += 1
         print(name, '\n torch:', json.dumps(got)[:600], '\n numpy:', json.dumps(want)[:600])
 bf = torch.from_numpy(rng.standard_normal(5000).astype(np.float32)).to(torch.bfloat16)
-got, want = facts(bf, 'tensor'), facts(bf.float().numpy(), 'ndarray')
-if got != want:
-    bad += 1
-    print('bfloat16', got, want)
+low = {'bfloat16': bf, 'float16 2-D': torch.from_numpy(rng.standard_normal((60, 70)).astype(np.float16))}
+for fp8 in ('float8_e4m3fn', 'float8_e5m2'):  # torch 2.1+
+    if hasattr(torch, fp8):
+        low[fp8] = torch.from_numpy(rng.standard_normal(3000).astype(np.float32)).to(getattr(torch, fp8))
+for name, t in low.items():
+    got, want = facts(t, 'tensor'), facts(t.float().numpy(), 'ndarray')
+    if got != want:
+        bad += 1
+        print(name, got, want)
+# The same code on a GPU (CUDA; MPS on macOS): every tensor gives what it
+# gives on the CPU, statistics computed there, the device's memory reported.
+devices = []
+if torch.cuda.is_available():
+    devices.append('cuda')
+if getattr(getattr(torch.backends, 'mps', None), 'is_available', lambda: False)():
+    devices.append('mps')
+for dev in devices:
+    for name, t in list(cases.items()) + list(low.items()):
+        if dev == 'mps' and t.dtype in (torch.float64, torch.complex128):
+            continue  # MPS has no float64
+        d = t.to(dev)
+        got, want = facts(d, 'tensor'), facts(t, 'tensor')
+        if name == 'complex64' and got[0] and want[0]:
+            got[0].pop('mean', None); want[0].pop('mean', None)
+        if got != want:
+            bad += 1
+            print(dev, name, '\n device:', json.dumps(got)[:400], '\n cpu:', json.dumps(want)[:400])
+    res = {'warnings': []}
+    m._inspect_tensor(cases['float32 NaN inf'].to(dev), opts, m._Budget(30), res)
+    if 'device_memory' not in res['structure'] or res['structure']['device_memory']['allocated'] <= 0:
+        bad += 1
+        print(dev, 'no device memory:', res['structure'])
+print('torch %s, devices %s' % (torch.__version__, ['cpu'] + devices))
 print('checked' if not bad else 'differs')
 `
 

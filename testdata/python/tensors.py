@@ -1,15 +1,21 @@
 """Real torch tensors and xarray values for dapscope's inspection tests (from
 Debian: python3-torch, python3-xarray, and python3-dask which apt installs
 with python3-xarray as a recommended package): one breakpoint (the line
-marked BREAK in build()). Deterministic: fixed values and seeded data only."""
+marked BREAK in build()). Deterministic: fixed values and seeded data only.
+Outside Debian (make test-probe PYTHON=… on a machine without xarray and
+dask) the xarray values are left out and only the torch ones are built."""
 import os
 import warnings
 
-import dask
-import dask.array
 import numpy as np
 import torch
-import xarray as xr
+
+try:
+    import dask
+    import dask.array
+    import xarray as xr
+except ImportError:  # only in another interpreter than Debian's
+    xr = None
 
 computed = []  # lazy_da's dask graph appends here if anything computes it
 
@@ -56,26 +62,27 @@ def build():
     state = model.state_dict()
     meta_model = torch.nn.Linear(1000, 1000, device="meta")  # a model with no data
 
-    temps = np.round(rng.normal(15.0, 5.0, size=(3, 4)), 2)
-    temps[1, 2] = np.nan
-    da = xr.DataArray(
-        temps,
-        dims=("time", "city"),
-        coords={"time": np.array(["2024-01-01", "2024-01-02", "2024-01-03"], dtype="datetime64[ns]"),
-                "city": ["Oslo", "Rome", "Lima", "Pune"],
-                "elevation": ("city", [23, 21, 154, 560])},
-        name="temperature",
-        attrs={"units": "degC"},
-    )
-    ds = xr.Dataset(
-        {"temperature": da,
-         "rain": (("time",), np.array([0.0, 2.5, np.nan])),
-         "station": ("city", np.array(["a", None, "c", "d"], dtype=object))},
-        attrs={"source": "test"},
-    )
-    lazy_da = xr.DataArray(dask.array.from_delayed(dask.delayed(_load)(), shape=(2, 3), dtype=float),
-                           dims=("y", "x"), name="lazy")
-    lazy_ds = xr.Dataset({"lazy": lazy_da, "rain": ds["rain"]})
+    if xr is not None:
+        temps = np.round(rng.normal(15.0, 5.0, size=(3, 4)), 2)
+        temps[1, 2] = np.nan
+        da = xr.DataArray(
+            temps,
+            dims=("time", "city"),
+            coords={"time": np.array(["2024-01-01", "2024-01-02", "2024-01-03"], dtype="datetime64[ns]"),
+                    "city": ["Oslo", "Rome", "Lima", "Pune"],
+                    "elevation": ("city", [23, 21, 154, 560])},
+            name="temperature",
+            attrs={"units": "degC"},
+        )
+        ds = xr.Dataset(
+            {"temperature": da,
+             "rain": (("time",), np.array([0.0, 2.5, np.nan])),
+             "station": ("city", np.array(["a", None, "c", "d"], dtype=object))},
+            attrs={"source": "test"},
+        )
+        lazy_da = xr.DataArray(dask.array.from_delayed(dask.delayed(_load)(), shape=(2, 3), dtype=float),
+                               dims=("y", "x"), name="lazy")
+        lazy_ds = xr.Dataset({"lazy": lazy_da, "rain": ds["rain"]})
     return locals()  # BREAK
 
 
