@@ -258,9 +258,11 @@ func TestProbeLibraryStandIns(t *testing.T) {
 		return r
 	}
 	r := get("gpu_tensor")
-	if r.DetectedType != TypeTensor || r.Statistics != nil || r.Preview != nil || len(r.Warnings) == 0 || !strings.Contains(r.Summary, "on cuda:0") ||
-		!strings.Contains(r.Warnings[0], "never copied off the device") {
-		t.Errorf("gpu tensor must not be copied off the device: %+v", r)
+	// A stand-in has no device reductions (real ones: tensor_test.go): it
+	// is never copied to the host, and its failure is a warning.
+	if r.DetectedType != TypeTensor || r.Statistics != nil || r.Preview != nil || len(r.Warnings) != 1 || !strings.Contains(r.Summary, "on cuda:0") ||
+		!strings.Contains(r.Warnings[0], "tensor statistics failed on cuda:0") || r.Partial {
+		t.Errorf("gpu tensor stand-in: %+v", r)
 	}
 	r = get("pl_df")
 	if r.DetectedType != TypeDataFrame || len(r.Structure.Columns) != 2 || *r.Structure.Columns[0].NullCount != 1 || len(r.Preview.Head) != 3 {

@@ -15,7 +15,7 @@ func TestInspectBrowse(t *testing.T) {
 	t.Parallel()
 	a := stdioAgent(t)
 	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": "testdata/python/browse.py", "breakpoints": []map[string]any{{"file": "testdata/python/browse.py", "line": 25}}}, &stop)
+	a.call("debug_launch", map[string]any{"program": "testdata/python/browse.py", "breakpoints": []map[string]any{{"file": "testdata/python/browse.py", "line": lineWith(t, "testdata/python/browse.py", "# BREAK")}}}, &stop)
 	if stop.Status != "paused" {
 		t.Fatalf("launch: %+v", stop)
 	}

@@ -267,9 +267,12 @@ def _inspect_tensor(t, opts, B, res):
             pass
         res['warnings'].append('%s layout: no statistics or preview (never densified)' % layout)
         return
-    st['nbytes'] = int(t.numel() * t.element_size())
-    st['c_contiguous'] = bool(t.is_contiguous())
-    _tensor_memory(torch, t, st)
+    try:
+        st['nbytes'] = int(t.numel() * t.element_size())
+        st['c_contiguous'] = bool(t.is_contiguous())
+        _tensor_memory(torch, t, st)
+    except Exception:
+        pass
     if getattr(t, 'is_quantized', False):
         try:
             st['qscheme'] = str(t.qscheme()).replace('torch.', '')
