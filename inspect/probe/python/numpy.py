@@ -94,7 +94,7 @@ def _inspect_ndarray(a, opts, B, res):
     elif kind == 'O':
         stats['count'] = int(flat.shape[0])
         stats['element_types'] = _types_of(flat[:_TYPE_SAMPLE].tolist())
-    elif kind in 'SU':
+    elif kind in 'SUT':  # T: numpy 2's StringDType
         stats['count'] = int(flat.shape[0])
 
 

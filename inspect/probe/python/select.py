@@ -219,7 +219,8 @@ def _sel_version(obj):
     try:
         if _is(obj, 'pandas', 'DataFrame') or _is(obj, 'pandas', 'Series'):
             mgr = obj._mgr
-            v += [id(mgr), id(obj.index), id(getattr(obj, 'columns', None)), tuple(map(id, mgr.arrays))]
+            v += [id(mgr), id(obj.index), id(getattr(obj, 'columns', None))]
+            v.append(tuple(id(b.values) for b in mgr.blocks))  # the blocks' arrays (pandas 1.5 to 3)
         elif hasattr(obj, '__array_interface__'):
             ai = obj.__array_interface__
             v += [ai['data'][0], tuple(ai['shape']), ai['strides'], ai['typestr']]
