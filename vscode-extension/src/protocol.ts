@@ -88,6 +88,8 @@ export interface Page {
   rows: unknown[][];
   cached?: boolean;
   filter?: string;
+  /** Rows whose filter was unknown (a missing value): no match. */
+  filter_na_rows?: number;
   sort?: SortKey[];
 }
 

@@ -47,6 +47,16 @@ export interface Structure {
   masked_count?: number;
   device?: string;
   requires_grad?: boolean;
+  /** torch: autograd's grad_fn, whether a leaf's .grad is set, a non-strided layout (sparse: nnz stored elements), a quantized tensor's scheme, its storage's bytes and the device's allocator figures. */
+  grad_fn?: string;
+  has_grad?: boolean;
+  layout?: string;
+  nnz?: number;
+  qscheme?: string;
+  storage_bytes?: number;
+  device_memory?: { allocated: number; reserved: number };
+  /** torch.nn.Module or a state_dict (inspect.Model). */
+  model?: Model;
   /** xarray: the DataArray's name, its dims with sizes, coords, data variables (Dataset) and attrs. */
   array_name?: string;
   dims?: Dim[];
@@ -211,4 +221,26 @@ export interface XVariable {
   null_count?: number;
   lazy?: boolean;
   values?: unknown;
+}
+
+/** A torch model or a state_dict's tensors, never run (inspect.Model). */
+export interface Model {
+  params: number;
+  trainable: number;
+  param_bytes: number;
+  tensors: number;
+  buffers?: number;
+  buffer_bytes?: number;
+  dtypes?: Record<string, number>;
+  devices?: Record<string, number>;
+  training?: boolean;
+  training_mixed?: boolean;
+  frozen?: string[];
+  frozen_count?: number;
+  nan?: string[];
+  inf?: string[];
+  layers?: { path: string; type: string; depth: number; params?: number; shapes?: Record<string, number[]>; training?: boolean }[];
+  layer_count?: number;
+  entries?: { name: string; shape: number[]; dtype: string; device?: string }[];
+  entry_count?: number;
 }

@@ -26,7 +26,7 @@ import type {
   StartProxyResult,
   StopLocation,
 } from '../src/protocol';
-import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
+import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Model, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
 import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
 
 const histogram = object<Histogram>({ start: req(), width: req(), counts: req() });
@@ -36,12 +36,23 @@ const indexInfo = object<IndexInfo>({
 });
 const attribute = object<Attribute>({ name: req(), type: opt(), repr: opt(), is_truncated: opt() });
 const dim = object<Dim>({ name: req(), size: req() });
+const modelShape = object<Model>({
+  params: req(), trainable: req(), param_bytes: req(), tensors: req(), buffers: opt(), buffer_bytes: opt(),
+  dtypes: opt(record(leaf)), devices: opt(record(leaf)), training: opt(), training_mixed: opt(),
+  frozen: opt(), frozen_count: opt(), nan: opt(), inf: opt(),
+  layers: opt(array(object<NonNullable<Model['layers']>[number]>({ path: req(), type: req(), depth: req(), params: opt(), shapes: opt(record(leaf)), training: opt() }))),
+  layer_count: opt(),
+  entries: opt(array(object<NonNullable<Model['entries']>[number]>({ name: req(), shape: req(), dtype: req(), device: opt() }))),
+  entry_count: opt(),
+});
 const xvariable = object<XVariable>({ name: req(), dims: opt(), dtype: opt(), size: opt(), index: opt(), null_count: opt(), lazy: opt(), values: opt() });
 
 export const structureShape = object<Structure>({
   shape: opt(), ndim: opt(), length: opt(), cap: opt(), size: opt(), dtype: opt(),
   fields: opt(array(object<{ name: string; dtype?: string }>({ name: req(), dtype: opt() }))),
   nbytes: opt(), itemsize: opt(), c_contiguous: opt(), f_contiguous: opt(), masked_count: opt(), device: opt(), requires_grad: opt(),
+  grad_fn: opt(), has_grad: opt(), layout: opt(), nnz: opt(), qscheme: opt(), storage_bytes: opt(),
+  device_memory: opt(object<NonNullable<Structure['device_memory']>>({ allocated: req(), reserved: req() })), model: opt(modelShape),
   array_name: opt(), dims: opt(array(dim)), coords: opt(array(xvariable)), data_vars: opt(array(xvariable)), attrs: opt(array(attribute)),
   memory_bytes: opt(), memory_deep: opt(), memory_estimated: opt(),
   columns: opt(array(column)), column_count: opt(), column_levels: opt(), column_level_names: opt(), index: opt(indexInfo), series_name: opt(), duplicate_columns: opt(),
@@ -125,7 +136,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
       name: req(), type: opt(), warnings: opt(), partial: opt(), timed_out: opt(), probe_ms: opt(), error: opt(inspectErrorShape),
       page: opt(object<Page>({
         kind: req(), total_rows: req(), all_rows: req(), offset: req(), limit: req(), positions: req(), index: opt(),
-        columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(), cached: opt(), filter: opt(), sort: opt(array(sortKey)),
+        columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(), cached: opt(), filter: opt(), filter_na_rows: opt(), sort: opt(array(sortKey)),
       })),
     }),
   },
