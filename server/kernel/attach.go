@@ -213,6 +213,7 @@ func (c *Client) liveLoop() {
 func (c *Client) checkLive() {
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.HeartbeatTimeout)
 	defer cancel()
+	c.failSuspects()
 	c.mu.Lock()
 	state := c.live
 	c.mu.Unlock()
@@ -221,6 +222,9 @@ func (c *Client) checkLive() {
 			c.log.Debug("kernel: still unreachable", "kernel", c.name, "err", err)
 			return
 		}
+		c.mu.Lock()
+		c.kernelSession = "" // a new process: learnt again, not a restart in flight
+		c.mu.Unlock()
 		if err := c.attach(ctx); err != nil {
 			c.log.Info("kernel: reconnected but not attached", "kernel", c.name, "err", err)
 			return
@@ -239,6 +243,7 @@ func (c *Client) checkLive() {
 		if state == LiveNotAnswering {
 			c.setLive(LiveAlive, nil, false)
 		}
+		c.probeRestart(ctx)
 		return
 	}
 	perr := c.pingError(err)
@@ -246,6 +251,42 @@ func (c *Client) checkLive() {
 		c.setLive(LiveDead, perr, false)
 	} else {
 		c.setLive(LiveNotAnswering, perr, false)
+	}
+}
+
+// probeRestart asks kernel_info on the control channel when a request has
+// waited more than two heartbeat intervals on a transport that cannot see
+// a restart; the answer's session tells (checkKernelSession).
+func (c *Client) probeRestart(ctx context.Context) {
+	if !c.probeRestarts {
+		return
+	}
+	old := time.Now().Add(-2 * c.opts.HeartbeatInterval)
+	c.mu.Lock()
+	waiting := false
+	for _, p := range c.pending {
+		if p.since.Before(old) {
+			waiting = true
+			break
+		}
+	}
+	c.mu.Unlock()
+	if !waiting {
+		return
+	}
+	m, err := newRequest(c.session, "kernel_info_request", struct{}{})
+	if err != nil {
+		return
+	}
+	p := c.register(m.Header.MsgID, false)
+	defer c.unregister(p.id)
+	if c.tr.send(ctx, ChannelControl, m) != nil {
+		return
+	}
+	select {
+	case <-p.reply:
+	case <-p.fail:
+	case <-ctx.Done():
 	}
 }
 

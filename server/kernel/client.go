@@ -90,8 +90,15 @@ type Client struct {
 	lastSig  time.Time
 	attached time.Time
 
-	iopubOK bool      // an IOPub message caused by us arrived
-	pingOK  time.Time // the last heartbeat that answered
+	iopubOK       bool      // an IOPub message caused by us arrived
+	kernelSession string    // the kernel process's session id, once seen
+	pingOK        time.Time // the last heartbeat that answered
+	// probeRestarts: the transport cannot see the kernel process go (a
+	// Jupyter Server's websocket): a request left long unanswered makes
+	// the liveness loop ask kernel_info on the control channel, whose
+	// answer shows a new kernel session if the kernel restarted.
+	probeRestarts bool
+	retired       map[string]bool // sessions of kernel processes that restarted
 
 	dapSeq    atomic.Int64
 	ctx       context.Context // ends at Close
@@ -110,7 +117,12 @@ type pending struct {
 	outputs []*Message     // guarded by the client's mutex
 	idle    chan struct{}  // closed at the IOPub idle of this request
 	then    func(*Message) // set: called with the reply instead of sending it
-	began   bool           // an IOPub message with this parent arrived
+	// kernelSession is the kernel process known when the request was
+	// made: a restart fails the requests made of the old one.
+	kernelSession string
+	began         bool      // an IOPub message with this parent arrived
+	since         time.Time // when it was registered
+	suspect       time.Time // set: the kernel restarted since it was made
 }
 
 func newClient(name string, opts Options) *Client {
@@ -129,6 +141,7 @@ func newClient(name string, opts Options) *Client {
 		track:    newTracker(session),
 		changed:  make(chan struct{}),
 		subs:     map[*Subscription]struct{}{},
+		retired:  map[string]bool{},
 		live:     LiveAlive,
 		attached: time.Now(),
 	}
@@ -197,11 +210,12 @@ func (p *pending) failWith(err error) {
 
 // register adds a pending request.
 func (c *Client) register(id string, collect bool) *pending {
-	p := &pending{id: id, reply: make(chan *Message, 1), fail: make(chan error, 1), collect: collect}
+	p := &pending{id: id, reply: make(chan *Message, 1), fail: make(chan error, 1), collect: collect, since: time.Now()}
 	if collect {
 		p.idle = make(chan struct{})
 	}
 	c.mu.Lock()
+	p.kernelSession = c.kernelSession
 	c.pending[id] = p
 	c.mu.Unlock()
 	return p
@@ -220,6 +234,7 @@ func (c *Client) deliver(m *Message, err error) {
 		c.refused(m, err)
 		return
 	}
+	c.checkKernelSession(m)
 	if m.Channel != ChannelIOPub {
 		c.mu.Lock()
 		p := c.pending[m.Parent.MsgID]
@@ -250,7 +265,7 @@ func (c *Client) deliver(m *Message, err error) {
 		c.iopubOK = true
 	}
 	if p := c.pending[m.Parent.MsgID]; p != nil {
-		p.began = true
+		p.began, p.suspect = true, time.Time{}
 		if p.collect {
 			p.outputs = append(p.outputs, m)
 			if isIdle(m) {
@@ -271,31 +286,77 @@ func (c *Client) deliver(m *Message, err error) {
 		c.publish(Event{Kind: EventCellStarted, Time: now, Cell: started})
 	}
 	c.mu.Unlock()
-	if m.Header.MsgType == "status" {
-		// A Jupyter Server relays its kernel's restarts and death as
-		// statuses of its own.
-		switch statusOf(m) {
-		case "restarting", "autorestarting":
-			c.restarted()
-		case "dead":
-			c.setLive(LiveDead, &ConnError{Kernel: c.name, Err: ErrDead, Detail: "the Jupyter Server reports the kernel dead"}, false)
+	if m.Header.MsgType == "status" && statusOf(m) == "dead" {
+		// A Jupyter Server says so when it could not restart its kernel.
+		// (Its "restarting" status comes after the new kernel already
+		// talks: the new session, below, is the restart.)
+		c.setLive(LiveDead, &ConnError{Kernel: c.name, Err: ErrDead, Detail: "the Jupyter Server reports the kernel dead"}, false)
+	}
+}
+
+// checkKernelSession learns the kernel process's session id from what it
+// sends; another one means the kernel restarted (a Jupyter Server
+// restarts a kernel behind the same websocket). A request made while the
+// old process was the one known went to it (and is lost) or, if it was
+// already gone, waits for the new one: it becomes suspect, and fails with
+// ErrRestarted unless the new process starts it soon (restartGrace). A
+// server's "restarting" status (sent as it launches the new process, which
+// may not speak for a while) says the same. Late messages of a retired
+// process change nothing.
+func (c *Client) checkKernelSession(m *Message) {
+	if m.Header.Session == "" {
+		return
+	}
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.kernelSession
+	if m.Header.MsgType == "status" && serverStatus(statusOf(m)) {
+		// The server's own statuses carry the server's session.
+		if statusOf(m) == "dead" || old == "" {
+			return
+		}
+		c.kernelSession = ""
+	} else {
+		if old == m.Header.Session || c.retired[m.Header.Session] {
+			return
+		}
+		c.kernelSession = m.Header.Session
+		if old == "" {
+			return
+		}
+	}
+	c.retired[old] = true
+	c.log.Info("kernel: the kernel restarted", "kernel", c.name)
+	for id, p := range c.pending {
+		if id != m.Parent.MsgID && p.kernelSession == old {
+			p.began, p.suspect = false, now
+		}
+	}
+	c.track.reset()
+	c.notifyLocked()
+	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: c.live, Restarted: true})
+}
+
+// restartGrace is how long a request made before a restart may wait for
+// the new kernel process to start it.
+func (c *Client) restartGrace() time.Duration {
+	return max(2*c.opts.HeartbeatInterval, 2*time.Second)
+}
+
+// failSuspects fails the requests that a restarted kernel lost.
+func (c *Client) failSuspects() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.pending {
+		if !p.suspect.IsZero() && !p.began && time.Since(p.suspect) > c.restartGrace() {
+			p.failWith(&ConnError{Kernel: c.name, Err: ErrRestarted, Detail: "the kernel restarted while the request was in flight"})
 		}
 	}
 }
 
-// restarted fails the requests in flight: the kernel that would have
-// answered them is gone.
-func (c *Client) restarted() {
-	now := time.Now()
-	err := &ConnError{Kernel: c.name, Err: ErrRestarted, Detail: "the kernel restarted while the request was in flight"}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, p := range c.pending {
-		p.failWith(err)
-	}
-	c.track.reset()
-	c.notifyLocked()
-	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: c.live, Restarted: true, Err: err})
+func serverStatus(s string) bool {
+	return s == "restarting" || s == "autorestarting" || s == "dead"
 }
 
 func isIdle(m *Message) bool {

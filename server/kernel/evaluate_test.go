@@ -97,6 +97,10 @@ const snapshotCell = `print(__import__('json').dumps({'count': get_ipython().exe
 	`'names': sorted(globals()), 'In': list(In), 'Out': [repr(v) for v in Out.values()], ` +
 	`'hist': [h[2] for h in get_ipython().history_manager.get_range()]}))`
 
+// settle lets a call wait for the idle status of the user's cell that
+// just ended (IOPub reaches each client on its own time).
+var settle = CallOptions{Wait: 10 * time.Second}
+
 func takeSnapshot(t *testing.T, u *userClient) userSnapshot {
 	t.Helper()
 	r := u.execute(snapshotCell)
@@ -145,15 +149,15 @@ func TestSilentEvaluateLeavesNoTrace(t *testing.T) {
 
 	before := takeSnapshot(t, u)
 	for range 3 {
-		got, err := c.Evaluate(ctx, "'dapscope-marker-' + str(len(df))", CallOptions{})
+		got, err := c.Evaluate(ctx, "'dapscope-marker-' + str(len(df))", settle)
 		if err != nil || got != "dapscope-marker-5" {
 			t.Fatalf("Evaluate = %q, %v", got, err)
 		}
 	}
-	if got, err := c.EvaluateRepr(ctx, "df.shape", CallOptions{}); err != nil || got != "(5, 1)" {
+	if got, err := c.EvaluateRepr(ctx, "df.shape", settle); err != nil || got != "(5, 1)" {
 		t.Fatalf("EvaluateRepr = %q, %v", got, err)
 	}
-	seen := u.foreign()
+	seen := u.foreignUntil(c.Session(), 4)
 	after := takeSnapshot(t, u)
 	if tr := traces(before, after, "dapscope-marker"); len(tr) > 0 {
 		t.Errorf("the silent evaluation left traces: %v", tr)
@@ -176,7 +180,7 @@ func TestSilentEvaluateLeavesNoTrace(t *testing.T) {
 	if _, err := c.Execute(ctx, "'dapscope-marker-' + str(len(df))", ExecOptions{Visible: true}); err != nil {
 		t.Fatal(err)
 	}
-	seen = u.foreign()
+	seen = u.foreignUntil(c.Session(), 1)
 	visible := takeSnapshot(t, u)
 	tr := traces(after, visible, "dapscope-marker")
 	if !slices.Contains(tr, "execution_count moved by 1") || !slices.Contains(tr, "Out grew") {

@@ -121,10 +121,25 @@ func startKernel(t testing.TB) *testKernel {
 
 // startKernelOn starts ipykernel with an existing connection file (a
 // restart keeps its ports and key).
-func startKernelOn(t testing.TB, file, dir string, extra ...string) *testKernel {
+func startKernelOn(t testing.TB, file, dir string) *testKernel {
+	t.Helper()
+	return startKernelArgs(t, file, dir, "-m", "ipykernel_launcher", "-f", file)
+}
+
+// startKernelScript starts a kernel written as a Python script (the echo
+// kernel) on a connection file.
+func startKernelScript(t testing.TB, file, dir, script string) *testKernel {
+	t.Helper()
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startKernelArgs(t, file, dir, abs, "-f", file)
+}
+
+func startKernelArgs(t testing.TB, file, dir string, args ...string) *testKernel {
 	t.Helper()
 	k := &testKernel{t: t, file: file, dir: dir, done: make(chan struct{})}
-	args := append([]string{"-m", "ipykernel_launcher", "-f", file}, extra...)
 	k.cmd = exec.Command(python, args...)
 	k.cmd.Dir = dir
 	k.cmd.Env = append(os.Environ(),

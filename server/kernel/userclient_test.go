@@ -11,8 +11,10 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 type userClient struct {
@@ -142,4 +144,29 @@ func (u *userClient) foreign() []foreignMsg {
 	var r struct{ Foreign []foreignMsg }
 	u.send(map[string]any{"op": "foreign"}, &r)
 	return r.Foreign
+}
+
+// foreignUntil collects what the user's client saw of other clients until
+// it has seen idles idle statuses caused by session (IOPub reaches each
+// client on its own time).
+func (u *userClient) foreignUntil(session string, idles int) []foreignMsg {
+	u.t.Helper()
+	var all []foreignMsg
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		seen := 0
+		for _, m := range all {
+			if m.ParentSession == session && m.MsgType == "status" && strings.Contains(string(m.Content), `"idle"`) {
+				seen++
+			}
+		}
+		if seen >= idles {
+			return all
+		}
+		if time.Now().After(deadline) {
+			u.t.Fatalf("the user's client saw %d of %d idle statuses of session %s", seen, idles, session)
+		}
+		time.Sleep(50 * time.Millisecond)
+		all = append(all, u.foreign()...)
+	}
 }

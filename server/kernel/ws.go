@@ -42,6 +42,7 @@ func (s *Server) Dial(ctx context.Context, kernelID string, opts Options) (*Clie
 		return nil, err
 	}
 	c := newClient(s.base.Redacted()+" kernel "+kernelID, opts)
+	c.probeRestarts = true
 	tctx, cancel := context.WithCancel(context.Background())
 	w := &wsTransport{srv: s, kernelID: kernelID, session: c.session, deliver: c.deliver, lost: c.lost, ctx: tctx, cancel: cancel}
 	if err := w.connect(ctx); err != nil {
@@ -75,16 +76,12 @@ func (w *wsTransport) channelsURL() string {
 // connect checks the kernel over REST (a clear 404 or token error), then
 // opens the websocket and starts its reader.
 func (w *wsTransport) connect(ctx context.Context) error {
-	k, err := w.srv.Kernel(ctx, w.kernelID)
-	if err != nil {
-		var se *ServerError
-		if errors.As(err, &se) && se.Status == http.StatusNotFound {
-			return &ConnError{Kernel: w.srv.base.Redacted() + " kernel " + w.kernelID, Err: ErrDead, Detail: "the server has no such kernel (shut down, or a wrong id)"}
+	if err := w.kernelExists(ctx); err != nil {
+		var ce *ConnError
+		if errors.As(err, &ce) {
+			ce.Kernel = w.srv.base.Redacted() + " kernel " + w.kernelID
 		}
 		return err
-	}
-	if k.ExecutionState == "dead" {
-		return &ConnError{Kernel: w.srv.base.Redacted() + " kernel " + w.kernelID, Err: ErrDead, Detail: "the server reports the kernel dead"}
 	}
 	h := http.Header{}
 	if w.srv.token != "" {
@@ -164,8 +161,10 @@ func (w *wsTransport) send(ctx context.Context, channel string, m *Message) erro
 	return conn.Write(ctx, typ, data)
 }
 
-// ping checks the websocket (the server); the kernel's own liveness shows
-// in the statuses the server relays (restarting, dead).
+// ping checks the websocket (the server answers) and asks the server
+// whether it still has the kernel: a kernel shut down through the server
+// leaves the websocket open and silent. A restart shows in the statuses
+// the server relays (restarting, dead) and in the kernel's new session.
 func (w *wsTransport) ping(ctx context.Context) error {
 	w.mu.Lock()
 	conn := w.conn
@@ -178,6 +177,22 @@ func (w *wsTransport) ping(ctx context.Context) error {
 			return &ConnError{Err: ErrNotAnswering, Detail: "the Jupyter Server does not answer websocket pings"}
 		}
 		return &ConnError{Err: ErrDead, Detail: "websocket: " + w.srv.scrub(err.Error())}
+	}
+	return w.kernelExists(ctx)
+}
+
+func (w *wsTransport) kernelExists(ctx context.Context) error {
+	k, err := w.srv.Kernel(ctx, w.kernelID)
+	var se *ServerError
+	switch {
+	case errors.As(err, &se) && se.Status == http.StatusNotFound:
+		return &ConnError{Err: ErrDead, Detail: "the server has no such kernel (shut down, or a wrong id)"}
+	case err != nil && ctx.Err() != nil:
+		return &ConnError{Err: ErrNotAnswering, Detail: "the Jupyter Server does not answer"}
+	case err != nil:
+		return err
+	case k.ExecutionState == "dead":
+		return &ConnError{Err: ErrDead, Detail: "the server reports the kernel dead"}
 	}
 	return nil
 }

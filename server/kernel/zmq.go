@@ -243,10 +243,22 @@ func (z *zmqTransport) send(ctx context.Context, channel string, m *Message) err
 	return s.s.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
-// ping sends one heartbeat and waits for its echo within ctx.
+// ping sends one heartbeat and waits for its echo within ctx. A heartbeat
+// connection that broke is dialed again once, which tells a dead kernel
+// (refused) from a restarted one (answers).
 func (z *zmqTransport) ping(ctx context.Context) error {
 	z.hbMu.Lock()
 	defer z.hbMu.Unlock()
+	reused := z.hb != nil
+	err := z.pingLocked(ctx)
+	var ce *ConnError
+	if reused && errors.As(err, &ce) && ce.Err == ErrDead && ctx.Err() == nil {
+		err = z.pingLocked(ctx)
+	}
+	return err
+}
+
+func (z *zmqTransport) pingLocked(ctx context.Context) error {
 	if z.hb == nil {
 		s, err := z.dialSocket(ctx, "heartbeat", z.info.HBPort, zmq4.NewReq)
 		if err != nil {
