@@ -25,6 +25,8 @@ type Server struct {
 	base  *url.URL // scheme, host and base path; no query, no credentials
 	token string
 	hc    *http.Client
+	// plainTCP: the websocket without quick ACKs (benchmarks' baseline).
+	plainTCP bool
 }
 
 // ServerOptions configure NewServer.

@@ -60,6 +60,16 @@ func (s *Server) Dial(ctx context.Context, kernelID string, opts Options) (*Clie
 	return c, nil
 }
 
+// wsHTTPClient is the websocket handshake's client: quick ACKs (see
+// quickack.go) unless plainTCP (a benchmark's baseline).
+func (s *Server) wsHTTPClient() *http.Client {
+	hc := &http.Client{CheckRedirect: s.hc.CheckRedirect}
+	if !s.plainTCP {
+		hc.Transport = quickAckTransport()
+	}
+	return hc
+}
+
 func (w *wsTransport) channelsURL() string {
 	u := w.srv.base.JoinPath("api/kernels", w.kernelID, "channels")
 	if u.Scheme == "https" {
@@ -88,7 +98,7 @@ func (w *wsTransport) connect(ctx context.Context) error {
 		h.Set("Authorization", "token "+w.srv.token)
 	}
 	conn, resp, err := websocket.Dial(ctx, w.channelsURL(), &websocket.DialOptions{
-		HTTPClient:   &http.Client{Timeout: w.srv.hc.Timeout, CheckRedirect: w.srv.hc.CheckRedirect},
+		HTTPClient:   w.srv.wsHTTPClient(),
 		HTTPHeader:   h,
 		Subprotocols: []string{wsProtocolV1},
 	})
