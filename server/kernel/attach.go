@@ -1,14 +1,12 @@
-// attach.go: attaching to a kernel (heartbeat, then kernel_info on the
+// attach.go: attaching to a kernel: heartbeat, then kernel_info on the
 // shell and control channels at once, which tells an idle kernel from one
-// already running a cell) and the liveness loop (heartbeat; a dead kernel
-// is reconnected when it comes back, e.g. restarted on the same ports).
+// already running a cell, and a check that IOPub delivers.
 
 package kernel
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -176,127 +174,4 @@ func (c *Client) attachTimeout(waited time.Duration, ctxErr error) error {
 	}
 	return fmt.Errorf("%s: the kernel answers its heartbeat but not kernel_info on its shell or control channel within %s: it rejects our messages (wrong key in the connection file?) or is stuck: %w",
 		c.name, waited.Round(time.Millisecond), ctxErr)
-}
-
-// pingError classifies a failed heartbeat.
-func (c *Client) pingError(err error) error {
-	var ce *ConnError
-	if errors.As(err, &ce) {
-		if ce.Kernel == "" {
-			ce.Kernel = c.name
-		}
-		return err
-	}
-	if isCtxErr(err) {
-		return &ConnError{Kernel: c.name, Err: ErrNotAnswering,
-			Detail: "its heartbeat did not answer (the process is stopped or hung)"}
-	}
-	return &ConnError{Kernel: c.name, Err: ErrDead, Detail: err.Error()}
-}
-
-// liveLoop checks the heartbeat every interval; a dead kernel is
-// reconnected (and attached again) when it answers again.
-func (c *Client) liveLoop() {
-	defer c.wg.Done()
-	t := time.NewTicker(c.opts.HeartbeatInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.done:
-			return
-		case <-t.C:
-		}
-		c.checkLive()
-	}
-}
-
-func (c *Client) checkLive() {
-	ctx, cancel := context.WithTimeout(c.ctx, c.opts.HeartbeatTimeout)
-	defer cancel()
-	c.failSuspects()
-	c.mu.Lock()
-	state := c.live
-	c.mu.Unlock()
-	if state == LiveDead {
-		if err := c.tr.reconnect(ctx); err != nil {
-			c.log.Debug("kernel: still unreachable", "kernel", c.name, "err", err)
-			return
-		}
-		c.mu.Lock()
-		c.kernelSession = "" // a new process: learnt again, not a restart in flight
-		c.mu.Unlock()
-		if err := c.attach(ctx); err != nil {
-			c.log.Info("kernel: reconnected but not attached", "kernel", c.name, "err", err)
-			return
-		}
-		c.setLive(LiveAlive, nil, true)
-		return
-	}
-	err := c.tr.ping(ctx)
-	if c.ctx.Err() != nil {
-		return
-	}
-	if err == nil {
-		c.mu.Lock()
-		c.pingOK = time.Now()
-		c.mu.Unlock()
-		if state == LiveNotAnswering {
-			c.setLive(LiveAlive, nil, false)
-		}
-		c.probeRestart(ctx)
-		return
-	}
-	perr := c.pingError(err)
-	if errors.Is(perr, ErrDead) {
-		c.setLive(LiveDead, perr, false)
-	} else {
-		c.setLive(LiveNotAnswering, perr, false)
-	}
-}
-
-// probeRestart asks kernel_info on the control channel when a request has
-// waited more than two heartbeat intervals on a transport that cannot see
-// a restart; the answer's session tells (checkKernelSession).
-func (c *Client) probeRestart(ctx context.Context) {
-	if !c.probeRestarts {
-		return
-	}
-	old := time.Now().Add(-2 * c.opts.HeartbeatInterval)
-	c.mu.Lock()
-	waiting := false
-	for _, p := range c.pending {
-		if p.since.Before(old) {
-			waiting = true
-			break
-		}
-	}
-	c.mu.Unlock()
-	if !waiting {
-		return
-	}
-	m, err := newRequest(c.session, "kernel_info_request", struct{}{})
-	if err != nil {
-		return
-	}
-	p := c.register(m.Header.MsgID, false)
-	defer c.unregister(p.id)
-	if c.tr.send(ctx, ChannelControl, m) != nil {
-		return
-	}
-	select {
-	case <-p.reply:
-	case <-p.fail:
-	case <-ctx.Done():
-	}
-}
-
-// Ping checks the kernel's heartbeat now.
-func (c *Client) Ping(ctx context.Context) error {
-	if err := c.tr.ping(ctx); err != nil {
-		return c.pingError(err)
-	}
-	c.mu.Lock()
-	c.pingOK = time.Now()
-	c.mu.Unlock()
-	return nil
 }

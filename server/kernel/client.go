@@ -294,71 +294,6 @@ func (c *Client) deliver(m *Message, err error) {
 	}
 }
 
-// checkKernelSession learns the kernel process's session id from what it
-// sends; another one means the kernel restarted (a Jupyter Server
-// restarts a kernel behind the same websocket). A request made while the
-// old process was the one known went to it (and is lost) or, if it was
-// already gone, waits for the new one: it becomes suspect, and fails with
-// ErrRestarted unless the new process starts it soon (restartGrace). A
-// server's "restarting" status (sent as it launches the new process, which
-// may not speak for a while) says the same. Late messages of a retired
-// process change nothing.
-func (c *Client) checkKernelSession(m *Message) {
-	if m.Header.Session == "" {
-		return
-	}
-	now := time.Now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := c.kernelSession
-	if m.Header.MsgType == "status" && serverStatus(statusOf(m)) {
-		// The server's own statuses carry the server's session.
-		if statusOf(m) == "dead" || old == "" {
-			return
-		}
-		c.kernelSession = ""
-	} else {
-		if old == m.Header.Session || c.retired[m.Header.Session] {
-			return
-		}
-		c.kernelSession = m.Header.Session
-		if old == "" {
-			return
-		}
-	}
-	c.retired[old] = true
-	c.log.Info("kernel: the kernel restarted", "kernel", c.name)
-	for id, p := range c.pending {
-		if id != m.Parent.MsgID && p.kernelSession == old {
-			p.began, p.suspect = false, now
-		}
-	}
-	c.track.reset()
-	c.notifyLocked()
-	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: c.live, Restarted: true})
-}
-
-// restartGrace is how long a request made before a restart may wait for
-// the new kernel process to start it.
-func (c *Client) restartGrace() time.Duration {
-	return max(2*c.opts.HeartbeatInterval, 2*time.Second)
-}
-
-// failSuspects fails the requests that a restarted kernel lost.
-func (c *Client) failSuspects() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, p := range c.pending {
-		if !p.suspect.IsZero() && !p.began && time.Since(p.suspect) > c.restartGrace() {
-			p.failWith(&ConnError{Kernel: c.name, Err: ErrRestarted, Detail: "the kernel restarted while the request was in flight"})
-		}
-	}
-}
-
-func serverStatus(s string) bool {
-	return s == "restarting" || s == "autorestarting" || s == "dead"
-}
-
 func isIdle(m *Message) bool {
 	return m.Header.MsgType == "status" && string(m.Content) != "" && statusOf(m) == "idle"
 }
@@ -386,52 +321,8 @@ func (c *Client) refused(m *Message, err error) {
 	c.publish(Event{Kind: EventRefused, Time: now, Err: err})
 }
 
-// setLive records a liveness change: requests in flight fail at once when
-// the kernel is dead or not answering.
-func (c *Client) setLive(state string, err error, restarted bool) {
-	now := time.Now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.live == LiveClosed || (c.live == state && !restarted) {
-		return
-	}
-	c.live, c.liveErr, c.liveAt = state, err, now
-	if state != LiveAlive {
-		for _, p := range c.pending {
-			p.failWith(err)
-		}
-	}
-	if state == LiveDead || restarted {
-		c.track.reset()
-	}
-	c.notifyLocked()
-	c.log.Info("kernel: liveness", "kernel", c.name, "state", state, "err", err)
-	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: state, Restarted: restarted, Err: err})
-}
-
-// liveness is the current liveness error, nil when alive.
-func (c *Client) liveness() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.live == LiveAlive {
-		return nil
-	}
-	return c.liveErr
-}
-
 // notifyLocked wakes everything waiting on a change; c.mu is held.
 func (c *Client) notifyLocked() {
 	close(c.changed)
 	c.changed = make(chan struct{})
-}
-
-// lost is called by the transport when a connection to the kernel closed
-// on its own: the kernel exited (or is restarting).
-func (c *Client) lost(err error) {
-	select {
-	case <-c.done:
-		return
-	default:
-	}
-	c.setLive(LiveDead, &ConnError{Kernel: c.name, Err: ErrDead, Detail: "its connection closed (" + err.Error() + "): the kernel exited or is restarting"}, false)
 }

@@ -1,0 +1,244 @@
+// liveness.go: whether the kernel is alive: the heartbeat loop (dead,
+// not answering, back), a dead kernel reconnected when it answers again,
+// and restarts seen from a new kernel session (a Jupyter Server restarts a
+// kernel behind the same websocket), with the requests they lose.
+
+package kernel
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// setLive records a liveness change: requests in flight fail at once when
+// the kernel is dead or not answering.
+func (c *Client) setLive(state string, err error, restarted bool) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live == LiveClosed || (c.live == state && !restarted) {
+		return
+	}
+	c.live, c.liveErr, c.liveAt = state, err, now
+	if state != LiveAlive {
+		for _, p := range c.pending {
+			p.failWith(err)
+		}
+	}
+	if state == LiveDead || restarted {
+		c.track.reset()
+	}
+	c.notifyLocked()
+	c.log.Info("kernel: liveness", "kernel", c.name, "state", state, "err", err)
+	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: state, Restarted: restarted, Err: err})
+}
+
+// liveness is the current liveness error, nil when alive.
+func (c *Client) liveness() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live == LiveAlive {
+		return nil
+	}
+	return c.liveErr
+}
+
+// lost is called by the transport when a connection to the kernel closed
+// on its own: the kernel exited (or is restarting).
+func (c *Client) lost(err error) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	c.setLive(LiveDead, &ConnError{Kernel: c.name, Err: ErrDead, Detail: "its connection closed (" + err.Error() + "): the kernel exited or is restarting"}, false)
+}
+
+// checkKernelSession learns the kernel process's session id from what it
+// sends; another one means the kernel restarted (a Jupyter Server
+// restarts a kernel behind the same websocket). A request made while the
+// old process was the one known went to it (and is lost) or, if it was
+// already gone, waits for the new one: it becomes suspect, and fails with
+// ErrRestarted unless the new process starts it soon (restartGrace). A
+// server's "restarting" status (sent as it launches the new process, which
+// may not speak for a while) says the same. Late messages of a retired
+// process change nothing.
+func (c *Client) checkKernelSession(m *Message) {
+	if m.Header.Session == "" {
+		return
+	}
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.kernelSession
+	if m.Header.MsgType == "status" && serverStatus(statusOf(m)) {
+		// The server's own statuses carry the server's session.
+		if statusOf(m) == "dead" || old == "" {
+			return
+		}
+		c.kernelSession = ""
+	} else {
+		if old == m.Header.Session || c.retired[m.Header.Session] {
+			return
+		}
+		c.kernelSession = m.Header.Session
+		if old == "" {
+			return
+		}
+	}
+	c.retired[old] = true
+	c.log.Info("kernel: the kernel restarted", "kernel", c.name)
+	for id, p := range c.pending {
+		if id != m.Parent.MsgID && p.kernelSession == old {
+			p.began, p.suspect = false, now
+		}
+	}
+	c.track.reset()
+	c.notifyLocked()
+	c.publish(Event{Kind: EventLiveness, Time: now, Liveness: c.live, Restarted: true})
+}
+
+func serverStatus(s string) bool {
+	return s == "restarting" || s == "autorestarting" || s == "dead"
+}
+
+// restartGrace is how long a request made before a restart may wait for
+// the new kernel process to start it.
+func (c *Client) restartGrace() time.Duration {
+	return max(2*c.opts.HeartbeatInterval, 2*time.Second)
+}
+
+// failSuspects fails the requests that a restarted kernel lost.
+func (c *Client) failSuspects() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.pending {
+		if !p.suspect.IsZero() && !p.began && time.Since(p.suspect) > c.restartGrace() {
+			p.failWith(&ConnError{Kernel: c.name, Err: ErrRestarted, Detail: "the kernel restarted while the request was in flight"})
+		}
+	}
+}
+
+// pingError classifies a failed heartbeat.
+func (c *Client) pingError(err error) error {
+	var ce *ConnError
+	if errors.As(err, &ce) {
+		if ce.Kernel == "" {
+			ce.Kernel = c.name
+		}
+		return err
+	}
+	if isCtxErr(err) {
+		return &ConnError{Kernel: c.name, Err: ErrNotAnswering,
+			Detail: "its heartbeat did not answer (the process is stopped or hung)"}
+	}
+	return &ConnError{Kernel: c.name, Err: ErrDead, Detail: err.Error()}
+}
+
+// liveLoop checks the heartbeat every interval; a dead kernel is
+// reconnected (and attached again) when it answers again.
+func (c *Client) liveLoop() {
+	defer c.wg.Done()
+	t := time.NewTicker(c.opts.HeartbeatInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		c.checkLive()
+	}
+}
+
+func (c *Client) checkLive() {
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.HeartbeatTimeout)
+	defer cancel()
+	c.failSuspects()
+	c.mu.Lock()
+	state := c.live
+	c.mu.Unlock()
+	if state == LiveDead {
+		if err := c.tr.reconnect(ctx); err != nil {
+			c.log.Debug("kernel: still unreachable", "kernel", c.name, "err", err)
+			return
+		}
+		c.mu.Lock()
+		c.kernelSession = "" // a new process: learnt again, not a restart in flight
+		c.mu.Unlock()
+		if err := c.attach(ctx); err != nil {
+			c.log.Info("kernel: reconnected but not attached", "kernel", c.name, "err", err)
+			return
+		}
+		c.setLive(LiveAlive, nil, true)
+		return
+	}
+	err := c.tr.ping(ctx)
+	if c.ctx.Err() != nil {
+		return
+	}
+	if err == nil {
+		c.mu.Lock()
+		c.pingOK = time.Now()
+		c.mu.Unlock()
+		if state == LiveNotAnswering {
+			c.setLive(LiveAlive, nil, false)
+		}
+		c.probeRestart(ctx)
+		return
+	}
+	perr := c.pingError(err)
+	if errors.Is(perr, ErrDead) {
+		c.setLive(LiveDead, perr, false)
+	} else {
+		c.setLive(LiveNotAnswering, perr, false)
+	}
+}
+
+// probeRestart asks kernel_info on the control channel when a request has
+// waited more than two heartbeat intervals on a transport that cannot see
+// a restart; the answer's session tells (checkKernelSession).
+func (c *Client) probeRestart(ctx context.Context) {
+	if !c.probeRestarts {
+		return
+	}
+	old := time.Now().Add(-2 * c.opts.HeartbeatInterval)
+	c.mu.Lock()
+	waiting := false
+	for _, p := range c.pending {
+		if p.since.Before(old) {
+			waiting = true
+			break
+		}
+	}
+	c.mu.Unlock()
+	if !waiting {
+		return
+	}
+	m, err := newRequest(c.session, "kernel_info_request", struct{}{})
+	if err != nil {
+		return
+	}
+	p := c.register(m.Header.MsgID, false)
+	defer c.unregister(p.id)
+	if c.tr.send(ctx, ChannelControl, m) != nil {
+		return
+	}
+	select {
+	case <-p.reply:
+	case <-p.fail:
+	case <-ctx.Done():
+	}
+}
+
+// Ping checks the kernel's heartbeat now.
+func (c *Client) Ping(ctx context.Context) error {
+	if err := c.tr.ping(ctx); err != nil {
+		return c.pingError(err)
+	}
+	c.mu.Lock()
+	c.pingOK = time.Now()
+	c.mu.Unlock()
+	return nil
+}
