@@ -69,7 +69,8 @@ func (c *Client) attach(ctx context.Context) error {
 				return err
 			}
 			c.mu.Lock()
-			c.track.unknown, c.track.learnt = false, true
+			c.track.clearUnknown()
+			c.track.learnt = true
 			c.notifyLocked()
 			c.mu.Unlock()
 			c.confirmIOPub(ctx)
@@ -91,7 +92,8 @@ func (c *Client) attach(ctx context.Context) error {
 			c.attached = c.track.unknownAt
 			ps.then = func(*Message) {
 				c.mu.Lock()
-				c.track.unknown, c.track.learnt = false, true
+				c.track.clearUnknown()
+				c.track.learnt = true
 				c.notifyLocked()
 				c.mu.Unlock()
 			}

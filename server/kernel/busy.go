@@ -82,6 +82,7 @@ type tracker struct {
 	order      []string // msg_ids in the order their busy was seen
 	unknown    bool     // attached while the shell was busy: cell unknown
 	unknownAt  time.Time
+	unknownBy  Header // that cell's request, once one of its outputs names it
 	starting   bool
 	stopped    map[int]bool
 	lastCell   *Cell
@@ -125,7 +126,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 				// The shell runs one request at a time: whatever of the
 				// shell was running before has ended (its idle was lost),
 				// and an unknown running cell is over.
-				t.unknown = false
+				t.clearUnknown()
 				for _, id := range append([]string(nil), t.order...) {
 					if a := t.running[id]; a != nil && shellLike(a.parent.MsgType) {
 						if e := t.finish(id, now); e != nil {
@@ -153,7 +154,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			if _, ok := t.running[p.MsgID]; ok {
 				ended = t.finish(p.MsgID, now)
 			} else if p.MsgType == "execute_request" && p.Session != t.session {
-				t.unknown = false // the cell that ran when we attached is over
+				t.clearUnknown() // the cell that ran when we attached is over
 			}
 			t.lastChange = now
 		case "starting", "restarting", "dead":
@@ -161,6 +162,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			t.starting = st.ExecutionState != "dead"
 		}
 	case "execute_input":
+		t.noteUnknown(p)
 		a := t.running[p.MsgID]
 		if a == nil || a.cell == nil {
 			return nil, nil
@@ -173,13 +175,27 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 		c := *a.cell
 		return &c, nil
 	case "error":
+		t.noteUnknown(p)
 		if a := t.running[p.MsgID]; a != nil && a.cell != nil {
 			a.cell.Error = true
 		}
 	case "debug_event":
 		t.observeDebug(m)
+	default:
+		t.noteUnknown(p)
 	}
 	return nil, ended
+}
+
+func (t *tracker) clearUnknown() { t.unknown, t.unknownBy = false, Header{} }
+
+// noteUnknown learns, from an output of the cell that was already running
+// when we attached, its request (who sent it, and when).
+func (t *tracker) noteUnknown(p Header) {
+	if t.unknown && t.unknownBy.MsgID == "" && p.MsgType == "execute_request" &&
+		p.Session != t.session && t.running[p.MsgID] == nil {
+		t.unknownBy = p
+	}
 }
 
 // finish removes a running request; a known user cell is returned ended.
@@ -204,7 +220,7 @@ func (t *tracker) finish(id string, now time.Time) *Cell {
 func (t *tracker) reset() {
 	t.running = map[string]*activity{}
 	t.order = nil
-	t.unknown = false
+	t.unknown, t.unknownBy = false, Header{}
 	t.stopped = map[int]bool{}
 	t.learnt = false
 }
@@ -219,7 +235,8 @@ func (t *tracker) blocking(now time.Time) (Cell, time.Time, bool) {
 		}
 	}
 	if t.unknown {
-		return Cell{}, t.unknownAt, true
+		by := t.unknownBy
+		return Cell{MsgID: by.MsgID, Session: by.Session, Submitted: by.Time()}, t.unknownAt, true
 	}
 	return Cell{}, time.Time{}, false
 }

@@ -118,7 +118,12 @@ func TestAttachWhileACellRuns(t *testing.T) {
 	ctx := testCtx(t, 90*time.Second)
 	sub := a.Subscribe()
 	defer sub.Close()
-	done := runForever(ctx, a)
+	ticking := "import time\nprint('looping', flush=True)\nwhile True:\n    time.sleep(0.1)\n    print('.', end='', flush=True)\n"
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Execute(ctx, ticking, ExecOptions{Visible: true})
+		done <- err
+	}()
 	waitEvent(t, ctx, sub, "the cell to loop", looping)
 
 	c := k.dial(t, Options{})
@@ -130,6 +135,13 @@ func TestAttachWhileACellRuns(t *testing.T) {
 	var be *BusyError
 	if !errors.As(err, &be) || be.Cell.Known || !strings.Contains(err.Error(), "already running when dapscope attached") {
 		t.Fatalf("Evaluate: %v, want busy with an unknown cell", err)
+	}
+	// The cell's output names its request: who sent it, and when.
+	csub := c.Subscribe()
+	defer csub.Close()
+	waitEvent(t, ctx, csub, "an output of the cell", func(e Event) bool { return e.Kind == EventMessage && e.Msg.Header.MsgType == "stream" })
+	if st := c.State(); st.Cell == nil || st.Cell.Known || st.Cell.Session != a.Session() || st.Cell.Submitted.IsZero() {
+		t.Errorf("state after an output of the unknown cell = %+v", st.Cell)
 	}
 	if err := c.Interrupt(ctx); err != nil {
 		t.Fatal(err)

@@ -52,7 +52,11 @@ func (e *BusyError) Error() string {
 	b.WriteString(e.Cell.describe())
 	fmt.Fprintf(&b, " has been running for %s", e.For.Round(100*time.Millisecond))
 	if !e.Cell.Known {
-		b.WriteString(" (at least: it was already running when dapscope attached)")
+		b.WriteString(" (at least: it was already running when dapscope attached")
+		if !e.Cell.Submitted.IsZero() {
+			fmt.Fprintf(&b, "; its request is dated %s", e.Cell.Submitted.Format(time.RFC3339))
+		}
+		b.WriteString(")")
 	}
 	if e.Paused {
 		b.WriteString("; it is paused in the debugger: evaluate in its frame instead")
