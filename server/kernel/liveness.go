@@ -63,7 +63,8 @@ func (c *Client) lost(err error) {
 // ErrRestarted unless the new process starts it soon (restartGrace). A
 // server's "restarting" status (sent as it launches the new process, which
 // may not speak for a while) says the same. Late messages of a retired
-// process change nothing.
+// process change nothing. A shutdown_reply on IOPub (the kernel is going
+// away, to restart or not) makes the requests in flight suspect too.
 func (c *Client) checkKernelSession(m *Message) {
 	if m.Header.Session == "" {
 		return
@@ -72,6 +73,14 @@ func (c *Client) checkKernelSession(m *Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.kernelSession
+	if m.Channel == ChannelIOPub && m.Header.MsgType == "shutdown_reply" && m.Header.Session == old {
+		for _, p := range c.pending {
+			if p.kernelSession == old {
+				p.began, p.suspect = false, now
+			}
+		}
+		return
+	}
 	if m.Header.MsgType == "status" && serverStatus(statusOf(m)) {
 		// The server's own statuses carry the server's session.
 		if statusOf(m) == "dead" || old == "" {
@@ -197,8 +206,9 @@ func (c *Client) checkLive() {
 }
 
 // probeRestart asks kernel_info on the control channel when a request has
-// waited more than two heartbeat intervals on a transport that cannot see
-// a restart; the answer's session tells (checkKernelSession).
+// waited more than two heartbeat intervals without beginning, on a
+// transport that cannot see a restart; the answer's session tells
+// (checkKernelSession).
 func (c *Client) probeRestart(ctx context.Context) {
 	if !c.probeRestarts {
 		return
@@ -207,7 +217,9 @@ func (c *Client) probeRestart(ctx context.Context) {
 	c.mu.Lock()
 	waiting := false
 	for _, p := range c.pending {
-		if p.since.Before(old) {
+		// A request that began runs in the kernel known: only one that
+		// never began may have gone to a process that is no more.
+		if p.since.Before(old) && !p.began {
 			waiting = true
 			break
 		}
