@@ -157,8 +157,8 @@ func TestAttachWhileACellRuns(t *testing.T) {
 
 func TestQueuedBehindACellIsWithdrawn(t *testing.T) {
 	k := startKernel(t)
+	a := k.dial(t, Options{}) // waits for the kernel to listen
 	u := startUserClient(t, k.file)
-	a := k.dial(t, Options{})
 	b := k.dial(t, Options{})
 	ctx := testCtx(t, 90*time.Second)
 	sub := b.Subscribe()
@@ -166,10 +166,12 @@ func TestQueuedBehindACellIsWithdrawn(t *testing.T) {
 
 	// Another client's silent request holds the shell (not a user's cell,
 	// so b sends); the user's cell is queued behind it, and b's request
-	// behind that.
+	// behind that. The request awaits (top-level await) rather than
+	// sleeps, so the kernel's event loop goes on reading and queues what
+	// arrives in the order it arrives.
 	slow := make(chan error, 1)
 	go func() {
-		_, err := a.Execute(ctx, "import time; time.sleep(2)", ExecOptions{})
+		_, err := a.Execute(ctx, "import asyncio\nawait asyncio.sleep(3)", ExecOptions{})
 		slow <- err
 	}()
 	waitEvent(t, ctx, sub, "a's silent request", func(e Event) bool {

@@ -139,11 +139,11 @@ func traces(a, b userSnapshot, marker string) []string {
 
 func TestSilentEvaluateLeavesNoTrace(t *testing.T) {
 	k := startKernel(t)
+	c := k.dial(t, Options{}) // waits for the kernel to listen
 	u := startUserClient(t, k.file)
 	if r := u.execute("import pandas as pd\ndf = pd.DataFrame({'a': range(5)})\nseen = 1"); r.Reply.Status != "ok" {
 		t.Fatalf("user cell: %+v", r)
 	}
-	c := k.dial(t, Options{})
 	ctx := testCtx(t, 60*time.Second)
 	u.foreign() // what attaching caused (statuses) is not under test here
 
