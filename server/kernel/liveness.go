@@ -191,10 +191,11 @@ func (c *Client) checkLive() {
 		c.mu.Lock()
 		c.pingOK = time.Now()
 		c.mu.Unlock()
-		if state == LiveNotAnswering {
+		if c.probeRestarts {
+			c.probeKernel(state)
+		} else if state == LiveNotAnswering {
 			c.setLive(LiveAlive, nil, false)
 		}
-		c.probeRestart(ctx)
 		return
 	}
 	perr := c.pingError(err)
@@ -205,29 +206,31 @@ func (c *Client) checkLive() {
 	}
 }
 
-// probeRestart asks kernel_info on the control channel when a request has
-// waited more than two heartbeat intervals without beginning, on a
-// transport that cannot see a restart; the answer's session tells
-// (checkKernelSession).
-func (c *Client) probeRestart(ctx context.Context) {
-	if !c.probeRestarts {
-		return
-	}
+// probeKernel is the kernel-level check of a transport whose heartbeat
+// only shows the server (a Jupyter Server's websocket). When a request has
+// waited more than two heartbeat intervals without beginning, or the
+// kernel was found not answering, it asks kernel_info on the control
+// channel (which ipykernel answers even while a cell runs): the answer's
+// session shows a restart (checkKernelSession), no answer within
+// HeartbeatTimeout means the kernel process is stopped or hung.
+func (c *Client) probeKernel(state string) {
 	old := time.Now().Add(-2 * c.opts.HeartbeatInterval)
 	c.mu.Lock()
-	waiting := false
+	needed := state == LiveNotAnswering
 	for _, p := range c.pending {
 		// A request that began runs in the kernel known: only one that
 		// never began may have gone to a process that is no more.
 		if p.since.Before(old) && !p.began {
-			waiting = true
+			needed = true
 			break
 		}
 	}
 	c.mu.Unlock()
-	if !waiting {
+	if !needed {
 		return
 	}
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.HeartbeatTimeout)
+	defer cancel()
 	m, err := newRequest(c.session, "kernel_info_request", struct{}{})
 	if err != nil {
 		return
@@ -239,8 +242,15 @@ func (c *Client) probeRestart(ctx context.Context) {
 	}
 	select {
 	case <-p.reply:
+		if state == LiveNotAnswering {
+			c.setLive(LiveAlive, nil, false)
+		}
 	case <-p.fail:
 	case <-ctx.Done():
+		if c.ctx.Err() == nil {
+			c.setLive(LiveNotAnswering, &ConnError{Kernel: c.name, Err: ErrNotAnswering,
+				Detail: "the Jupyter Server answers, but the kernel does not answer kernel_info on its control channel: the kernel process is stopped or hung"}, false)
+		}
 	}
 }
 

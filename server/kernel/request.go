@@ -194,6 +194,10 @@ func (c *Client) noReply(what string, waited time.Duration, ctxErr error) error 
 		return &ConnError{Kernel: c.name, Err: ErrNotAnswering,
 			Detail: fmt.Sprintf("no reply to %s within %s, and its heartbeat last answered %s ago", what, waited, time.Since(pingOK).Round(time.Millisecond))}
 	}
+	if c.probeRestarts {
+		return fmt.Errorf("%s: no reply to %s within %s (the Jupyter Server answers; the kernel may be busy on that channel): %w",
+			c.name, what, waited, ctxErr)
+	}
 	return fmt.Errorf("%s: no reply to %s within %s; the kernel answers its heartbeat, so it is busy on that channel or rejects our messages (wrong key in the connection file?): %w",
 		c.name, what, waited, ctxErr)
 }

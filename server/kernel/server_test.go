@@ -225,3 +225,49 @@ func TestServerLegacyProtocol(t *testing.T) {
 		t.Errorf("Execute = %+v, %v", res, err)
 	}
 }
+
+func TestServerKernelThatNeverAnswers(t *testing.T) {
+	js := startServer(t)
+	id := js.startNotebook(t, "stopped.ipynb")
+	srv := js.client(t)
+	c, err := srv.Dial(testCtx(t, 60*time.Second), id, Options{Logger: testLogger(), HeartbeatInterval: 200 * time.Millisecond, HeartbeatTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := testCtx(t, 120*time.Second)
+	sub := c.Subscribe()
+	defer sub.Close()
+	pid := 0
+	for _, p := range scanKernelProcesses() {
+		if strings.Contains(p.ConnectionFile, id) {
+			pid = p.PID
+		}
+	}
+	if pid == 0 {
+		t.Fatal("the server's kernel process was not found")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := true
+	defer func() {
+		if stopped {
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}()
+	// The server answers; the kernel does not: the call's own context is
+	// far away, the kernel-level probe ends it.
+	_, err = c.Evaluate(ctx, "'x'", CallOptions{})
+	if !errors.Is(err, ErrNotAnswering) || !strings.Contains(err.Error(), "stopped or hung") {
+		t.Fatalf("Evaluate on a stopped kernel behind the server: %v, want ErrNotAnswering", err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	stopped = false
+	waitEvent(t, ctx, sub, "the kernel to answer again", func(e Event) bool { return e.Kind == EventLiveness && e.Liveness == LiveAlive })
+	if v, err := c.Evaluate(ctx, "'back'", CallOptions{}); err != nil || v != "back" {
+		t.Errorf("after SIGCONT: %q, %v", v, err)
+	}
+}
