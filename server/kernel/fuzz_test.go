@@ -1,3 +1,5 @@
+//go:build linux
+
 // fuzz_test.go: what arrives from a kernel or a server is never trusted:
 // the decoders of the ZeroMQ frames, both websocket encodings, connection
 // files and str literals return errors on garbage and never panic; v1
