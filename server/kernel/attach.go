@@ -63,7 +63,16 @@ func (c *Client) attach(ctx context.Context) error {
 	}
 	var grace <-chan time.Time
 	for {
+		c.mu.Lock()
+		changed, bad := c.changed, c.sigBad
+		c.mu.Unlock()
+		if bad > 0 {
+			// The kernel's messages fail their signature check: the key
+			// is wrong, and the kernel drops ours as well.
+			return c.attachTimeout(time.Since(start), nil)
+		}
 		select {
+		case <-changed:
 		case r := <-ps.reply:
 			if err := c.learnInfo(r); err != nil {
 				return err

@@ -312,6 +312,7 @@ func (c *Client) refused(m *Message, err error) {
 	if errors.Is(err, ErrSignature) {
 		c.sigBad++
 		c.lastSig = now
+		c.notifyLocked()
 	}
 	if m != nil {
 		if p := c.pending[m.Parent.MsgID]; p != nil {
