@@ -7,9 +7,11 @@ PYTHON     ?= /usr/bin/python3
 GOBIN      := $(shell $(GO) env GOPATH)/bin
 DLV        := $(GOBIN)/dlv
 DLV_VERSION := v1.27.2
-# Python packages come from Debian (no PyPI): the debugger, and the data
-# libraries the inspector is tested against for real.
-PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask
+# Python packages come from Debian (no PyPI): the debugger, the data
+# libraries the inspector is tested against for real, and Jupyter (a kernel,
+# its client library, a Jupyter Server) for the kernel transport's tests.
+PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask \
+              python3-ipykernel python3-jupyter-client jupyter-server
 export PATH := $(GOBIN):$(PATH)
 
 .PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go test-probe test-probe-bin check-size test-ext e2e e2e-setup vsix bench clean
@@ -23,7 +25,7 @@ build:
 setup: setup-python setup-dlv setup-node setup-node-libs
 
 setup-python:
-	@if ! $(PYTHON) -c 'import debugpy, pandas, numpy, torch, xarray, dask' 2>/dev/null; then \
+	@if ! $(PYTHON) -c 'import debugpy, pandas, numpy, torch, xarray, dask, ipykernel, jupyter_client, jupyter_server' 2>/dev/null; then \
 		echo "setup: installing $(PY_DEBS) from Debian"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -q && \
