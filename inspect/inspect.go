@@ -1,7 +1,7 @@
 // This file holds Inspect, the engine's entry point: it validates the
-// request, resolves the frame, dispatches to the Python probe (debugpy), the
-// JavaScript probe (node) or the DAP-variables fallback (Delve and others),
-// then summarizes and caps the result.
+// request, resolves the frame, dispatches to the probe of the target's
+// language (Python, JavaScript) or the DAP-variables fallback (Go and
+// others), then summarizes and caps the result.
 
 package inspect
 
