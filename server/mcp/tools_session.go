@@ -46,6 +46,9 @@ func (r *SessionsResult) text() string {
 			what = strings.TrimSpace(what + " " + s.Name + " (" + s.DebugType + ")")
 		}
 		fmt.Fprintf(&b, "%s %s %s %s %s", mark, s.ID, s.Origin, s.Status, what)
+		if s.Ended != "" {
+			fmt.Fprintf(&b, " (ended: %s; debug_outcome says how)", s.Ended)
+		}
 		if s.Stop != nil {
 			fmt.Fprintf(&b, " @ %s:%d (%s)", s.Stop.File, s.Stop.Line, s.Stop.Reason)
 		}

@@ -21,6 +21,10 @@ import (
 
 const maxTraceback = 8 << 10
 
+// adapterExitedType is the outcome's error type when the adapter went
+// away before the program ended (Ended "lost").
+const adapterExitedType = "AdapterExited"
+
 // watch follows the adapter's events for the life of the session.
 func (s *Session) watch(sub *mux.Subscription) {
 	defer s.bg.Done()
@@ -57,7 +61,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 			o := s.outcomeLocked()
 			code := b.ExitCode
 			o.ExitCode = &code
-			o.Completed = true
+			o.Finished = true
 			if sig, name := s.driver.ExitSignal(code); sig != 0 && !s.userEnded {
 				o.Signal, o.SignalName = sig, name
 			}
@@ -66,7 +70,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 		case "terminated":
 			s.mu.Lock()
 			o := s.outcomeLocked()
-			o.Completed = true
+			o.Finished = true
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
@@ -84,11 +88,11 @@ func (s *Session) watch(sub *mux.Subscription) {
 	}
 	// The adapter connection is gone.
 	s.mu.Lock()
-	if s.outcome == nil || !s.outcome.Completed {
+	if s.outcome == nil || !s.outcome.Finished {
 		s.failed = true
 		o := s.outcomeLocked()
 		if o.ErrorType == "" {
-			o.ErrorType = "AdapterExited"
+			o.ErrorType = adapterExitedType
 			o.ErrorMessage = "the debug adapter exited before the program completed"
 			if err := s.mux.Err(); err != nil {
 				o.ErrorMessage += ": " + err.Error()
@@ -245,7 +249,7 @@ func (s *Session) firstStop(ctx context.Context, frameID int) {
 // there is one, else frameless).
 func (s *Session) undoFirstStop(ctx context.Context) {
 	s.mu.Lock()
-	undo := s.undoOnLeave && s.attached.Load() && (s.outcome == nil || !s.outcome.Completed)
+	undo := s.undoOnLeave && s.attached.Load() && (s.outcome == nil || !s.outcome.Finished)
 	s.undoOnLeave = false
 	s.mu.Unlock()
 	if !undo {
@@ -300,7 +304,7 @@ func (s *Session) Wait(ctx context.Context, timeout time.Duration) (Stop, error)
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
-		ended := s.ended || s.mux.State().AdapterDead || (s.outcome != nil && s.outcome.Completed)
+		ended := s.ended || s.mux.State().AdapterDead || (s.outcome != nil && s.outcome.Finished)
 		if ended {
 			st := Stop{Exited: true, Outcome: s.outcome}
 			s.mu.Unlock()

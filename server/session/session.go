@@ -8,6 +8,7 @@ package session
 import (
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -127,11 +128,16 @@ func (s *Session) Status() string {
 	return s.statusLocked()
 }
 
+// finishedLocked: the run is over (the program ended, or its adapter).
+func (s *Session) finishedLocked() bool {
+	st := s.mux.State()
+	return s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
+		(s.outcome != nil && s.outcome.Finished)
+}
+
 func (s *Session) statusLocked() string {
 	st := s.mux.State()
-	finished := s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
-		(s.outcome != nil && s.outcome.Completed)
-	if finished {
+	if s.finishedLocked() {
 		switch {
 		case s.userEnded:
 			return StatusTerminated
@@ -189,9 +195,9 @@ func (s *Session) Info() Info {
 			in.Breakpoints = append(in.Breakpoints, bp)
 		}
 	}
-	if s.outcome != nil {
-		o := *s.outcome
-		in.Outcome = &o
+	in.Outcome = s.reportedOutcomeLocked()
+	if in.Outcome != nil {
+		in.Ended = in.Outcome.Ended
 	}
 	return in
 }
@@ -203,10 +209,33 @@ func (s *Session) Breakpoints() []BreakpointState { return s.Info().Breakpoints 
 func (s *Session) Outcome() *Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.reportedOutcomeLocked()
+}
+
+// reportedOutcomeLocked is the outcome as every report shows it: a copy,
+// with Ended set once the run is over (one word for how it ended), and
+// no exit code for a run the user ended (that code is the kill's).
+func (s *Session) reportedOutcomeLocked() *Outcome {
 	if s.outcome == nil {
 		return nil
 	}
 	o := *s.outcome
+	o.Survivors = slices.Clone(o.Survivors)
+	if !s.finishedLocked() {
+		return &o
+	}
+	switch {
+	case s.userEnded:
+		o.Ended, o.ExitCode = EndedTerminated, nil
+	case o.Signal != 0:
+		o.Ended = EndedKilled
+	case o.ErrorType == adapterExitedType || (s.failed && o.ErrorType == ""):
+		o.Ended = EndedLost
+	case o.ErrorType != "":
+		o.Ended = EndedCrashed
+	default:
+		o.Ended = EndedExited
+	}
 	return &o
 }
 

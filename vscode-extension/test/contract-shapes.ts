@@ -87,8 +87,8 @@ const sessionInfo = object<SessionInfo>({
   created_at: req(), updated_at: req(), stop: opt(stopLocation), last_breakpoint: opt(breakpointState),
   timings: req(object<SessionInfo['timings']>({ last_run_ms: req(), total_run_ms: req() })),
   breakpoints: opt(array(breakpointState)),
-  outcome: opt(object<Outcome>({ reached: req(), completed: req(), exit_code: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt() })),
-  active: opt(),
+  outcome: opt(object<Outcome>({ reached: req(), ended: opt(), exit_code: opt(), signal: opt(), signal_name: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt(), survivors: opt() })),
+  active: opt(), ended: opt(),
 });
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 
