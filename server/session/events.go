@@ -164,6 +164,9 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 		StackFrames []godap.StackFrame `json:"stackFrames"`
 	}
 	if err := s.mux.Call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, Levels: 1}, &st); err == nil && len(st.StackFrames) > 0 {
+		if s.bridge == nil {
+			s.canonFrames(gen, threadID, 0, st.StackFrames) // the stop's top frame keeps this id (frames.go)
+		}
 		top = &st.StackFrames[0]
 		loc.FrameID, loc.Function, loc.Line, loc.Column = top.Id, top.Name, top.Line, top.Column
 		if top.Source != nil {

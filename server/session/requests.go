@@ -100,9 +100,13 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int) ([]godap
 			return nil, err
 		}
 	}
+	gen := s.StopCount()
 	var b godap.StackTraceResponseBody
 	if err := s.call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, Levels: levels}, &b); err != nil {
 		return nil, err
+	}
+	if s.bridge == nil {
+		s.canonFrames(gen, threadID, 0, b.StackFrames) // one id per frame for the stop (frames.go)
 	}
 	return b.StackFrames, nil
 }
@@ -119,10 +123,11 @@ func (s *Session) TopFrame(ctx context.Context) (godap.StackFrame, error) {
 	return frames[0], nil
 }
 
-// frameOrTop returns frameID, or the top frame's id when it is 0.
+// frameOrTop returns frameID once it is known to be a frame of the
+// current stop, or the top frame's id when it is 0.
 func (s *Session) frameOrTop(ctx context.Context, frameID int) (int, error) {
 	if frameID != 0 {
-		return frameID, nil
+		return frameID, s.checkFrame(ctx, frameID)
 	}
 	f, err := s.TopFrame(ctx)
 	return f.Id, err

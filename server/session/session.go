@@ -75,6 +75,7 @@ type Session struct {
 	undoOnLeave bool          // the first-stop fix must be undone before detaching
 	interrupt   time.Duration // the adapter interrupts an evaluation stuck this long (0: never)
 	values      *sync.Map
+	frames      frameTable // the current stop's frame ids (frames.go)
 
 	bg      sync.WaitGroup
 	endOnce sync.Once
