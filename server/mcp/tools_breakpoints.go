@@ -22,7 +22,7 @@ type fileBreakpoint struct {
 type setBreakpointsArgs struct {
 	SessionRef
 	File        string           `json:"file"`
-	Breakpoints []fileBreakpoint `json:"breakpoints,omitempty" jsonschema:"the new set; [] clears"`
+	Breakpoints []fileBreakpoint `json:"breakpoints,omitempty" maxItems:"1000" jsonschema:"[] clears"`
 }
 
 type breakpointsArgs struct {
@@ -91,7 +91,7 @@ func (s *Server) registerBreakpointTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
-		desc:  "All breakpoints with verified state and hit counts.",
+		desc:  "All breakpoints: verified, hit counts, pending.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

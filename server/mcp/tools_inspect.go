@@ -18,16 +18,16 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" jsonschema:"name or path: df, self.x, d['k'], a[0]"`
+	Expression        string  `json:"expression" jsonschema:"path: df, self.x, d['k']"`
 	FrameID           int     `json:"frame_id,omitempty"`
 	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" minimum:"1" maximum:"100"`
 	MaxPreviewItems   int     `json:"max_preview_items,omitempty" minimum:"1" maximum:"100"`
-	IncludeStatistics *bool   `json:"include_statistics,omitempty" jsonschema:"default true"`
+	IncludeStatistics *bool   `json:"include_statistics,omitempty"`
 	DeepMemory        bool    `json:"deep_memory,omitempty"`
-	Timeout           float64 `json:"timeout,omitempty" minimum:"0.1" maximum:"10" jsonschema:"default 2"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" jsonschema:"of the text; default markdown"`
+	Timeout           float64 `json:"timeout,omitempty" minimum:"0.1" maximum:"10"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown"`
 	Width             int     `json:"width,omitempty" minimum:"40" maximum:"300"`
-	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"response budget, default 8192"`
+	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"default 8192"`
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	browseArgs
 }
@@ -66,7 +66,7 @@ func (s *Server) registerInspectTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
-		desc:  "One round trip: typed, bounded metadata about any value — DataFrame/Series, arrays, tensors, containers, strings, objects — with stats and a preview; columns/rows/sort/filter page through tables.",
+		desc:  "Typed, bounded facts about any value (DataFrame, array, tensor, container, object): problems, stats, preview; columns/rows/sort/filter page tables.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -18,10 +18,10 @@ const defaultOutputLimit = 16 * 1024
 
 type outputArgs struct {
 	SessionRef
-	Offset int64 `json:"offset,omitempty" minimum:"0" jsonschema:"next_offset pages on"`
+	Offset int64 `json:"offset,omitempty" minimum:"0"`
 	Limit  int   `json:"limit,omitempty" minimum:"1" maximum:"40960"`
 	// Category picks one stream; each has its own offsets.
-	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger" jsonschema:"default program (all 3)"`
+	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger"`
 }
 
 // OutputResult is one page of captured output.
@@ -76,7 +76,7 @@ func (r *OutcomeResult) text() string {
 
 func (s *Server) registerOutputTools() {
 	addTool(s, toolSpec{name: "debug_output", title: "Program output",
-		desc:  "Captured output paged by absolute offset: the program's (default), one category, or the adapter's notices (debugger).",
+		desc:  "Captured output by absolute offset: the program's, one category, or the adapter's (debugger).",
 		hints: hints{readOnly: true, idempotent: true}, more: "page with a smaller limit"},
 		func(ctx context.Context, c *call, p *outputArgs) (*OutputResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -103,7 +103,7 @@ func (s *Server) registerOutputTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_outcome", title: "How the program ended",
-		desc:  "How the program ended: exit code, signal, or exception with traceback.",
+		desc:  "How the run ended (exited, terminated, crashed, killed, lost): code, signal, traceback.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *outcomeArgs) (*OutcomeResult, error) {
 			sess, err := s.session(p.SessionID)
