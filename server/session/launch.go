@@ -137,7 +137,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 	}
 	smart.t, smart.log, s.smart = s, s.log, smart // before any editor traffic
 	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
-	sub := mx.Subscribe(4096)
+	sub := mx.Subscribe(m.opts.EventBuffer) // 0: mux's default
+	s.events = sub
 	s.bg.Add(1)
 	go s.watch(sub)
 	m.wg.Add(1)

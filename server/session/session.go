@@ -42,12 +42,13 @@ type Session struct {
 	mux        *mux.Mux
 	ad         *adapter.Adapter
 	log        *slog.Logger
-	attached   atomic.Bool      // attach (don't terminate the debuggee on end; undo the first-stop fix)
-	programRan atomic.Bool      // output no longer needs the start-up check (events.go)
-	output     *outputBuffer    // the program's output, all categories in order
-	outputs    *categoryBuffers // each category apart, the adapter's notices too
-	smart      *smartValues     // the editor's smart values (mux rewriter)
-	bridge     *bridgeInfo      // set for a session of the editor's own debugger (bridged.go)
+	attached   atomic.Bool       // attach (don't terminate the debuggee on end; undo the first-stop fix)
+	programRan atomic.Bool       // output no longer needs the start-up check (events.go)
+	output     *outputBuffer     // the program's output, all categories in order
+	outputs    *categoryBuffers  // each category apart, the adapter's notices too
+	smart      *smartValues      // the editor's smart values (mux rewriter)
+	events     *mux.Subscription // the adapter's events (dropped output counted there)
+	bridge     *bridgeInfo       // set for a session of the editor's own debugger (bridged.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -241,7 +242,18 @@ func (s *Session) reportedOutcomeLocked() *Outcome {
 }
 
 // Output reads captured output from an absolute offset.
-func (s *Session) Output(offset int64, limit int) OutputPage { return s.output.read(offset, limit) }
+func (s *Session) Output(offset int64, limit int) OutputPage {
+	return s.withLost(s.output.read(offset, limit))
+}
+
+// withLost adds to p the output events the session could not read in
+// time (an output flood): they never reached the buffers.
+func (s *Session) withLost(p OutputPage) OutputPage {
+	if s.events != nil {
+		p.LostEvents, p.LostBytes = s.events.Dropped(), s.events.DroppedBytes()
+	}
+	return p
+}
 
 // OutputOf is one page of one category: "stdout", "stderr", "console" (the
 // program's) or "debugger" (the adapter's own notices); "" is Output.
@@ -253,7 +265,7 @@ func (s *Session) OutputOf(category string, offset int64, limit int) (OutputPage
 	if b == nil {
 		return OutputPage{}, errcode.Invalid("category", "want stdout, stderr, console or debugger, got %q", category)
 	}
-	return b.read(offset, limit), nil
+	return s.withLost(b.read(offset, limit)), nil
 }
 
 // OutputSize is the number of output bytes held.
