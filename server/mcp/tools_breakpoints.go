@@ -43,7 +43,12 @@ func (r *BreakpointsResult) text() string {
 	var b strings.Builder
 	for _, bp := range r.Breakpoints {
 		v := "verified"
-		if !bp.Verified {
+		switch {
+		case bp.State == session.BreakpointPending:
+			v = "pending (the adapter has not answered for this file's set yet; it may already stop here)"
+		case bp.State == session.BreakpointUnknown:
+			v = "unknown (" + bp.Message + ")"
+		case !bp.Verified:
 			v = "unverified"
 			if bp.Message != "" {
 				v += " (" + bp.Message + ")"

@@ -47,6 +47,10 @@ type BreakpointState struct {
 	// RequestedLine is the line asked for when the adapter moved the
 	// breakpoint (Line is where it is).
 	RequestedLine int `json:"requested_line,omitempty"`
+	// State is empty once the adapter confirmed the file's set, "pending"
+	// while it has not answered yet, "unknown" when it never did
+	// (breakpoints.go).
+	State string `json:"state,omitempty"`
 }
 
 // StopLocation is where the debuggee stopped.

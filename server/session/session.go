@@ -63,6 +63,9 @@ type Session struct {
 	stop        *Stop
 	stopGen     int // StopCount of the stop in s.stop
 	bps         map[string][]BreakpointState
+	bpGen       int            // setBreakpoints requests so far (breakpoints.go)
+	bpLatest    map[string]int // the latest set asked for each file
+	bpDone      map[string]int // the latest set the adapter answered for each file
 	lastBP      *BreakpointState
 	timings     Timings
 	runStart    time.Time
@@ -88,7 +91,7 @@ func newSession(id, origin string, d adapter.Driver, ad *adapter.Adapter, mx *mu
 	return &Session{
 		id: id, origin: origin, kind: d.Kind(), driver: d, cfg: cfg, mux: mx, ad: ad,
 		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, fastWake: cfg.fastWake, output: newOutputBuffer(cfg.outputLimit), outputs: newCategoryBuffers(cfg.outputLimit),
-		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{},
+		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{}, bpLatest: map[string]int{}, bpDone: map[string]int{},
 		values: &sync.Map{}, done: make(chan struct{}),
 	}
 }

@@ -151,6 +151,8 @@ export interface BreakpointState {
   verified: boolean;
   message?: string;
   hit_count: number;
+  /** pending: the adapter has not answered for the file's set yet; unknown: it never did. */
+  state?: string;
 }
 
 /** How a session's program ended (session.Outcome). */

@@ -80,7 +80,7 @@ const stopLocation = object<StopLocation>({
   reason: req(), description: opt(), thread_id: req(), frame_id: opt(), function: opt(), file: opt(), path: opt(), line: opt(), column: opt(),
 });
 const breakpointState = object<BreakpointState>({
-  file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(),
+  file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(), state: opt(),
 });
 const sessionInfo = object<SessionInfo>({
   id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(), args: opt(), env_keys: opt(),
