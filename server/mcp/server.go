@@ -37,6 +37,11 @@ type Options struct {
 	WaitTimeout time.Duration
 	// Version reported to clients.
 	Version string
+	// HTTPSessionIdle closes an MCP session over HTTP idle this long
+	// (default 1 h); MaxHTTPSessions bounds how many are open (default 64:
+	// a new one closes the oldest idle ones first). httpsessions.go.
+	HTTPSessionIdle time.Duration
+	MaxHTTPSessions int
 }
 
 // Server is the MCP server over a session manager.
@@ -58,6 +63,8 @@ type Server struct {
 	mu     sync.Mutex
 	states map[string]*sessState
 	seq    int
+	// httpSessions are the MCP session tables of the HTTP endpoints.
+	httpSessions []*httpSessions
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -81,6 +88,12 @@ func New(mgr *session.Manager, opts Options) *Server {
 	}
 	if opts.Version == "" {
 		opts.Version = "0.1.0"
+	}
+	if opts.HTTPSessionIdle <= 0 {
+		opts.HTTPSessionIdle = DefaultHTTPSessionIdle
+	}
+	if opts.MaxHTTPSessions <= 0 {
+		opts.MaxHTTPSessions = DefaultMaxHTTPSessions
 	}
 	s := &Server{mgr: mgr, opts: opts, log: opts.Logger, budget: newBudget(opts.MemoryBudget), states: map[string]*sessState{}}
 	mgr.OnRemove(s.dropState) // watches, snapshots and their memory go with a forgotten session
