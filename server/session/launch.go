@@ -278,6 +278,11 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if err != nil {
 		return nil, errcode.Invalid("adapter", "%s", err.Error())
 	}
+	if d.Kind() == adapter.Node && plan.Args != nil && len(m.opts.AttachHosts) > 0 {
+		// The Node adapter checks every hop (/json/list's websocket URL,
+		// redirects, resolved addresses) against the same rule.
+		plan.Args["dapscopeAllowHosts"] = m.opts.AttachHosts
+	}
 	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
 	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)
 	defer cancel()
