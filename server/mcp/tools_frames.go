@@ -7,6 +7,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,12 +201,29 @@ type EvaluateResult struct {
 	VariablesReference int    `json:"variables_reference,omitempty"`
 	WaitedMs           int64  `json:"waited_ms,omitempty" desc:"time spent waiting for an earlier evaluation that had timed out"`
 	WaitedFor          string `json:"waited_for,omitempty" desc:"that earlier expression"`
+	// Expanded: the adapter elided nested parts of Result; they were read
+	// through its variables and put back (evaluate_render.go).
+	Expanded bool `json:"expanded,omitempty"`
+	// Text, Length, Lines: a multi-line string's text, unescaped (up to
+	// 16 KB), its length in characters and its lines.
+	Text   string `json:"text,omitempty"`
+	Length int    `json:"length,omitempty"`
+	Lines  int    `json:"lines,omitempty"`
 }
 
 func (r *EvaluateResult) text() string {
 	t := r.Expression + " = " + r.Result
 	if r.Type != "" {
 		t += " (" + r.Type + ")"
+	}
+	if r.Text != "" {
+		n := strconv.Itoa(r.Length)
+		fence := "```"
+		for strings.Contains(r.Text, fence) {
+			fence += "`"
+		}
+		t = fmt.Sprintf("%s = %s of %s characters, %d lines:\n%s\n%s\n%s", r.Expression, orDefault(r.Type, "string"), n, r.Lines,
+			fence, strings.TrimSuffix(r.Text, "\n"), fence)
 	}
 	if r.WaitedFor != "" {
 		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
@@ -373,4 +391,11 @@ func (s *Server) frameOrTop(ctx context.Context, sess *session.Session, frameID 
 		return 0, err
 	}
 	return f.Id, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

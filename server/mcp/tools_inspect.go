@@ -82,6 +82,11 @@ func (s *Server) registerInspectTools() {
 			if budget > s.opts.MaxResponseBytes {
 				return nil, argError("max_bytes", "at most %d, this server's response cap (got %d)", s.opts.MaxResponseBytes, budget)
 			}
+			if p.browseArgs.wanted() {
+				// Statistics follow the selection's columns and filter.
+				sel := p.browseArgs.selection()
+				o.StatsOf = &sel
+			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
 				return nil, err
@@ -92,26 +97,20 @@ func (s *Server) registerInspectTools() {
 			}
 			if page != nil {
 				// The page is what was asked for: the summary keeps its
-				// structure and drops its own preview rows.
+				// structure and drops its own preview rows; both fit the
+				// budget (browse.go).
 				res.Preview = nil
-				text := capText(res.Summary+"\n"+inspect.FormatPage(page), maxTextBytes)
-				return &InspectResult{Result: res, Page: page, text_: text}, nil
+				return fitPage(res, page, budget), nil
 			}
-			// Fit the budget: facts dropped in a fixed order (inspect.Fit),
-			// the text rendered from what is kept (at most half the budget),
-			// then the hard cap with the inspector's own shrinking.
-			textBudget := min(maxTextBytes, budget/2)
-			text := capText(renderInspect(res, p.Format, p.Width), textBudget)
-			textJSON, _ := json.Marshal(text)
-			if note := inspect.Fit(res, budget-len(textJSON)-envelopeSlack/2); note != nil {
-				note.MaxBytes = budget // what the agent asked for (Fit had what was left after the text)
-				text = capText(renderInspect(res, p.Format, p.Width)+budgetLine(note), textBudget)
-				textJSON, _ = json.Marshal(text)
+			format := p.Format
+			if format == "" {
+				format = "markdown"
 			}
-			if inspect.Cap(res, max(budget, s.opts.MaxResponseBytes)-len(textJSON)-envelopeSlack) {
-				text = capText(renderInspect(res, p.Format, p.Width), textBudget)
+			out := fitInspect(res, budget, func() string { return renderInspect(res, p.Format, p.Width) }, inspect.HeadLines(res, format, p.Width)) // inspect_budget.go
+			if inspect.Cap(res, s.opts.MaxResponseBytes-len(out.text_)-envelopeSlack) {
+				out.text_ = capText(renderInspect(res, p.Format, p.Width), min(maxTextBytes, budget/2))
 			}
-			return &InspectResult{Result: res, text_: text}, nil
+			return out, nil
 		})
 }
 
@@ -173,11 +172,12 @@ func formatInspect(r *inspect.Result, format string, width int) string {
 }
 
 // budgetLine says in the text what the budget left out and how to get it.
+// (one line: budget.dropped in the structured content says how to get
+// each back).
 func budgetLine(n *inspect.BudgetNote) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n\nleft out to fit %d bytes (max_bytes):", n.MaxBytes)
-	for _, d := range n.Dropped {
-		fmt.Fprintf(&b, "\n- %s: %s", d.What, d.How)
+	whats := make([]string, len(n.Dropped))
+	for i, d := range n.Dropped {
+		whats[i] = d.What
 	}
-	return b.String()
+	return fmt.Sprintf("\n\nleft out to fit max_bytes=%d: %s (budget.dropped says how to get each)", n.MaxBytes, strings.Join(whats, "; "))
 }
