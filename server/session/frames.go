@@ -132,3 +132,19 @@ func (s *Session) framesRequest(ctx context.Context, command string, args, out a
 	}
 	return call(out)
 }
+
+// editorFrames records the frames of a stackTrace the editor asked for
+// (mux.Options.FramesSeen, on the adapter's read loop): ids the editor
+// holds are frames of the stop, for the inspector's smart values too.
+func (s *Session) editorFrames(args json.RawMessage, body []byte) {
+	if s == nil {
+		return
+	}
+	var fa frameArgs
+	_ = json.Unmarshal(args, &fa)
+	var r godap.StackTraceResponseBody
+	if json.Unmarshal(body, &r) != nil {
+		return
+	}
+	s.canonFrames(s.StopCount(), fa.ThreadID, fa.StartFrame, r.StackFrames)
+}

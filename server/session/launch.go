@@ -129,6 +129,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
 		// An editor leaving an attached debuggee: undo the first-stop fix first.
 		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
+		// The frame ids the editor is handed are frames of the stop (frames.go).
+		FramesSeen: func(args json.RawMessage, resp []byte) { s.editorFrames(args, resp) },
 	})
 	s, err := m.register(origin, d, ad, mx)
 	if err != nil {
