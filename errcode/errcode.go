@@ -32,6 +32,9 @@ const (
 	NotFound Code = "NOT_FOUND"
 	// Ambiguous: a name matches several things (Matches lists them).
 	Ambiguous Code = "AMBIGUOUS"
+	// FrameNotFound: a frame id that is not one of the current stop's
+	// (stale after a resume, or never handed out).
+	FrameNotFound Code = "FRAME_NOT_FOUND"
 	// NotPaused: the request needs a stopped thread (State says what the
 	// session is doing).
 	NotPaused Code = "NOT_PAUSED"
@@ -94,6 +97,7 @@ var table = map[Code]entry{
 	VariableNotFound:  {dapBadArguments, ""},
 	NotFound:          {dapBadArguments, ""},
 	Ambiguous:         {dapBadArguments, "name one of the matches"},
+	FrameNotFound:     {dapBadArguments, "frame ids last until the debuggee resumes: debug_stack lists the current ones, or leave frame_id out for the top frame"},
 	NotPaused:         {dapNotPaused, "the debuggee is not paused: call debug_wait to wait for a stop, or debug_pause"},
 	NotSupported:      {dapBadArguments, ""},
 	UnknownCommand:    {dapUnknownCommand, ""},

@@ -201,10 +201,19 @@ func FormatPage(p *Page) string {
 	}
 	b.WriteString("\n|---|")
 	b.WriteString(strings.Repeat("---|", len(p.Columns)))
+	values := make([][]any, len(p.Rows))
+	for i, row := range p.Rows {
+		values[i] = row
+	}
+	texts := (&Result{}).columnCells(values, 1<<20) // one number format per column
 	for i, row := range p.Rows {
 		fmt.Fprintf(&b, "\n| %d |", p.Positions[i])
-		for _, v := range row {
-			fmt.Fprintf(&b, " %s |", pageCell(v))
+		for j, v := range row {
+			t := texts[i][j]
+			if v == nil {
+				t = "—"
+			}
+			fmt.Fprintf(&b, " %s |", clip.Runes.Fit(strings.ReplaceAll(t, "|", "\\|"), 40))
 		}
 	}
 	b.WriteByte('\n')

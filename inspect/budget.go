@@ -31,10 +31,17 @@ func Fit(r *Result, limit int) *BudgetNote {
 	if Size(r) <= limit {
 		return nil
 	}
+	KeepProblems(r) // named in the text whatever goes (problems.go)
 	note := &BudgetNote{MaxBytes: limit}
 	r.Budget = note
 	fits := func() bool { return Size(r) <= limit }
-	drop := func(what, how string) { note.Dropped = append(note.Dropped, Dropped{What: what, How: how}) }
+	drop := func(what, how string) {
+		if n := len(note.Dropped); n > 0 && note.Dropped[n-1].How == how { // one entry per way back
+			note.Dropped[n-1].What += " and " + what
+			return
+		}
+		note.Dropped = append(note.Dropped, Dropped{What: what, How: how})
+	}
 	name := r.Name
 	if name == "" {
 		name = "the value"
@@ -69,11 +76,11 @@ func Fit(r *Result, limit int) *BudgetNote {
 	if !fits() {
 		if total := columnCount(r); total > 1 {
 			what := func(dropped int) string {
-				return fmt.Sprintf("%d of %d columns (kept: those with nulls, infinities or mixed types first, then the first ones)", dropped, total)
+				return fmt.Sprintf("%d of %d columns (those with problems kept first)", dropped, total)
 			}
 			// The note goes in first, so the search counts it (its final
 			// text is never longer).
-			drop(what(total), "columns [names, globs or positions] picks the columns to see")
+			drop(what(total), "columns: [names, globs, positions] picks them")
 			kept := keepPriorityColumns(r, total, fits)
 			note.Dropped[len(note.Dropped)-1].What = what(total - kept)
 		}
@@ -151,6 +158,33 @@ func keepPriorityColumns(r *Result, total int, fits func() bool) int {
 	}
 	// The largest k that fits (binary search; at least one column).
 	lo, hi := 1, len(allCols)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		keep(mid)
+		if fits() {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	keep(lo)
+	return lo
+}
+
+// FitPage keeps the most leading rows of p (at least one) for which fits
+// holds, and returns how many it kept.
+func FitPage(p *Page, fits func() bool) int {
+	rows, pos, idx := p.Rows, p.Positions, p.Index
+	keep := func(k int) {
+		p.Rows = rows[:k]
+		if len(pos) >= k {
+			p.Positions = pos[:k]
+		}
+		if len(idx) >= k {
+			p.Index = idx[:k]
+		}
+	}
+	lo, hi := min(1, len(rows)), len(rows)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		keep(mid)

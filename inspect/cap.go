@@ -27,6 +27,7 @@ func Cap(r *Result, limit int) bool {
 	if Size(r) <= limit {
 		return false
 	}
+	KeepProblems(r)        // named in the text whatever goes (problems.go)
 	budget := limit - 1024 // room for the warnings we add
 	fits := func() bool { return Size(r) <= budget }
 	var notes []string

@@ -31,6 +31,19 @@ func Format(r *Result, format string, width int) (string, error) {
 	return "", &errcode.Error{Code: errcode.InvalidArgument, Message: fmt.Sprintf("unknown format %q (json, tui, markdown)", format)}
 }
 
+// HeadLines is how many lines of Format's text are its head: the summary
+// and every problem the inspector found, which a caller cutting the text
+// to a budget keeps (0 for json).
+func HeadLines(r *Result, format string, width int) int {
+	switch format {
+	case "tui":
+		return 1 + len(tuiHead(r, boxInner(width))) // the top border, then the head
+	case "markdown", "md":
+		return strings.Count(markdownHead(r), "\n") + 1
+	}
+	return 0
+}
+
 // FormatError renders an inspection error in the same formats.
 func FormatError(name string, e *errcode.Error, format string, width int) string {
 	switch format {

@@ -10,17 +10,25 @@ import (
 	"github.com/dapscope/dapscope/inspect/clip"
 )
 
-func formatMarkdown(r *Result) string {
+// markdownHead is the title, then every problem (before anything a budget
+// may cut).
+func markdownHead(r *Result) string {
 	var b strings.Builder
 	name := r.Name
 	if name == "" {
 		name = "value"
 	}
 	fmt.Fprintf(&b, "**%s** — %s", mdEscape(name), mdEscape(r.Summary))
-	b.WriteString(xarrayMarkdown(r))
 	for _, l := range problemLines(r) {
 		b.WriteString("\n\n" + mdEscape(l))
 	}
+	return b.String()
+}
+
+func formatMarkdown(r *Result) string {
+	var b strings.Builder
+	b.WriteString(markdownHead(r))
+	b.WriteString(xarrayMarkdown(r))
 	if h, rows := columnTable(r); h != nil {
 		if len(rows) > 12 {
 			rows = append(rows[:12:12], repeat("…", len(h)))

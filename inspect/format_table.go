@@ -6,7 +6,6 @@ package inspect
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -39,9 +38,9 @@ func facts(r *Result) [][2]string {
 		add("Dtype", s.Dtype)
 	}
 	if s.MemoryBytes != nil {
-		m := HumanBytes(*s.MemoryBytes)
+		m := MemoryText(*s.MemoryBytes, s.MemoryEstimated)
 		if s.MemoryEstimated {
-			m += " (shallow; object data not counted)"
+			m += " (shallow: object data not counted; deep_memory counts it)"
 		}
 		add("Memory", m)
 	} else if s.Nbytes != nil {
@@ -97,7 +96,8 @@ func columnTable(r *Result) ([]string, [][]string) {
 			row[2] = commas(*c.NullCount)
 		}
 		if st := stats[c.Name]; st != nil {
-			row[3], row[4], row[5] = r.stat(st.Min), r.stat(st.Max), r.stat(st.Mean)
+			mm := r.statCells(st.Min, st.Max, st.Mean) // one number format for the row
+			row[3], row[4], row[5] = mm[0], mm[1], mm[2]
 			if st.Distinct != nil {
 				row[6] = commas(*st.Distinct)
 				if st.DistinctEstimated {
@@ -113,11 +113,55 @@ func columnTable(r *Result) ([]string, [][]string) {
 	return dropEmptyColumns(head, rows)
 }
 
-func (r *Result) stat(v any) string {
-	if v == nil {
-		return ""
+// statCells renders the statistics of one line: numbers in one format
+// (numbers.go), anything else in the result's language; cut to 24 bytes.
+func (r *Result) statCells(vs ...any) []string {
+	nums := lineNumbers(vs...)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		switch _, isNum := numberOf(v); {
+		case v == nil:
+		case isNum:
+			out[i] = clip.Bytes.Head(nums[i], 24)
+		default:
+			out[i] = clip.Bytes.Head(r.cell(v), 24)
+		}
 	}
-	return clip.Bytes.Head(r.cell(v), 24)
+	return out
+}
+
+// columnCells renders a table's rows column by column: the numbers of
+// one column in one format, the rest in the result's language, each cut
+// to width bytes.
+func (r *Result) columnCells(rows [][]any, width int) [][]string {
+	out := make([][]string, len(rows))
+	cols := 0
+	for i, row := range rows {
+		out[i] = make([]string, len(row))
+		cols = max(cols, len(row))
+	}
+	for j := 0; j < cols; j++ {
+		var col []any
+		for _, row := range rows {
+			if j < len(row) {
+				col = append(col, row[j])
+			}
+		}
+		nums, k := lineNumbers(col...), 0
+		for i, row := range rows {
+			if j >= len(row) {
+				continue
+			}
+			v := row[j]
+			t := r.cell(v)
+			if _, isNum := numberOf(v); isNum {
+				t = nums[k]
+			}
+			out[i][j] = clip.Bytes.Head(t, width)
+			k++
+		}
+	}
+	return out
 }
 
 // cell is a value's text in the result's language: booleans print
@@ -169,14 +213,18 @@ func previewTable(r *Result) ([]string, [][]string) {
 	}
 	if len(p.Head) > 0 {
 		head := append([]string{""}, p.Columns...)
+		var values [][]any
+		for _, rs := range [][]Row{p.Head, p.Tail} {
+			for _, row := range rs {
+				values = append(values, row.Values)
+			}
+		}
+		texts := r.columnCells(values, 40) // one number format per column
 		var rows [][]string
 		add := func(rs []Row) {
 			for _, row := range rs {
-				cells := []string{cellText(row.Index)}
-				for _, v := range row.Values {
-					cells = append(cells, clip.Bytes.Head(r.cell(v), 40))
-				}
-				rows = append(rows, cells)
+				rows = append(rows, append([]string{cellText(row.Index)}, texts[0]...))
+				texts = texts[1:]
 			}
 		}
 		add(p.Head)
@@ -293,19 +341,27 @@ func renderTable(head []string, rows [][]string, width int) []string {
 	return out
 }
 
+// StatLine is one statistics line ("amount: min=2 max=9.75 …" for a
+// column), numbers in one format.
+func StatLine(st Statistics) string {
+	l := statLine(&st)
+	if st.Name != "" {
+		l = st.Name + ": " + l
+	}
+	return l
+}
+
 func statLine(st *Statistics) string {
 	var parts []string
-	add := func(k string, v any) {
-		if v != nil {
-			parts = append(parts, k+"="+cellText(v))
-		}
-	}
-	add("min", st.Min)
-	add("max", st.Max)
-	add("mean", st.Mean)
-	add("std", st.Std)
+	var median any
 	if st.Quantiles != nil {
-		add("median", st.Quantiles.P50)
+		median = st.Quantiles.P50
+	}
+	nums := lineNumbers(st.Min, st.Max, st.Mean, st.Std, median) // one number format for the line
+	for i, k := range []string{"min", "max", "mean", "std", "median"} {
+		if nums[i] != "" {
+			parts = append(parts, k+"="+nums[i])
+		}
 	}
 	if st.NaNCount != nil && *st.NaNCount > 0 {
 		parts = append(parts, "nan="+commas(*st.NaNCount))
@@ -355,83 +411,4 @@ func untyped(repr, typ string) string {
 		}
 	}
 	return repr
-}
-
-// maxNamedColumns bounds the columns problemLines names per kind.
-const maxNamedColumns = 12
-
-// problemLines name every column with nulls, infinities or mixed element
-// types ("nulls: label 1,653 (33%)"), most first, so a cut column table
-// never hides the one column that matters.
-func problemLines(r *Result) []string {
-	s := r.Structure
-	if s == nil || len(s.Columns) == 0 || r.DetectedType == TypeSeries {
-		return nil
-	}
-	rows := int64(0)
-	if len(s.Shape) > 0 {
-		rows = s.Shape[0]
-	}
-	type named struct {
-		name string
-		n    int64
-		text string
-	}
-	var nulls, infs, mixed []named
-	for _, c := range s.Columns {
-		if c.NullCount != nil && *c.NullCount > 0 {
-			t := c.Name + " " + commas(*c.NullCount)
-			if rows > 0 {
-				t += " (" + percent(*c.NullCount, rows) + ")"
-			}
-			nulls = append(nulls, named{c.Name, *c.NullCount, t})
-		}
-	}
-	if st := r.Statistics; st != nil {
-		for _, c := range st.Columns {
-			if c.InfCount != nil && *c.InfCount > 0 {
-				infs = append(infs, named{c.Name, *c.InfCount, c.Name + " " + commas(*c.InfCount)})
-			}
-			if len(c.ElementTypes) > 1 {
-				types := make([]string, 0, len(c.ElementTypes))
-				for t := range c.ElementTypes {
-					types = append(types, t)
-				}
-				sort.Strings(types)
-				mixed = append(mixed, named{c.Name, int64(len(types)), c.Name + " (" + strings.Join(types, ", ") + ")"})
-			}
-		}
-	}
-	var out []string
-	for _, k := range []struct {
-		label string
-		list  []named
-	}{{"nulls", nulls}, {"inf", infs}, {"mixed types", mixed}} {
-		if len(k.list) == 0 {
-			continue
-		}
-		sort.SliceStable(k.list, func(i, j int) bool { return k.list[i].n > k.list[j].n })
-		parts := make([]string, 0, maxNamedColumns+1)
-		for i, n := range k.list {
-			if i == maxNamedColumns {
-				parts = append(parts, fmt.Sprintf("+%d more columns", len(k.list)-maxNamedColumns))
-				break
-			}
-			parts = append(parts, n.text)
-		}
-		out = append(out, k.label+": "+strings.Join(parts, ", "))
-	}
-	return out
-}
-
-// percent is n of total as a short percentage ("33%", "0.1%", "<0.1%").
-func percent(n, total int64) string {
-	p := float64(n) * 100 / float64(total)
-	switch {
-	case p >= 10:
-		return fmt.Sprintf("%.0f%%", p)
-	case p >= 0.1:
-		return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", p), "0"), ".") + "%"
-	}
-	return "<0.1%"
 }

@@ -18,13 +18,28 @@ func boxInner(width int) int {
 	return max(width, 40) - 4
 }
 
-func formatTUI(r *Result, width int) string {
-	inner := boxInner(width)
+// tuiHead is the head of the tui box: the summary, then every problem
+// (before anything a budget may cut).
+func tuiHead(r *Result, inner int) []string {
 	var lines []string
 	if r.Summary != "" {
 		lines = append(lines, wrap(r.Summary, inner)...)
+	}
+	if ps := problemLines(r); len(ps) > 0 {
+		lines = append(lines, "PROBLEMS")
+		for _, l := range ps {
+			lines = append(lines, wrap(l, inner)...)
+		}
+	}
+	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
+	return lines
+}
+
+func formatTUI(r *Result, width int) string {
+	inner := boxInner(width)
+	lines := tuiHead(r, inner)
 	fs := facts(r)
 	kw := 0
 	for _, f := range fs {
@@ -37,9 +52,6 @@ func formatTUI(r *Result, width int) string {
 	if h, rows := columnTable(r); h != nil {
 		lines = append(lines, "", "COLUMNS")
 		lines = append(lines, renderTable(h, rows, inner)...)
-		for _, l := range problemLines(r) {
-			lines = append(lines, wrap(l, inner)...)
-		}
 	}
 	if h, rows := previewTable(r); h != nil {
 		lines = append(lines, "", "PREVIEW")

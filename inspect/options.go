@@ -51,6 +51,11 @@ type Options struct {
 	// digits in statistics and preview cells, 6 in browsed pages) or "full"
 	// (every float exact).
 	Precision string `json:"precision,omitempty"`
+	// StatsOf narrows a table's statistics to a selection's columns and
+	// filtered rows (its Rows and Sort are not used): the structure still
+	// describes the whole table, the statistics say what they cover
+	// (Statistics.Rows, Statistics.ColumnScope). Python probe only.
+	StatsOf *Selection `json:"stats_of,omitempty"`
 }
 
 // Precisions.

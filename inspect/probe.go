@@ -226,7 +226,7 @@ type probeArgs struct {
 
 // probeOptions are the options every probe reads, by their JSON names.
 func probeOptions(o Options) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"max_preview_rows":   o.MaxPreviewRows,
 		"max_preview_items":  o.MaxPreviewItems,
 		"include_statistics": o.IncludeStatistics == nil || *o.IncludeStatistics,
@@ -234,6 +234,10 @@ func probeOptions(o Options) map[string]any {
 		"timeout":            o.Timeout,
 		"precision":          o.Precision,
 	}
+	if sel := o.StatsOf; sel != nil && (len(sel.Columns) > 0 || sel.Filter != "") {
+		m["stats_of"] = map[string]any{"columns": sel.Columns, "filter": sel.Filter}
+	}
+	return m
 }
 
 // ProbeArgsJSON is the JSON argument of the probe's run() for path and opts

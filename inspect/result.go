@@ -92,6 +92,10 @@ type Result struct {
 	ProbeMs float64 `json:"probe_ms,omitempty"`
 	// Budget says what was left out to fit a byte budget (budget.go).
 	Budget *BudgetNote `json:"budget,omitempty"`
+
+	// problems are the problem lines of the whole result, kept before a
+	// budget dropped columns (problems.go); nil: computed when rendered.
+	problems []string
 }
 
 // Structure describes the shape of a value (which fields are set depends on
@@ -280,6 +284,11 @@ type Statistics struct {
 	// Sampled: computed on SampleSize evenly spaced elements.
 	Sampled    bool   `json:"sampled,omitempty"`
 	SampleSize *int64 `json:"sample_size,omitempty"`
+	// Rows and ColumnScope say what a table's statistics cover when they
+	// follow a selection: "filtered, 102 of 4,051" rows, "chosen, 4 of 9"
+	// columns (absent: all of them, as Structure describes).
+	Rows        string `json:"rows,omitempty"`
+	ColumnScope string `json:"column_scope,omitempty"`
 	// Skipped says why statistics were not computed.
 	Skipped       string       `json:"skipped,omitempty"`
 	DuplicateRows *int64       `json:"duplicate_rows,omitempty"`

@@ -31,6 +31,7 @@ type ValueSummary struct {
 	Shape           []int64  `json:"shape,omitempty"`
 	Dtype           string   `json:"dtype,omitempty"`
 	Memory          *int64   `json:"memory,omitempty"`
+	MemoryEstimated bool     `json:"memory_estimated,omitempty"` // shallow: object data not counted
 	Nulls           *int64   `json:"nulls,omitempty"`
 	NullColumns     [][2]any `json:"null_columns,omitempty"` // [name, count], most first
 	NullColumnCount int      `json:"null_column_count,omitempty"`
@@ -202,7 +203,7 @@ func (v ValueSummary) Line() string {
 		add(short + " " + dims(v.Shape))
 		add(nullText(v))
 		if v.Memory != nil {
-			add(HumanBytes(*v.Memory))
+			add(MemoryText(*v.Memory, v.MemoryEstimated))
 		}
 	case "series", "index", "polars_series", "ndarray", "dataarray", "tensor":
 		head := short
@@ -233,7 +234,8 @@ func (v ValueSummary) Line() string {
 			add(commas(v.Inf) + " inf")
 		}
 		if v.Min != nil && v.Max != nil {
-			add("min " + num(v.Min) + " max " + num(v.Max))
+			mm := roundedNumbers(4, v.Min, v.Max) // one number format for the line
+			add("min " + mm[0] + " max " + mm[1])
 		}
 		if v.Kind == "tensor" && v.Memory != nil {
 			add(HumanBytes(*v.Memory))
@@ -292,10 +294,22 @@ func nullText(v ValueSummary) string {
 		return plural(*v.Nulls, "null")
 	}
 	names := make([]string, 0, len(v.NullColumns))
+	same := true
 	for _, c := range v.NullColumns {
 		names = append(names, fmt.Sprint(c[0]))
+		same = same && fmt.Sprint(c[1]) == fmt.Sprint(v.NullColumns[0][1])
 	}
-	s := plural(*v.Nulls, "null") + " in " + strings.Join(names, ", ")
+	// Cells, never read as rows: "93 nulls in each of a, b", "279 null
+	// cells in a, b, c".
+	s := plural(*v.Nulls, "null cell") + " in "
+	switch {
+	case len(names) == 1 && v.NullColumnCount <= 1:
+		s = plural(*v.Nulls, "null") + " in "
+	case same && v.NullColumnCount == len(names):
+		n, _ := numberOf(v.NullColumns[0][1])
+		s = plural(int64(n), "null") + " in each of "
+	}
+	s += strings.Join(names, ", ")
 	if more := v.NullColumnCount - len(names); more > 0 {
 		s += fmt.Sprintf(" +%d more", more)
 	}

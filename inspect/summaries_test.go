@@ -6,6 +6,7 @@ package inspect_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestDebugpySummaries(t *testing.T) {
 	want := map[string]string{
 		"slow":          "SlowLen (1 attribute)",
 		"bad":           "BadRepr (1 attribute)",
-		"df":            "DataFrame 1,000 × 10 · 4 nulls in c1, c2 · ",
+		"df":            "DataFrame 1,000 × 10 · 4 null cells in c1, c2 · ",
 		"nan_inf":       "DataFrame 6 × 1 · 1 null in v · ",
 		"series":        "Series int64 (50,) · min ",
 		"arr":           "ndarray float64 3 × 4 · min 0 max 11",
@@ -126,7 +127,14 @@ func TestSummaryLines(t *testing.T) {
 		{inspect.ValueSummary{Kind: "tensor", Type: "torch.Tensor", Dtype: "float32", Shape: []int64{2, 3}, Device: "cuda:0", RequiresGrad: true},
 			"Tensor float32 2 × 3 cuda:0 · requires_grad"},
 		{inspect.ValueSummary{Kind: "dataframe", Type: "pandas.DataFrame", Shape: []int64{272, 8}, Nulls: n(66),
-			NullColumns: [][2]any{{"region", 60.0}, {"x", 4.0}, {"y", 2.0}}, NullColumnCount: 5}, "DataFrame 272 × 8 · 66 nulls in region, x, y +2 more"},
+			NullColumns: [][2]any{{"region", 60.0}, {"x", 4.0}, {"y", 2.0}}, NullColumnCount: 5}, "DataFrame 272 × 8 · 66 null cells in region, x, y +2 more"},
+		{inspect.ValueSummary{Kind: "dataframe", Type: "pandas.DataFrame", Shape: []int64{4051, 9}, Nulls: n(279),
+			NullColumns: [][2]any{{"unit_price", 93.0}, {"amount", 93.0}, {"amount_eur", 93.0}}, NullColumnCount: 3, Memory: n(324096), MemoryEstimated: true},
+			"DataFrame 4,051 × 9 · 93 nulls in each of unit_price, amount, amount_eur · ≥316.5 KB estimated"},
+		{inspect.ValueSummary{Kind: "series", Type: "pandas.Series", Dtype: "float64", Shape: []int64{4051}, Min: 757512.3, Max: json.Number("989366")},
+			"Series float64 (4,051,) · min 757512.3 max 989366"},
+		{inspect.ValueSummary{Kind: "ndarray", Type: "numpy.ndarray", Dtype: "float64", Shape: []int64{3}, Min: 1.5e-7, Max: 2.0},
+			"ndarray float64 (3,) · min 1.5e-07 max 2e+00"},
 		{inspect.ValueSummary{Kind: "container", Type: "dict", Len: n(3)}, "dict[3]"},
 		{inspect.ValueSummary{Kind: "container", Type: "list", Len: n(2), Value: "[<Order>, 1]"}, "[<Order>, 1]"},
 		{inspect.ValueSummary{Kind: "object", Type: "app.Order", Attrs: n(1)}, "Order (1 attribute)"},

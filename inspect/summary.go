@@ -30,17 +30,16 @@ func Summarize(r *Result) string {
 			parts = append(parts, short)
 		}
 		if s.MemoryBytes != nil {
-			add("%s%s", approx(s.MemoryEstimated), HumanBytes(*s.MemoryBytes))
+			add("%s", MemoryText(*s.MemoryBytes, s.MemoryEstimated))
 		}
-		nulls, cols := int64(0), 0
+		var counts []int64
 		for _, c := range s.Columns {
 			if c.NullCount != nil && *c.NullCount > 0 {
-				nulls += *c.NullCount
-				cols++
+				counts = append(counts, *c.NullCount)
 			}
 		}
-		if cols > 0 {
-			add("%s in %s", plural(nulls, "null"), plural(int64(cols), "column"))
+		if len(counts) > 0 {
+			add("%s", nullCellsText(counts))
 		} else if len(s.Columns) > 0 && s.Columns[0].NullCount != nil {
 			add("no nulls")
 		}
@@ -58,7 +57,7 @@ func Summarize(r *Result) string {
 			parts = append(parts, s.Dtype)
 		}
 		if s.MemoryBytes != nil {
-			add("%s%s", approx(s.MemoryEstimated), HumanBytes(*s.MemoryBytes))
+			add("%s", MemoryText(*s.MemoryBytes, s.MemoryEstimated))
 		}
 		if len(s.Columns) == 1 && s.Columns[0].NullCount != nil {
 			if k := *s.Columns[0].NullCount; k > 0 {
@@ -191,11 +190,23 @@ func Summarize(r *Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func approx(estimated bool) string {
-	if estimated {
-		return "≥"
+// nullCellsText says how many nulls the columns with some hold, counting
+// cells, never as if they were rows: "93 nulls in 1 column", "93 nulls in
+// each of 3 columns", "279 null cells in 3 columns (12–93 per column)".
+func nullCellsText(counts []int64) string {
+	total, lo, hi := int64(0), counts[0], counts[0]
+	for _, n := range counts {
+		total += n
+		lo, hi = min(lo, n), max(hi, n)
 	}
-	return ""
+	cols := plural(int64(len(counts)), "column")
+	switch {
+	case len(counts) == 1:
+		return plural(total, "null") + " in 1 column"
+	case lo == hi:
+		return plural(lo, "null") + " in each of " + cols
+	}
+	return fmt.Sprintf("%s in %s (%s–%s per column)", plural(total, "null cell"), cols, commas(lo), commas(hi))
 }
 
 // shortType is the last dotted component of a Python type name, or a Go
@@ -342,8 +353,12 @@ func flatArray(v any) string {
 		return cellText(v)
 	}
 	parts := make([]string, len(list))
+	nums := lineNumbers(list...) // one number format for the line
 	for i, x := range list {
 		parts[i] = flatArray(x)
+		if _, ok := numberOf(x); ok {
+			parts[i] = nums[i]
+		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }

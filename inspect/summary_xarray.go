@@ -61,7 +61,7 @@ func datasetParts(s *Structure) []string {
 		parts = append(parts, plural(int64(len(s.Coords)), "coordinate"))
 	}
 	if s.MemoryBytes != nil {
-		parts = append(parts, approx(s.MemoryEstimated)+HumanBytes(*s.MemoryBytes))
+		parts = append(parts, MemoryText(*s.MemoryBytes, s.MemoryEstimated))
 	}
 	if withNulls > 0 {
 		parts = append(parts, plural(nulls, "null")+" in "+plural(withNulls, "variable"))

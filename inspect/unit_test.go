@@ -210,7 +210,7 @@ func TestSummaries(t *testing.T) {
 	got := Summarize(&Result{Type: "pandas.core.frame.DataFrame", DetectedType: TypeDataFrame, Structure: &Structure{
 		Shape: []int64{1000, 10}, MemoryBytes: n(80000),
 		Columns: []Column{{Name: "a", NullCount: n(10)}, {Name: "b", NullCount: n(2)}, {Name: "c", NullCount: n(0)}}}})
-	if want := "DataFrame 1,000 rows × 10 columns, 78.1 KB, 12 nulls in 2 columns"; got != want {
+	if want := "DataFrame 1,000 rows × 10 columns, 78.1 KB, 12 null cells in 2 columns (2–10 per column)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got := Summarize(&Result{Type: "[]int", DetectedType: TypeSlice, Structure: &Structure{Length: n(3), Cap: n(8)}}); got != "[]int 3 items, cap 8" {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/server/adapter"
+	nodeadapter "github.com/dapscope/dapscope/server/adapter/node"
 )
 
 // CDPAddress is where js-debug's CDP proxy of a session listens.
@@ -116,7 +117,7 @@ func (br *Bridge) linkCDP(b *Session, addr CDPAddress) {
 	}
 	b.mu.Unlock()
 	ctx, cancel := context.WithTimeout(br.ctx, 10*time.Second)
-	l, err := dialCDPLink(ctx, addr)
+	l, err := dialCDPLink(ctx, addr, nodeadapter.Hops{}) // loopback only
 	cancel()
 	if err != nil {
 		br.log.Info("bridge: no CDP shortcut, requests go through the editor", "session", b.id, "err", err)

@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	nodeadapter "github.com/dapscope/dapscope/server/adapter/node"
 	"net/url"
 	"os"
 	"os/exec"
@@ -101,7 +102,7 @@ func TestBridgeCDPShortcut(t *testing.T) {
 	// → JsDebug.subscribe (refused by a bare inspector), Debugger.enable
 	// → Debugger.setBreakpointByUrl, Runtime.runIfWaitingForDebugger
 	// ← Debugger.paused (first line) → Debugger.resume ← paused (breakpoint)
-	l, err := dialCDPLink(ctx, addr)
+	l, err := dialCDPLink(ctx, addr, nodeadapter.Hops{})
 	if err != nil {
 		t.Fatal(err)
 	}

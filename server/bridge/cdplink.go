@@ -1,7 +1,8 @@
 // cdplink.go: the link to js-debug's CDP proxy of a bridged session
 // (cdp.go uses it), on the Node adapter's CDP connection
-// (node.DialClient): the current pause's call frames, followed from
-// Debugger.paused/resumed on the read loop, and evaluateOnCallFrame.
+// (node.DialClientVia, every hop on loopback): the current pause's call
+// frames, followed from Debugger.paused/resumed on the read loop, and
+// evaluateOnCallFrame.
 
 package bridge
 
@@ -31,14 +32,16 @@ type cdpLink struct {
 	frames []cdpFrame // the current pause's call frames; nil while running
 }
 
-// dialCDPLink connects to the proxy and starts following pauses.
-func dialCDPLink(ctx context.Context, addr CDPAddress) (*cdpLink, error) {
+// dialCDPLink connects to the proxy and starts following pauses. Every
+// hop obeys hops (loopback only in production: a websocket redirect
+// elsewhere is refused before the proxy's secret path goes anywhere).
+func dialCDPLink(ctx context.Context, addr CDPAddress, hops nodeadapter.Hops) (*cdpLink, error) {
 	u, err := addr.url()
 	if err != nil {
 		return nil, err
 	}
 	l := &cdpLink{}
-	cl, err := nodeadapter.DialClient(ctx, u, l.event)
+	cl, err := nodeadapter.DialClientVia(ctx, u, hops, l.event)
 	if err != nil {
 		msg := err.Error()
 		if addr.Path != "" {

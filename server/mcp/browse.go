@@ -1,12 +1,15 @@
 // browse.go: the row-browsing arguments of debug_inspect_variable —
 // columns, rows, sort, filter — computed in the debuggee (inspect.Browse)
-// and returned as a page beside the summary, with inspect.FormatPage's
-// table as text.
+// and returned as a page beside the summary (whose statistics follow the
+// selection), with inspect.FormatPage's table as text, the whole answer
+// within max_bytes.
 
 package mcp
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
@@ -67,4 +70,33 @@ func (s *Server) browse(ctx context.Context, sess *session.Session, frameID int,
 		return nil, err
 	}
 	return r.Page, nil
+}
+
+// pageText is the text of a page answer: the summary, every problem the
+// inspector found, what the statistics cover and their lines, then the
+// page's table.
+func pageText(res *inspect.Result, page *inspect.Page) string {
+	var b strings.Builder
+	b.WriteString(res.Summary + "\n")
+	for _, l := range inspect.Problems(res) {
+		b.WriteString(l + "\n")
+	}
+	if st := res.Statistics; st != nil && len(st.Columns) > 0 {
+		scope := []string{}
+		if st.ColumnScope != "" {
+			scope = append(scope, "columns "+st.ColumnScope)
+		}
+		if st.Rows != "" {
+			scope = append(scope, "rows "+st.Rows)
+		}
+		if len(scope) == 0 {
+			scope = append(scope, "all rows and columns")
+		}
+		fmt.Fprintf(&b, "statistics of %s:\n", strings.Join(scope, ", "))
+		for _, c := range st.Columns {
+			fmt.Fprintf(&b, "- %s\n", inspect.StatLine(c))
+		}
+	}
+	b.WriteString(inspect.FormatPage(page))
+	return b.String()
 }

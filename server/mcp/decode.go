@@ -106,11 +106,16 @@ func normalize(v any, s *jsonschema.Schema, path string) (any, error) {
 		if s.Type == "number" && !ok {
 			return nil, argError(path, "expected a number, got %s", jsonKind(v))
 		}
-		if s.Type == "integer" && (!ok || f != math.Trunc(f) || math.Abs(f) > 1<<53) {
+		if s.Type == "integer" && (!ok || f != math.Trunc(f)) {
 			return nil, argError(path, "expected an integer, got %s", jsonKind(v))
 		}
 		if err := inRange(f, s, path); err != nil {
 			return nil, err
+		}
+		if s.Type == "integer" && math.Abs(f) > maxExactInt {
+			// 2^63-1 is an integer, but not one a JSON number carries
+			// exactly: a bound, said as one (not "expected an integer").
+			return nil, argError(path, "at most %d in absolute value, the largest integer JSON carries exactly (got %s)", int64(maxExactInt), numberText(v))
 		}
 		return json.Number(strconv.FormatFloat(f, 'f', -1, 64)), nil
 	case "string":
@@ -270,6 +275,17 @@ func inRange(f float64, s *jsonschema.Schema, path string) error {
 		return argError(path, "at most %s (got %s)", num(hi), got)
 	}
 	return argError(path, "at least %s (got %s)", num(lo), got)
+}
+
+// maxExactInt is 2^53, past which a JSON number is not an exact integer.
+const maxExactInt = 1 << 53
+
+// numberText is a number argument as it was sent.
+func numberText(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	return fmt.Sprint(v)
 }
 
 // finiteNumber reads a JSON number, or a numeric string (some agents send

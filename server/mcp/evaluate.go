@@ -75,6 +75,7 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 			return nil, a.err
 		}
 		r := &EvaluateResult{Expression: p.Expression, Result: a.b.Result, Type: a.b.Type, VariablesReference: a.b.VariablesReference}
+		r.readable(ctx, sess) // nested keys, multi-line strings (evaluate_render.go)
 		if waited != nil {
 			r.WaitedMs = time.Since(start).Milliseconds()
 			r.WaitedFor = clip.Runes.Head(waited.expr, 80)

@@ -1,7 +1,8 @@
 // http.go: the streamable HTTP transport for the editor-attached sidecar:
 // loopback-only bind (other addresses refused), a random per-launch bearer
 // token (compared in constant time, never logged), and Host/Origin checks
-// against DNS rebinding, and a bound on request bodies (413 past it).
+// against DNS rebinding, and a bound on request bodies (413 past it); its
+// MCP sessions expire and are bounded in number (httpsessions.go).
 
 package mcp
 
@@ -148,16 +149,37 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) (Endpoint, error) {
 		return Endpoint{}, err
 	}
 	httpSrv := &http.Server{ReadHeaderTimeout: 10 * time.Second}
+	sessions := newHTTPSessions(s.opts.HTTPSessionIdle, s.opts.MaxHTTPSessions) // httpsessions.go
 	streamable := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath(endpointPath),
 		mcpserver.WithStreamableHTTPServer(httpSrv),
 		mcpserver.WithStreamableHTTPLogger(s.log),
 		mcpserver.WithHeartbeatInterval(15*time.Second),
+		mcpserver.WithSessionIdManager(sessions),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(endpointPath, streamable)
+	mux.Handle(endpointPath, sessions.track(streamable))
 	httpSrv.Handler = guard(mux, token)
-	s.bg.Add(2)
+	s.mu.Lock()
+	s.httpSessions = append(s.httpSessions, sessions)
+	s.mu.Unlock()
+	s.bg.Add(3)
+	go func() { // idle sessions expire
+		defer s.bg.Done()
+		tick := time.NewTicker(max(10*time.Millisecond, min(s.opts.HTTPSessionIdle/4, time.Minute)))
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				sessions.sweep()
+				sessions.release(streamable)
+			case <-ctx.Done():
+				return
+			case <-s.bgCtx.Done():
+				return
+			}
+		}
+	}()
 	go func() {
 		defer s.bg.Done()
 		if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

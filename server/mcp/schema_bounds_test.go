@@ -17,6 +17,7 @@ import (
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
 )
 
 // argTypes: each tool's argument type (a tool added without an entry here
@@ -82,6 +83,14 @@ func TestSchemaBounds(t *testing.T) {
 	if s := prop(reflect.TypeFor[snapshotArgs](), "inspect"); s.MaxItems == nil || *s.MaxItems != 10 {
 		t.Errorf("snapshot inspect: maxItems %v, want 10", s.MaxItems)
 	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[launchArgs](), reflect.TypeFor[attachArgs](), reflect.TypeFor[setBreakpointsArgs]()} {
+		if s := prop(typ, "breakpoints"); s.MaxItems == nil || *s.MaxItems != session.MaxBreakpoints {
+			t.Errorf("%v breakpoints: maxItems %v, want %d", typ, s.MaxItems, session.MaxBreakpoints)
+		}
+	}
+	if s := prop(reflect.TypeFor[attachArgs](), "connect_timeout"); s.Minimum == nil || s.Maximum == nil || *s.Maximum != 600 {
+		t.Errorf("attach connect_timeout: bounds %v..%v", s.Minimum, s.Maximum)
+	}
 	for _, p := range [][]string{{"columns", "[]"}, {"sort", "[]", "column"}} {
 		if s := prop(reflect.TypeFor[inspectArgs](), p...); fmt.Sprint(s.Types) != "[string integer]" {
 			t.Errorf("inspect %v: types %v, want a name or a position", p, s.Types)
@@ -119,6 +128,11 @@ func TestDecodeArgsRanges(t *testing.T) {
 		{reflect.TypeFor[watchArgs](), `{"action":" "}`, "action", "must be one of add, remove"},
 		{reflect.TypeFor[evaluateArgs](), `{"expression":"  "}`, "expression", "required (empty)"},
 		{reflect.TypeFor[sessionsArgs](), `{"x":1}`, "x", `unknown field "x" (allowed: none)`},
+		// 2^63-1 is an integer: a bound error, not "expected an integer" (issue 28).
+		{reflect.TypeFor[outputArgs](), `{"offset":9223372036854775807}`, "offset", "at most 9007199254740992 in absolute value, the largest integer JSON carries exactly (got 9223372036854775807)"},
+		{reflect.TypeFor[inspectArgs](), `{"expression":"df","rows":{"offset":9223372036854775807}}`, "rows.offset", "at most 9007199254740992 in absolute value"},
+		{reflect.TypeFor[outputArgs](), `{"offset":9007199254740992}`, "", ""},
+		{reflect.TypeFor[setBreakpointsArgs](), `{"file":"a.py","breakpoints":[` + strings.Repeat(`{"line":1},`, 1000) + `{"line":2}]}`, "breakpoints", "at most 1000 items (got 1001)"},
 	} {
 		var v = reflect.New(c.typ)
 		err := decodeArgs([]byte(c.in), v.Interface())

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/dapscope/dapscope/server/adapter"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -81,17 +83,37 @@ func TestShrinkJSON(t *testing.T) {
 }
 
 // TestToolListSize: every agent reads tools/list into its context in every
-// conversation (issue 13: 43.6 KB before). The whole list stays ≤ 16 KB and
-// the part a model reads (names, descriptions, input schemas) ≤ 10 KB,
-// without losing strictness: every input schema closed, every tool with its
-// annotations.
+// conversation (issue 13: 43.6 KB before). The part a model reads is each
+// tool as a client hands it on: the JSON object {name, description,
+// inputSchema}, compact; all of them together stay <= 10 KB (issue 26.8:
+// 11,158 B, while this test summed the three fields' raw lengths). Every
+// description is ASCII without <, > or &, so no client's escaping makes it
+// longer. Nothing that catches a wrong call is traded for it: every input
+// schema closed, every tool with its annotations (bounds and enums:
+// TestSchemaBounds). The whole tools/list stays <= 16 KB.
 func TestToolListSize(t *testing.T) {
 	_, srv := newServer(t, Options{})
 	var tools []mcpgo.Tool
 	read := 0
 	for _, tl := range srv.MCP().ListTools() {
 		tools = append(tools, tl.Tool)
-		read += len(tl.Tool.Name) + len(tl.Tool.Description) + len(tl.Tool.RawInputSchema)
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}{tl.Tool.Name, tl.Tool.Description, tl.Tool.RawInputSchema}); err != nil {
+			t.Fatal(err)
+		}
+		read += len(strings.TrimSuffix(buf.String(), "\n"))
+		for _, r := range tl.Tool.Description + string(tl.Tool.RawInputSchema) {
+			if r > 0x7e || r == '<' || r == '>' || r == '&' {
+				t.Errorf("%s: %q in its description or schema: a client may send it escaped, longer", tl.Tool.Name, r)
+				break
+			}
+		}
 		var in map[string]any
 		if err := json.Unmarshal(tl.Tool.RawInputSchema, &in); err != nil || in["additionalProperties"] != false {
 			t.Errorf("%s: input schema not strict: %s", tl.Tool.Name, tl.Tool.RawInputSchema)
@@ -105,8 +127,27 @@ func TestToolListSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("tools/list: %d tools, %d bytes; names+descriptions+input schemas %d bytes", len(tools), len(b), read)
+	t.Logf("tools/list: %d tools, %d bytes; what a model reads ({name, description, inputSchema} per tool) %d bytes", len(tools), len(b), read)
 	if len(b) > 16<<10 || read > 10<<10 {
 		t.Errorf("tools/list is %d bytes (max 16384), the part a model reads %d (max 10240)", len(b), read)
 	}
 }
+
+// TestInstructionsNameWhatCanBeDebugged: the server's instructions name
+// every adapter, the editor's own sessions and Jupyter kernels (issue
+// 26.9: they named debugpy and Delve only).
+func TestInstructionsNameWhatCanBeDebugged(t *testing.T) {
+	for _, want := range []string{"debugpy", "Delve", "Node", "TypeScript", "bridged", "js-debug", "Jupyter kernels (kernel_list, kernel_attach)", "debug_attach"} {
+		if !strings.Contains(instructions, want) {
+			t.Errorf("the instructions do not name %q:\n%s", want, instructions)
+		}
+	}
+	for _, k := range adapter.Kinds() {
+		if !strings.Contains(strings.ToLower(instructions), strings.ToLower(adapterName[k])) {
+			t.Errorf("adapter %s is not named in the instructions", k)
+		}
+	}
+}
+
+// adapterName is how the instructions name each adapter kind.
+var adapterName = map[adapter.Kind]string{adapter.Debugpy: "debugpy", adapter.Dlv: "Delve", adapter.Node: "Node adapter"}

@@ -37,6 +37,11 @@ type Options struct {
 	WaitTimeout time.Duration
 	// Version reported to clients.
 	Version string
+	// HTTPSessionIdle closes an MCP session over HTTP idle this long
+	// (default 1 h); MaxHTTPSessions bounds how many are open (default 64:
+	// a new one closes the oldest idle ones first). httpsessions.go.
+	HTTPSessionIdle time.Duration
+	MaxHTTPSessions int
 }
 
 // Server is the MCP server over a session manager.
@@ -58,6 +63,8 @@ type Server struct {
 	mu     sync.Mutex
 	states map[string]*sessState
 	seq    int
+	// httpSessions are the MCP session tables of the HTTP endpoints.
+	httpSessions []*httpSessions
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -81,6 +88,12 @@ func New(mgr *session.Manager, opts Options) *Server {
 	}
 	if opts.Version == "" {
 		opts.Version = "0.1.0"
+	}
+	if opts.HTTPSessionIdle <= 0 {
+		opts.HTTPSessionIdle = DefaultHTTPSessionIdle
+	}
+	if opts.MaxHTTPSessions <= 0 {
+		opts.MaxHTTPSessions = DefaultMaxHTTPSessions
 	}
 	s := &Server{mgr: mgr, opts: opts, log: opts.Logger, budget: newBudget(opts.MemoryBudget), states: map[string]*sessState{}}
 	mgr.OnRemove(s.dropState) // watches, snapshots and their memory go with a forgotten session
@@ -111,7 +124,10 @@ func (s *Server) registerTools() {
 	s.registerInspectTools()    // tools_inspect.go: smart inspection (inspect)
 }
 
-const instructions = `dapscope drives debug sessions (debugpy, Delve). Typical flow: debug_launch with breakpoints (waits for the first stop) → debug_inspect_variable / debug_evaluate / debug_variables → debug_step or debug_continue (each waits and returns the stop with source lines and locals) → debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
+// instructions are what an agent reads once about the server: what it can
+// debug (every adapter, the editor's own sessions, Jupyter kernels), the
+// flow, and the conventions the tools' schemas do not repeat.
+const instructions = `dapscope debugs Python (debugpy), Go (Delve), JavaScript and TypeScript (its own Node adapter over V8's inspector), the sessions of VS Code's own debuggers (js-debug, Python, Go: origin "bridged"), and Jupyter kernels (kernel_list, kernel_attach). debug_launch picks the adapter from the program (.py; .go or a package directory; .js .mjs .cjs .ts .mts .cts) unless adapter names one; debug_attach reaches debugpy --listen or node --inspect. Typical flow: debug_launch with breakpoints (waits for the first stop) -> debug_inspect_variable / debug_evaluate / debug_variables -> debug_step or debug_continue (each waits and returns the stop with source lines and locals) -> debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
 
 // codeContext answers "which symbol encloses this line, who calls it".
 type codeContext interface {

@@ -59,7 +59,7 @@ type snapshotArgs struct {
 	SessionRef
 	Action  string   `json:"action,omitempty" enum:"capture,list,delete"`
 	FrameID int      `json:"frame_id,omitempty"`
-	Inspect []string `json:"inspect,omitempty" maxItems:"10" jsonschema:"expressions to inspect too"`
+	Inspect []string `json:"inspect,omitempty" maxItems:"10" jsonschema:"inspect these too"`
 	Label   string   `json:"label,omitempty"`
 	ID      string   `json:"id,omitempty"`
 }
@@ -148,7 +148,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 
 func (s *Server) registerSnapshotTools() {
 	addTool(s, toolSpec{name: "debug_snapshot", title: "Snapshot a frame",
-		desc:  "Capture a frame's locals and inspections of chosen expressions under an id for debug_diff; list or delete snapshots.",
+		desc:  "Capture a frame's locals (and inspections) under an id for debug_diff; list, delete.",
 		hints: hints{}, more: "list fewer snapshots or delete old ones"},
 		func(ctx context.Context, c *call, p *snapshotArgs) (*SnapshotResult, error) {
 			sess, err := s.session(p.SessionID)

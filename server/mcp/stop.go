@@ -365,23 +365,13 @@ func sourceLine(path string, line int) string {
 	return ""
 }
 
+// outcomeLine is the outcome in the text of every tool that reports one
+// (debug_outcome, debug_terminate, stop reports): its one word, Ended, in
+// words.
 func outcomeLine(o *session.Outcome) string {
-	var parts []string
-	switch {
-	case o.Terminated:
-		// Ended by debug_terminate: the exit code is the kill's, not the program's.
-		return "outcome: terminated by the user (debug_terminate)"
-	case o.Completed:
-		parts = append(parts, "completed")
+	line := "outcome: " + o.Describe()
+	if o.Ended == session.EndedTerminated {
+		line = strings.Replace(line, "terminated by the user", "terminated by the user (debug_terminate)", 1)
 	}
-	if o.ExitCode != nil {
-		parts = append(parts, fmt.Sprintf("exit code %d", *o.ExitCode))
-	}
-	if o.ErrorType != "" {
-		parts = append(parts, fmt.Sprintf("%s: %s", o.ErrorType, o.ErrorMessage))
-	}
-	if len(parts) == 0 {
-		return "outcome: none yet"
-	}
-	return "outcome: " + strings.Join(parts, ", ")
+	return line
 }

@@ -22,7 +22,7 @@ type fileBreakpoint struct {
 type setBreakpointsArgs struct {
 	SessionRef
 	File        string           `json:"file"`
-	Breakpoints []fileBreakpoint `json:"breakpoints,omitempty" jsonschema:"the new set; [] clears"`
+	Breakpoints []fileBreakpoint `json:"breakpoints,omitempty" maxItems:"1000" jsonschema:"[] clears"`
 }
 
 type breakpointsArgs struct {
@@ -43,7 +43,12 @@ func (r *BreakpointsResult) text() string {
 	var b strings.Builder
 	for _, bp := range r.Breakpoints {
 		v := "verified"
-		if !bp.Verified {
+		switch {
+		case bp.State == session.BreakpointPending:
+			v = "pending (the adapter has not answered for this file's set yet; it may already stop here)"
+		case bp.State == session.BreakpointUnknown:
+			v = "unknown (" + bp.Message + ")"
+		case !bp.Verified:
 			v = "unverified"
 			if bp.Message != "" {
 				v += " (" + bp.Message + ")"
@@ -91,7 +96,7 @@ func (s *Server) registerBreakpointTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
-		desc:  "All breakpoints with verified state and hit counts.",
+		desc:  "All breakpoints: verified, hit counts, pending.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

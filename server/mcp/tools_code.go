@@ -62,12 +62,12 @@ func (c *codeIndex) enclosing(path string, line int) *CodeContext {
 
 type codeInspectArgs struct {
 	SessionRef
-	Symbol            string `json:"symbol,omitempty" jsonschema:"pkg.module.Class.method, Go pkg.Func"`
+	Symbol            string `json:"symbol,omitempty" jsonschema:"pkg.mod.Class.meth"`
 	Path              string `json:"path,omitempty"`
 	Line              int    `json:"line,omitempty"`
 	IncludeFullSource bool   `json:"include_full_source,omitempty"`
-	MaxNeighbors      int    `json:"max_neighbors,omitempty" minimum:"0" maximum:"50" jsonschema:"default 3"`
-	FrameID           int    `json:"frame_id,omitempty" jsonschema:"without symbol/path: this frame's code"`
+	MaxNeighbors      int    `json:"max_neighbors,omitempty" minimum:"0" maximum:"50"`
+	FrameID           int    `json:"frame_id,omitempty"`
 }
 
 // CodeResult is code_inspect's answer.
@@ -96,7 +96,7 @@ func (s *Server) registerCodeTools() {
 	}()
 
 	addTool(s, toolSpec{name: "code_inspect", title: "What is this code",
-		desc:  "Describe a symbol or file from the code graph: snippet, definitions, callers/callees, related tests and docs, docstring facts, git provenance. Default: the code at the stopped frame.",
+		desc:  "A symbol or file from the code graph: snippet, callers/callees, tests, docs, provenance; default: the stopped frame's code.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask without include_full_source, or with a smaller max_neighbors"},
 		func(ctx context.Context, c *call, p *codeInspectArgs) (*CodeResult, error) {
 			q := code.Query{Symbol: p.Symbol, Path: p.Path, Line: p.Line, IncludeFullSource: p.IncludeFullSource, MaxNeighbors: p.MaxNeighbors}

@@ -7,6 +7,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,7 +68,7 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 type stackArgs struct {
 	SessionRef
 	ThreadID int `json:"thread_id,omitempty"`
-	Levels   int `json:"levels,omitempty" minimum:"1" maximum:"200" jsonschema:"default 20"`
+	Levels   int `json:"levels,omitempty" minimum:"1" maximum:"200"`
 }
 
 // Frame is one stack frame.
@@ -188,7 +189,7 @@ type evaluateArgs struct {
 	SessionRef
 	Expression string  `json:"expression"`
 	FrameID    int     `json:"frame_id,omitempty"`
-	Timeout    float64 `json:"timeout,omitempty" minimum:"0" maximum:"60" jsonschema:"default 10"`
+	Timeout    float64 `json:"timeout,omitempty" minimum:"0" maximum:"60"`
 	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
 }
 
@@ -200,12 +201,29 @@ type EvaluateResult struct {
 	VariablesReference int    `json:"variables_reference,omitempty"`
 	WaitedMs           int64  `json:"waited_ms,omitempty" desc:"time spent waiting for an earlier evaluation that had timed out"`
 	WaitedFor          string `json:"waited_for,omitempty" desc:"that earlier expression"`
+	// Expanded: the adapter elided nested parts of Result; they were read
+	// through its variables and put back (evaluate_render.go).
+	Expanded bool `json:"expanded,omitempty"`
+	// Text, Length, Lines: a multi-line string's text, unescaped (up to
+	// 16 KB), its length in characters and its lines.
+	Text   string `json:"text,omitempty"`
+	Length int    `json:"length,omitempty"`
+	Lines  int    `json:"lines,omitempty"`
 }
 
 func (r *EvaluateResult) text() string {
 	t := r.Expression + " = " + r.Result
 	if r.Type != "" {
 		t += " (" + r.Type + ")"
+	}
+	if r.Text != "" {
+		n := strconv.Itoa(r.Length)
+		fence := "```"
+		for strings.Contains(r.Text, fence) {
+			fence += "`"
+		}
+		t = fmt.Sprintf("%s = %s of %s characters, %d lines:\n%s\n%s\n%s", r.Expression, orDefault(r.Type, "string"), n, r.Lines,
+			fence, strings.TrimSuffix(r.Text, "\n"), fence)
 	}
 	if r.WaitedFor != "" {
 		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
@@ -215,8 +233,8 @@ func (r *EvaluateResult) text() string {
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" jsonschema:"name or path: self.n, d['k'], xs[0].q"`
-	Value   string `json:"value" jsonschema:"an expression"`
+	Name    string `json:"name" jsonschema:"path: self.n, d['k']"`
+	Value   string `json:"value"`
 	FrameID int    `json:"frame_id,omitempty"`
 }
 
@@ -233,7 +251,7 @@ func (r *SetVariableResult) text() string {
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
-		desc:  "Frames of the stopped thread with the text of each line. Frame ids last until the debuggee resumes.",
+		desc:  "Frames of the stopped thread with each line's text; ids last until it resumes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
 		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -292,7 +310,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
-		desc:  "A scope's variables (default Locals) or a variables_reference's, as a bounded tree (values ≤ 256 chars).",
+		desc:  "A scope's variables (default Locals) or a reference's children, as a bounded tree.",
 		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
 		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -337,7 +355,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
-		desc:  "Evaluate an expression in a frame; in the repl context statements run and may change state. A timed-out evaluation keeps running (still_running).",
+		desc:  "Evaluate in a frame (repl runs statements). Past its timeout an evaluation keeps running (still_running).",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -352,7 +370,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
-		desc:  "Assign a variable or nested path (attribute, key, index); returns old and new values.",
+		desc:  "Assign a variable or path (attribute, key, index); returns old and new values.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -373,4 +391,11 @@ func (s *Server) frameOrTop(ctx context.Context, sess *session.Session, frameID 
 		return 0, err
 	}
 	return f.Id, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

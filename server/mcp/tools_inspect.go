@@ -18,16 +18,16 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" jsonschema:"name or path: df, self.x, d['k'], a[0]"`
+	Expression        string  `json:"expression" jsonschema:"path: df, self.x, d['k']"`
 	FrameID           int     `json:"frame_id,omitempty"`
 	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" minimum:"1" maximum:"100"`
 	MaxPreviewItems   int     `json:"max_preview_items,omitempty" minimum:"1" maximum:"100"`
-	IncludeStatistics *bool   `json:"include_statistics,omitempty" jsonschema:"default true"`
+	IncludeStatistics *bool   `json:"include_statistics,omitempty"`
 	DeepMemory        bool    `json:"deep_memory,omitempty"`
-	Timeout           float64 `json:"timeout,omitempty" minimum:"0.1" maximum:"10" jsonschema:"default 2"`
-	Format            string  `json:"format,omitempty" enum:"json,tui,markdown" jsonschema:"of the text; default markdown"`
+	Timeout           float64 `json:"timeout,omitempty" minimum:"0.1" maximum:"10"`
+	Format            string  `json:"format,omitempty" enum:"json,tui,markdown"`
 	Width             int     `json:"width,omitempty" minimum:"40" maximum:"300"`
-	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"response budget, default 8192"`
+	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"default 8192"`
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	browseArgs
 }
@@ -66,7 +66,7 @@ func (s *Server) registerInspectTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
-		desc:  "One round trip: typed, bounded metadata about any value — DataFrame/Series, arrays, tensors, containers, strings, objects — with stats and a preview; columns/rows/sort/filter page through tables.",
+		desc:  "Typed, bounded facts about any value (DataFrame, array, tensor, container, object): problems, stats, preview; columns/rows/sort/filter page tables.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -82,6 +82,11 @@ func (s *Server) registerInspectTools() {
 			if budget > s.opts.MaxResponseBytes {
 				return nil, argError("max_bytes", "at most %d, this server's response cap (got %d)", s.opts.MaxResponseBytes, budget)
 			}
+			if p.browseArgs.wanted() {
+				// Statistics follow the selection's columns and filter.
+				sel := p.browseArgs.selection()
+				o.StatsOf = &sel
+			}
 			res, err := s.inspectTarget(ctx, sess, p.FrameID, p.Expression, o)
 			if err != nil {
 				return nil, err
@@ -92,26 +97,20 @@ func (s *Server) registerInspectTools() {
 			}
 			if page != nil {
 				// The page is what was asked for: the summary keeps its
-				// structure and drops its own preview rows.
+				// structure and drops its own preview rows; both fit the
+				// budget (browse.go).
 				res.Preview = nil
-				text := capText(res.Summary+"\n"+inspect.FormatPage(page), maxTextBytes)
-				return &InspectResult{Result: res, Page: page, text_: text}, nil
+				return fitPage(res, page, budget), nil
 			}
-			// Fit the budget: facts dropped in a fixed order (inspect.Fit),
-			// the text rendered from what is kept (at most half the budget),
-			// then the hard cap with the inspector's own shrinking.
-			textBudget := min(maxTextBytes, budget/2)
-			text := capText(renderInspect(res, p.Format, p.Width), textBudget)
-			textJSON, _ := json.Marshal(text)
-			if note := inspect.Fit(res, budget-len(textJSON)-envelopeSlack/2); note != nil {
-				note.MaxBytes = budget // what the agent asked for (Fit had what was left after the text)
-				text = capText(renderInspect(res, p.Format, p.Width)+budgetLine(note), textBudget)
-				textJSON, _ = json.Marshal(text)
+			format := p.Format
+			if format == "" {
+				format = "markdown"
 			}
-			if inspect.Cap(res, max(budget, s.opts.MaxResponseBytes)-len(textJSON)-envelopeSlack) {
-				text = capText(renderInspect(res, p.Format, p.Width), textBudget)
+			out := fitInspect(res, budget, func() string { return renderInspect(res, p.Format, p.Width) }, inspect.HeadLines(res, format, p.Width)) // inspect_budget.go
+			if inspect.Cap(res, s.opts.MaxResponseBytes-len(out.text_)-envelopeSlack) {
+				out.text_ = capText(renderInspect(res, p.Format, p.Width), min(maxTextBytes, budget/2))
 			}
-			return &InspectResult{Result: res, text_: text}, nil
+			return out, nil
 		})
 }
 
@@ -173,11 +172,12 @@ func formatInspect(r *inspect.Result, format string, width int) string {
 }
 
 // budgetLine says in the text what the budget left out and how to get it.
+// (one line: budget.dropped in the structured content says how to get
+// each back).
 func budgetLine(n *inspect.BudgetNote) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n\nleft out to fit %d bytes (max_bytes):", n.MaxBytes)
-	for _, d := range n.Dropped {
-		fmt.Fprintf(&b, "\n- %s: %s", d.What, d.How)
+	whats := make([]string, len(n.Dropped))
+	for i, d := range n.Dropped {
+		whats[i] = d.What
 	}
-	return b.String()
+	return fmt.Sprintf("\n\nleft out to fit max_bytes=%d: %s (budget.dropped says how to get each)", n.MaxBytes, strings.Join(whats, "; "))
 }

@@ -48,14 +48,14 @@ func (s *Server) registerMovingTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_continue", title: "Continue to the next stop",
-		desc:  "Resume and (by default) wait for the next stop: reason, location, source, locals, watches; status running on timeout, completed/error at the end.",
+		desc:  "Resume and wait for the next stop (location, source, locals, watches) or the end.",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Continue(ctx) })
 		})
 
 	addTool(s, toolSpec{name: "debug_step", title: "Step over, into or out",
-		desc:  "Step over, in or out and wait for the stop (same report as debug_continue).",
+		desc:  "Step over, in or out and wait (report as debug_continue).",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *stepArgs) (*StopReport, error) {
 			dir := p.Direction
@@ -73,7 +73,7 @@ func (s *Server) registerMovingTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_wait", title: "Wait for the next stop",
-		desc:  "The current stop when paused, else wait for the next stop or the end (progress notifications).",
+		desc:  "The current stop, else wait for the next stop or the end.",
 		hints: hints{readOnly: true, idempotent: true}, more: moreStop},
 		func(ctx context.Context, c *call, p *waitArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, nil, p.Timeout, func(*session.Session) error { return nil })

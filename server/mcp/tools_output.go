@@ -18,22 +18,26 @@ const defaultOutputLimit = 16 * 1024
 
 type outputArgs struct {
 	SessionRef
-	Offset int64 `json:"offset,omitempty" minimum:"0" jsonschema:"next_offset pages on"`
+	Offset int64 `json:"offset,omitempty" minimum:"0"`
 	Limit  int   `json:"limit,omitempty" minimum:"1" maximum:"40960"`
 	// Category picks one stream; each has its own offsets.
-	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger" jsonschema:"default program (all 3)"`
+	Category string `json:"category,omitempty" enum:"program,stdout,stderr,console,debugger"`
 }
 
 // OutputResult is one page of captured output.
 type OutputResult struct {
-	SessionID  string      `json:"session_id"`
-	Category   string      `json:"category,omitempty"`
-	Offset     int64       `json:"offset" desc:"absolute offset of data"`
-	NextOffset int64       `json:"next_offset" desc:"where the next page starts"`
-	Data       string      `json:"data"`
-	More       bool        `json:"more,omitempty" desc:"more output after next_offset"`
-	Dropped    int64       `json:"dropped,omitempty" desc:"bytes dropped from the start of the buffer (oldest first)"`
-	Total      int64       `json:"total" desc:"bytes ever written"`
+	SessionID  string `json:"session_id"`
+	Category   string `json:"category,omitempty"`
+	Offset     int64  `json:"offset" desc:"absolute offset of data"`
+	NextOffset int64  `json:"next_offset" desc:"where the next page starts"`
+	Data       string `json:"data"`
+	More       bool   `json:"more,omitempty" desc:"more output after next_offset"`
+	Dropped    int64  `json:"dropped,omitempty" desc:"bytes dropped from the start of the buffer (oldest first)"`
+	Total      int64  `json:"total" desc:"bytes ever written"`
+	// LostEvents / LostBytes: output that never reached the buffer (the
+	// program printed faster than the sidecar read); stops never are.
+	LostEvents int64       `json:"lost_events,omitempty"`
+	LostBytes  int64       `json:"lost_bytes,omitempty" desc:"about how much output they carried"`
 	Truncated  *Truncation `json:"truncated,omitempty"`
 }
 
@@ -44,6 +48,10 @@ func (r *OutputResult) text() string {
 	}
 	if r.Dropped > 0 && r.Offset > 0 && r.Offset == r.Dropped {
 		t = fmt.Sprintf("[%d earlier bytes were dropped]\n", r.Dropped) + t
+	}
+	if r.LostEvents > 0 {
+		t = fmt.Sprintf("[%d output events (about %s) were lost: the program printed faster than the sidecar read; not in any offset]\n",
+			r.LostEvents, human(r.LostBytes)) + t
 	}
 	return t
 }
@@ -76,7 +84,7 @@ func (r *OutcomeResult) text() string {
 
 func (s *Server) registerOutputTools() {
 	addTool(s, toolSpec{name: "debug_output", title: "Program output",
-		desc:  "Captured output paged by absolute offset: the program's (default), one category, or the adapter's notices (debugger).",
+		desc:  "Captured output by absolute offset: the program's, one category, or the adapter's (debugger).",
 		hints: hints{readOnly: true, idempotent: true}, more: "page with a smaller limit"},
 		func(ctx context.Context, c *call, p *outputArgs) (*OutputResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -91,7 +99,8 @@ func (s *Server) registerOutputTools() {
 			if err != nil {
 				return nil, err
 			}
-			r := &OutputResult{SessionID: sess.ID(), Category: p.Category, Offset: page.Offset, NextOffset: page.NextOffset, Data: page.Data, More: page.More, Total: page.Total}
+			r := &OutputResult{SessionID: sess.ID(), Category: p.Category, Offset: page.Offset, NextOffset: page.NextOffset, Data: page.Data, More: page.More, Total: page.Total,
+				LostEvents: page.LostEvents, LostBytes: page.LostBytes}
 			if page.Truncated {
 				r.Dropped = page.Dropped
 			}
@@ -103,7 +112,7 @@ func (s *Server) registerOutputTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_outcome", title: "How the program ended",
-		desc:  "How the program ended: exit code, signal, or exception with traceback.",
+		desc:  "How the run ended (exited, terminated, crashed, killed, lost): code, signal, traceback.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *outcomeArgs) (*OutcomeResult, error) {
 			sess, err := s.session(p.SessionID)

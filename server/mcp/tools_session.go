@@ -46,6 +46,9 @@ func (r *SessionsResult) text() string {
 			what = strings.TrimSpace(what + " " + s.Name + " (" + s.DebugType + ")")
 		}
 		fmt.Fprintf(&b, "%s %s %s %s %s", mark, s.ID, s.Origin, s.Status, what)
+		if s.Ended != "" {
+			fmt.Fprintf(&b, " (ended: %s; debug_outcome says how)", s.Ended)
+		}
 		if s.Stop != nil {
 			fmt.Fprintf(&b, " @ %s:%d (%s)", s.Stop.File, s.Stop.Line, s.Stop.Reason)
 		}
@@ -61,32 +64,32 @@ type launchBreakpoint struct {
 	Line         int    `json:"line"`
 	Condition    string `json:"condition,omitempty"`
 	HitCondition string `json:"hit_condition,omitempty"`
-	LogMessage   string `json:"log_message,omitempty" jsonschema:"log, {expr} interpolated"`
+	LogMessage   string `json:"log_message,omitempty"`
 }
 
 type launchArgs struct {
 	Program     string             `json:"program,omitempty"`
-	Module      string             `json:"module,omitempty" jsonschema:"python -m module"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node" jsonschema:"default: from program's extension"`
+	Module      string             `json:"module,omitempty" jsonschema:"python -m"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node"`
 	Args        []string           `json:"args,omitempty"`
 	Env         map[string]string  `json:"env,omitempty"`
 	Cwd         string             `json:"cwd,omitempty"`
-	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
+	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty" maxItems:"1000"`
 	StopOnEntry bool               `json:"stop_on_entry,omitempty"`
-	Runtime     string             `json:"runtime_executable,omitempty" jsonschema:"node binary (.ts: Node>=22.6)"`
+	Runtime     string             `json:"runtime_executable,omitempty" jsonschema:"node binary"`
 	Wait        *bool              `json:"wait,omitempty"`
 	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 type attachArgs struct {
-	Adapter string `json:"adapter,omitempty" enum:"debugpy,node" jsonschema:"default debugpy; node: node --inspect=HOST:PORT"`
+	Adapter string `json:"adapter,omitempty" enum:"debugpy,node"`
 	Host    string `json:"host,omitempty"`
 	Port    int    `json:"port" minimum:"1" maximum:"65535"`
 	// Breakpoints are set before the debuggee resumes, so early lines hit.
-	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty"`
+	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty" maxItems:"1000"`
 	Wait        *bool              `json:"wait,omitempty"`
 	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
-	Connect     float64            `json:"connect_timeout,omitempty" jsonschema:"default 10"`
+	Connect     float64            `json:"connect_timeout,omitempty" minimum:"0" maximum:"600"`
 }
 
 type terminateArgs struct {
@@ -112,7 +115,7 @@ func (r *TerminateResult) text() string {
 
 func (s *Server) registerSessionTools() {
 	addTool(s, toolSpec{name: "debug_sessions", title: "List debug sessions",
-		desc:  "Live sessions (editor and headless): id, status, program, stop, and the active one (every tool's default).",
+		desc:  "Sessions (headless, editor, bridged): id, status, program, stop, how it ended; the active one.",
 		hints: hints{readOnly: true, idempotent: true}, more: "sessions were omitted"},
 		func(ctx context.Context, c *call, p *sessionsArgs) (*SessionsResult, error) {
 			r := &SessionsResult{Active: s.mgr.Active(), Sessions: []session.Summary{}}
@@ -125,7 +128,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_launch", title: "Launch a program under the debugger",
-		desc:  "Start a program or module headless with breakpoints; waits for the first stop by default.",
+		desc:  "Start a program or module with breakpoints; waits for the first stop.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *launchArgs) (*StopReport, error) {
 			if used := s.budget.stored() + s.outputBytes(); used >= s.opts.MemoryBudget {
@@ -149,7 +152,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_attach", title: "Attach to a running program",
-		desc:  "Attach to a debugpy listening on host:port, or a node --inspect; the session becomes active.",
+		desc:  "Attach to debugpy (--listen) or node --inspect at host:port.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
 			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
@@ -168,7 +171,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_terminate", title: "End a debug session",
-		desc:  "End a session (terminate a launched program, detach from an attached one); returns the outcome.",
+		desc:  "End a session (terminate a launch, detach an attach); returns the outcome.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *terminateArgs) (*TerminateResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -145,7 +145,7 @@ type watchArgs struct {
 	SessionRef
 	Action     string `json:"action" enum:"add,remove,list,clear,evaluate"`
 	Expression string `json:"expression,omitempty"`
-	Function   string `json:"function,omitempty" jsonschema:"bind to this function's frame"`
+	Function   string `json:"function,omitempty" jsonschema:"its frame"`
 	ID         string `json:"id,omitempty"`
 }
 
@@ -171,7 +171,7 @@ func (r *WatchResult) text() string {
 
 func (s *Server) registerWatchTools() {
 	addTool(s, toolSpec{name: "debug_watch", title: "Watch expressions",
-		desc:  "Watch expressions, re-evaluated at every stop in the top frame or their function's frame; changed and not_in_scope flagged.",
+		desc:  "Watch expressions, evaluated at every stop (top frame, or their function's); changes flagged.",
 		hints: hints{idempotent: false}},
 		func(ctx context.Context, c *call, p *watchArgs) (*WatchResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -282,7 +282,7 @@ func runWorkflow(t *testing.T, a *agent) {
 	}
 	var oc OutcomeResult
 	a.call("debug_outcome", nil, &oc)
-	if oc.Outcome == nil || !oc.Outcome.Completed || !oc.Outcome.Reached || oc.Outcome.ErrorType != "" {
+	if oc.Outcome == nil || oc.Outcome.Ended != session.EndedExited || !oc.Outcome.Reached || oc.Outcome.ErrorType != "" {
 		t.Fatalf("outcome = %+v", oc)
 	}
 

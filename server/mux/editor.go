@@ -150,8 +150,8 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	rw := m.opts.Rewriter
-	switch env.Command {
-	case "launch", "attach":
+	switch {
+	case env.Command == "launch", env.Command == "attach", env.Command == "stackTrace" && m.opts.FramesSeen != nil:
 		_ = json.Unmarshal(body, &a)
 	default:
 		if rw != nil {
@@ -167,6 +167,9 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 	req := pendingReq{command: env.Command}
 	if rw != nil && rw.Wants(env.Command, a.Arguments) {
 		req.rewrite, req.args = true, a.Arguments
+	}
+	if env.Command == "stackTrace" {
+		req.args = a.Arguments // for FramesSeen
 	}
 	ed.mu.Lock()
 	ed.pending[env.Seq] = req

@@ -72,6 +72,11 @@ type Options struct {
 	// editor requests (smart values), within RewriteBudget.
 	Rewriter      Rewriter
 	RewriteBudget time.Duration // default DefaultRewriteBudget
+	// FramesSeen, when set, sees the arguments and the response body of
+	// each successful stackTrace of the editor, on the
+	// adapter's read loop (it must be cheap): the frame ids the editor was
+	// handed are frames of the stop for internal clients too.
+	FramesSeen func(args json.RawMessage, resp []byte)
 }
 
 // CustomPrefix marks requests the sidecar answers itself.
@@ -210,7 +215,11 @@ func (m *Mux) fromAdapter(env dap.Envelope, body, raw []byte) {
 		ed := m.editor
 		m.mu.Unlock()
 		if ed != nil {
-			if req, ok := ed.takeRequest(env.RequestSeq); ok && req.rewrite && success {
+			req, ok := ed.takeRequest(env.RequestSeq)
+			if ok && success && req.command == "stackTrace" && m.opts.FramesSeen != nil {
+				m.opts.FramesSeen(req.args, raw)
+			}
+			if ok && req.rewrite && success {
 				ed.rewriteResponse(req, body)
 			} else {
 				ed.write(body)

@@ -18,15 +18,29 @@ func (s *Session) Terminate(ctx context.Context) error {
 		return s.notSupported("a session of the editor's own debugger is not ended by dapscope: stop it in the editor")
 	}
 	s.mu.Lock()
-	if !s.ended && (s.outcome == nil || !s.outcome.Completed) {
+	if !s.ended && (s.outcome == nil || !s.outcome.Finished) {
 		s.userEnded = true
 	}
+	userEnded := s.userEnded
 	s.mu.Unlock()
+	// What the program started, to say afterwards what outlived it.
+	var before []procInfo
+	var groups map[int]bool
+	if userEnded && !s.attached.Load() {
+		roots := s.ad.TrackedPIDs()
+		before, groups = descendants(roots), processGroups(roots)
+	}
 	s.end(ctx)
+	survivors := survivorsOf(before, groups, time.Second)
 	s.mu.Lock()
-	if s.userEnded && s.outcome != nil {
-		s.outcome.Terminated = true
-		s.outcome.Signal, s.outcome.SignalName = 0, ""
+	if s.userEnded {
+		o := s.outcomeLocked()
+		o.Terminated, o.Finished = true, true
+		o.Signal, o.SignalName = 0, ""
+		o.Survivors = survivors
+		if len(survivors) > 0 {
+			s.log.Info("processes outlive the terminated program", "survivors", survivors)
+		}
 	}
 	s.mu.Unlock()
 	return nil
@@ -49,7 +63,7 @@ func (s *Session) end(ctx context.Context) {
 		s.mu.Lock()
 		s.ended = true
 		if s.outcome == nil {
-			s.outcome = &Outcome{Reached: s.lastBP != nil, Completed: true}
+			s.outcome = &Outcome{Reached: s.lastBP != nil, Finished: true}
 		}
 		s.notifyLocked()
 		s.mu.Unlock()

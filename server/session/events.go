@@ -21,6 +21,10 @@ import (
 
 const maxTraceback = 8 << 10
 
+// adapterExitedType is the outcome's error type when the adapter went
+// away before the program ended (Ended "lost").
+const adapterExitedType = "AdapterExited"
+
 // watch follows the adapter's events for the life of the session.
 func (s *Session) watch(sub *mux.Subscription) {
 	defer s.bg.Done()
@@ -57,7 +61,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 			o := s.outcomeLocked()
 			code := b.ExitCode
 			o.ExitCode = &code
-			o.Completed = true
+			o.Finished = true
 			if sig, name := s.driver.ExitSignal(code); sig != 0 && !s.userEnded {
 				o.Signal, o.SignalName = sig, name
 			}
@@ -66,7 +70,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 		case "terminated":
 			s.mu.Lock()
 			o := s.outcomeLocked()
-			o.Completed = true
+			o.Finished = true
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
@@ -84,11 +88,11 @@ func (s *Session) watch(sub *mux.Subscription) {
 	}
 	// The adapter connection is gone.
 	s.mu.Lock()
-	if s.outcome == nil || !s.outcome.Completed {
+	if s.outcome == nil || !s.outcome.Finished {
 		s.failed = true
 		o := s.outcomeLocked()
 		if o.ErrorType == "" {
-			o.ErrorType = "AdapterExited"
+			o.ErrorType = adapterExitedType
 			o.ErrorMessage = "the debug adapter exited before the program completed"
 			if err := s.mux.Err(); err != nil {
 				o.ErrorMessage += ": " + err.Error()
@@ -160,6 +164,9 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 		StackFrames []godap.StackFrame `json:"stackFrames"`
 	}
 	if err := s.mux.Call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, Levels: 1}, &st); err == nil && len(st.StackFrames) > 0 {
+		if s.bridge == nil {
+			s.canonFrames(gen, threadID, 0, st.StackFrames) // the stop's top frame keeps this id (frames.go)
+		}
 		top = &st.StackFrames[0]
 		loc.FrameID, loc.Function, loc.Line, loc.Column = top.Id, top.Name, top.Line, top.Column
 		if top.Source != nil {
@@ -245,7 +252,7 @@ func (s *Session) firstStop(ctx context.Context, frameID int) {
 // there is one, else frameless).
 func (s *Session) undoFirstStop(ctx context.Context) {
 	s.mu.Lock()
-	undo := s.undoOnLeave && s.attached.Load() && (s.outcome == nil || !s.outcome.Completed)
+	undo := s.undoOnLeave && s.attached.Load() && (s.outcome == nil || !s.outcome.Finished)
 	s.undoOnLeave = false
 	s.mu.Unlock()
 	if !undo {
@@ -300,7 +307,7 @@ func (s *Session) Wait(ctx context.Context, timeout time.Duration) (Stop, error)
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
-		ended := s.ended || s.mux.State().AdapterDead || (s.outcome != nil && s.outcome.Completed)
+		ended := s.ended || s.mux.State().AdapterDead || (s.outcome != nil && s.outcome.Finished)
 		if ended {
 			st := Stop{Exited: true, Outcome: s.outcome}
 			s.mu.Unlock()

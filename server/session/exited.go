@@ -29,6 +29,57 @@ func describeEnd(o *Outcome) string {
 	return "ended"
 }
 
+// Describe says in words how the run ended, the same way in every report
+// (Ended decides): "exited with code 0", "terminated by the user",
+// "crashed: ValueError: bad (exit code 1)", "killed by SIGKILL (signal
+// 9)", "lost: the debug adapter exited …"; before the end, the exception
+// an exception stop raised, or "not ended". Survivors are named after it.
+func (o *Outcome) Describe() string {
+	if o == nil {
+		return "not ended"
+	}
+	raised := o.ErrorType
+	if o.ErrorMessage != "" {
+		raised += ": " + o.ErrorMessage
+	}
+	var s string
+	switch o.Ended {
+	case EndedTerminated:
+		s = "terminated by the user"
+	case EndedKilled:
+		s = fmt.Sprintf("killed by %s (signal %d), not by an error of its own", o.SignalName, o.Signal)
+	case EndedCrashed:
+		s = "crashed: " + raised
+		if o.ExitCode != nil {
+			s += fmt.Sprintf(" (exit code %d)", *o.ExitCode)
+		}
+	case EndedLost:
+		s = "lost: " + o.ErrorMessage
+	case EndedExited:
+		s = "exited"
+		if o.ExitCode != nil {
+			s += fmt.Sprintf(" with code %d", *o.ExitCode)
+		}
+	default:
+		s = "not ended"
+		if raised != "" {
+			s = "raised " + raised + " (not ended yet)"
+		}
+	}
+	if n := len(o.Survivors); n > 0 {
+		procs := make([]string, n)
+		for i, p := range o.Survivors {
+			procs[i] = fmt.Sprintf("pid %d", p.PID)
+			if p.Command != "" {
+				procs[i] += " (" + p.Command + ")"
+			}
+		}
+		s += fmt.Sprintf("; still running: %s, started by the program in a process group of its own (detached), not ended with it",
+			strings.Join(procs, ", "))
+	}
+	return s
+}
+
 // debuggeeErr turns a request's failure into DEBUGGEE_EXITED when the
 // reason is that the program is gone (the adapter answers with an error
 // such as "No more messages", or exits with it), so the caller is not told to check its

@@ -129,6 +129,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
 		// An editor leaving an attached debuggee: undo the first-stop fix first.
 		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
+		// The frame ids the editor is handed are frames of the stop (frames.go).
+		FramesSeen: func(args json.RawMessage, resp []byte) { s.editorFrames(args, resp) },
 	})
 	s, err := m.register(origin, d, ad, mx)
 	if err != nil {
@@ -137,7 +139,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 	}
 	smart.t, smart.log, s.smart = s, s.log, smart // before any editor traffic
 	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
-	sub := mx.Subscribe(4096)
+	sub := mx.Subscribe(m.opts.EventBuffer) // 0: mux's default
+	s.events = sub
 	s.bg.Add(1)
 	go s.watch(sub)
 	m.wg.Add(1)
@@ -276,6 +279,11 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	plan, err := d.Attach(spec.Host, spec.Port)
 	if err != nil {
 		return nil, errcode.Invalid("adapter", "%s", err.Error())
+	}
+	if d.Kind() == adapter.Node && plan.Args != nil && len(m.opts.AttachHosts) > 0 {
+		// The Node adapter checks every hop (/json/list's websocket URL,
+		// redirects, resolved addresses) against the same rule.
+		plan.Args["dapscopeAllowHosts"] = m.opts.AttachHosts
 	}
 	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
 	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)

@@ -192,7 +192,7 @@ func TestUncaughtExceptionOutcome(t *testing.T) {
 		t.Fatalf("end = %+v, %v", end, err)
 	}
 	o = s.Outcome()
-	if !o.Completed || o.ExitCode == nil || *o.ExitCode == 0 {
+	if o.Ended != EndedCrashed || o.ExitCode == nil || *o.ExitCode == 0 {
 		t.Fatalf("final outcome = %+v", o)
 	}
 	if got := s.Status(); got != StatusError {

@@ -63,7 +63,11 @@ type ManagerOptions struct {
 	// SmartValuesBudget bounds how long a smart value may hold an editor
 	// response (default mux.DefaultRewriteBudget, 50 ms).
 	SmartValuesBudget time.Duration
-	Logger            *slog.Logger
+	// EventBuffer is the room for adapter events a session has not read
+	// yet (default 4096); output past it is dropped and counted (OutputPage
+	// LostEvents), other events wait for room.
+	EventBuffer int
+	Logger      *slog.Logger
 	// Custom serves "dapscope/…" requests from editors (e.g. dapscope/inspect).
 	Custom map[string]CustomHandler
 }
@@ -107,6 +111,9 @@ func NewManager(opts ManagerOptions) *Manager {
 	}
 	if opts.KeepEnded <= 0 {
 		opts.KeepEnded = 16
+	}
+	if opts.EventBuffer <= 0 {
+		opts.EventBuffer = 4096
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)

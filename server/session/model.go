@@ -47,6 +47,10 @@ type BreakpointState struct {
 	// RequestedLine is the line asked for when the adapter moved the
 	// breakpoint (Line is where it is).
 	RequestedLine int `json:"requested_line,omitempty"`
+	// State is empty once the adapter confirmed the file's set, "pending"
+	// while it has not answered yet, "unknown" when it never did
+	// (breakpoints.go).
+	State string `json:"state,omitempty"`
 }
 
 // StopLocation is where the debuggee stopped.
@@ -71,12 +75,35 @@ type Stop struct {
 	Outcome  *Outcome          `json:"outcome,omitempty"`
 }
 
+// How a run ended (Outcome.Ended): one word, the same in every report.
+const (
+	// EndedExited: the program ran to its end (ExitCode says how).
+	EndedExited = "exited"
+	// EndedTerminated: the user ended it (Terminate, debug_terminate);
+	// an exit code is the kill's, not the program's.
+	EndedTerminated = "terminated"
+	// EndedCrashed: an uncaught exception ended it (ErrorType,
+	// ErrorMessage, Traceback).
+	EndedCrashed = "crashed"
+	// EndedKilled: a signal from outside ended it (Signal, SignalName).
+	EndedKilled = "killed"
+	// EndedLost: the debug adapter went away before the program ended
+	// (ErrorMessage says why); what the program did next is unknown.
+	EndedLost = "lost"
+)
+
 // Outcome is how the program ended (or the exception it raised).
 type Outcome struct {
-	Reached   bool `json:"reached"` // some breakpoint was hit
-	Completed bool `json:"completed"`
-	// Terminated: ended by the user (debug_terminate), not by itself.
-	Terminated bool `json:"terminated,omitempty"`
+	Reached bool `json:"reached"` // some breakpoint was hit
+	// Ended says how the run ended (Ended* constants); empty while it runs
+	// (an exception stop fills ErrorType before the end).
+	Ended string `json:"ended,omitempty"`
+	// Finished: the program is over (set from the adapter's events; Ended
+	// is derived from it when the outcome is read).
+	Finished bool `json:"-"`
+	// Terminated: ended by the user (debug_terminate), not by itself
+	// (reported as Ended "terminated").
+	Terminated bool `json:"-"`
 	ExitCode   *int `json:"exit_code,omitempty"`
 	// Signal is set when the process was killed by a signal (decoded from
 	// the exit code by the adapter's driver); SignalName is e.g. "SIGKILL".
@@ -86,6 +113,16 @@ type Outcome struct {
 	ErrorMessage string `json:"error_message,omitempty"`
 	Traceback    string `json:"traceback,omitempty"`
 	Truncated    bool   `json:"truncated,omitempty"`
+	// Survivors are processes the program started in a process group of
+	// their own (Node's detached: true, Python's start_new_session) that
+	// were still running after Terminate ended the program's group.
+	Survivors []Survivor `json:"survivors,omitempty"`
+}
+
+// Survivor is a process that outlived its program's Terminate.
+type Survivor struct {
+	PID     int    `json:"pid"`
+	Command string `json:"command,omitempty"`
 }
 
 // Timings of the debuggee's running time.
@@ -107,6 +144,8 @@ type Summary struct {
 	DebugType string        `json:"debug_type,omitempty"`
 	Stop      *StopLocation `json:"stop,omitempty"`
 	Active    bool          `json:"active,omitempty"`
+	// Ended is the outcome's Ended once the run is over.
+	Ended string `json:"ended,omitempty"`
 }
 
 // Info is a full snapshot of a session: its Summary and the rest.

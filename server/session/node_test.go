@@ -59,7 +59,7 @@ func TestNodeSession(t *testing.T) {
 	if out := s.Output(0, 1<<20).Data; !strings.Contains(out, "start 2\n") || !strings.Contains(out, "total on stderr 14\n") || !strings.Contains(out, "done\n") {
 		t.Errorf("output = %q", out)
 	}
-	if o := s.Outcome(); o == nil || !o.Completed || o.ExitCode == nil || *o.ExitCode != 3 || o.Signal != 0 {
+	if o := s.Outcome(); o == nil || o.Ended != EndedExited || o.ExitCode == nil || *o.ExitCode != 3 || o.Signal != 0 {
 		t.Fatalf("outcome = %+v", o)
 	}
 }

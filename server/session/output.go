@@ -19,6 +19,12 @@ type OutputPage struct {
 	Truncated  bool   `json:"truncated,omitempty"` // bytes before Offset were dropped
 	Dropped    int64  `json:"dropped,omitempty"`   // total bytes dropped so far
 	Total      int64  `json:"total"`               // bytes ever written
+	// LostEvents are output events that never reached the buffer: the
+	// program printed faster than the session read its adapter's events
+	// (LostBytes: about how much output they carried). Stops and the
+	// end are never lost.
+	LostEvents int64 `json:"lost_events,omitempty"`
+	LostBytes  int64 `json:"lost_bytes,omitempty"`
 }
 
 type outputBuffer struct {

@@ -8,7 +8,6 @@ package session
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
@@ -100,9 +99,13 @@ func (s *Session) StackTrace(ctx context.Context, threadID, levels int) ([]godap
 			return nil, err
 		}
 	}
+	gen := s.StopCount()
 	var b godap.StackTraceResponseBody
 	if err := s.call(ctx, "stackTrace", godap.StackTraceArguments{ThreadId: threadID, Levels: levels}, &b); err != nil {
 		return nil, err
+	}
+	if s.bridge == nil {
+		s.canonFrames(gen, threadID, 0, b.StackFrames) // one id per frame for the stop (frames.go)
 	}
 	return b.StackFrames, nil
 }
@@ -119,10 +122,11 @@ func (s *Session) TopFrame(ctx context.Context) (godap.StackFrame, error) {
 	return frames[0], nil
 }
 
-// frameOrTop returns frameID, or the top frame's id when it is 0.
+// frameOrTop returns frameID once it is known to be a frame of the
+// current stop, or the top frame's id when it is 0.
 func (s *Session) frameOrTop(ctx context.Context, frameID int) (int, error) {
 	if frameID != 0 {
-		return frameID, nil
+		return frameID, s.checkFrame(ctx, frameID)
 	}
 	f, err := s.TopFrame(ctx)
 	return f.Id, err
@@ -219,47 +223,4 @@ func (s *Session) SetBreakpoints(ctx context.Context, file string, bps []Breakpo
 		return nil, err
 	}
 	return s.setBreakpoints(ctx, abs, bps)
-}
-
-func (s *Session) setBreakpoints(ctx context.Context, abs string, bps []Breakpoint) ([]BreakpointState, error) {
-	// Our own struct: go-dap omits an empty breakpoints list, and pydevd
-	// mishandles a setBreakpoints without one (the debuggee ends).
-	args := struct {
-		Source      godap.Source             `json:"source"`
-		Breakpoints []godap.SourceBreakpoint `json:"breakpoints"`
-	}{Source: godap.Source{Path: abs, Name: filepath.Base(abs)}, Breakpoints: []godap.SourceBreakpoint{}}
-	for _, bp := range bps {
-		args.Breakpoints = append(args.Breakpoints, godap.SourceBreakpoint{Line: bp.Line, Condition: bp.Condition, HitCondition: bp.HitCondition, LogMessage: bp.LogMessage})
-	}
-	var b godap.SetBreakpointsResponseBody
-	if err := s.call(ctx, "setBreakpoints", args, &b); err != nil {
-		return nil, err
-	}
-	out := make([]BreakpointState, len(bps))
-	s.mu.Lock()
-	prev := map[int]int{}
-	for _, old := range s.bps[abs] {
-		prev[old.Line] = old.HitCount
-	}
-	for i, bp := range bps {
-		st := BreakpointState{Breakpoint: bp, HitCount: prev[bp.Line]}
-		if i < len(b.Breakpoints) {
-			st.ID, st.Verified, st.Message = b.Breakpoints[i].Id, b.Breakpoints[i].Verified, b.Breakpoints[i].Message
-			if l := b.Breakpoints[i].Line; l > 0 && l != bp.Line {
-				st.RequestedLine, st.Line = bp.Line, l
-			}
-		}
-		out[i] = st
-	}
-	if len(out) == 0 {
-		delete(s.bps, abs)
-	} else {
-		s.bps[abs] = append([]BreakpointState(nil), out...)
-	}
-	s.notifyLocked()
-	s.mu.Unlock()
-	for i := range out {
-		out[i].File = s.rel(out[i].File)
-	}
-	return out, nil
 }

@@ -8,6 +8,7 @@ package session
 import (
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,12 +42,13 @@ type Session struct {
 	mux        *mux.Mux
 	ad         *adapter.Adapter
 	log        *slog.Logger
-	attached   atomic.Bool      // attach (don't terminate the debuggee on end; undo the first-stop fix)
-	programRan atomic.Bool      // output no longer needs the start-up check (events.go)
-	output     *outputBuffer    // the program's output, all categories in order
-	outputs    *categoryBuffers // each category apart, the adapter's notices too
-	smart      *smartValues     // the editor's smart values (mux rewriter)
-	bridge     *bridgeInfo      // set for a session of the editor's own debugger (bridged.go)
+	attached   atomic.Bool       // attach (don't terminate the debuggee on end; undo the first-stop fix)
+	programRan atomic.Bool       // output no longer needs the start-up check (events.go)
+	output     *outputBuffer     // the program's output, all categories in order
+	outputs    *categoryBuffers  // each category apart, the adapter's notices too
+	smart      *smartValues      // the editor's smart values (mux rewriter)
+	events     *mux.Subscription // the adapter's events (dropped output counted there)
+	bridge     *bridgeInfo       // set for a session of the editor's own debugger (bridged.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -61,6 +63,9 @@ type Session struct {
 	stop        *Stop
 	stopGen     int // StopCount of the stop in s.stop
 	bps         map[string][]BreakpointState
+	bpGen       int            // setBreakpoints requests so far (breakpoints.go)
+	bpLatest    map[string]int // the latest set asked for each file
+	bpDone      map[string]int // the latest set the adapter answered for each file
 	lastBP      *BreakpointState
 	timings     Timings
 	runStart    time.Time
@@ -74,6 +79,7 @@ type Session struct {
 	undoOnLeave bool          // the first-stop fix must be undone before detaching
 	interrupt   time.Duration // the adapter interrupts an evaluation stuck this long (0: never)
 	values      *sync.Map
+	frames      frameTable // the current stop's frame ids (frames.go)
 
 	bg      sync.WaitGroup
 	endOnce sync.Once
@@ -85,7 +91,7 @@ func newSession(id, origin string, d adapter.Driver, ad *adapter.Adapter, mx *mu
 	return &Session{
 		id: id, origin: origin, kind: d.Kind(), driver: d, cfg: cfg, mux: mx, ad: ad,
 		log: cfg.log.With("session", id[:8]), noDelay: cfg.noDelay, fastWake: cfg.fastWake, output: newOutputBuffer(cfg.outputLimit), outputs: newCategoryBuffers(cfg.outputLimit),
-		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{},
+		changed: make(chan struct{}), createdAt: now, updatedAt: now, bps: map[string][]BreakpointState{}, bpLatest: map[string]int{}, bpDone: map[string]int{},
 		values: &sync.Map{}, done: make(chan struct{}),
 	}
 }
@@ -133,11 +139,16 @@ func (s *Session) Status() string {
 	return s.statusLocked()
 }
 
+// finishedLocked: the run is over (the program ended, or its adapter).
+func (s *Session) finishedLocked() bool {
+	st := s.mux.State()
+	return s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
+		(s.outcome != nil && s.outcome.Finished)
+}
+
 func (s *Session) statusLocked() string {
 	st := s.mux.State()
-	finished := s.ended || st.AdapterDead || st.Status == mux.StatusTerminated || st.Status == mux.StatusExited ||
-		(s.outcome != nil && s.outcome.Completed)
-	if finished {
+	if s.finishedLocked() {
 		switch {
 		case s.userEnded:
 			return StatusTerminated
@@ -195,9 +206,9 @@ func (s *Session) Info() Info {
 			in.Breakpoints = append(in.Breakpoints, bp)
 		}
 	}
-	if s.outcome != nil {
-		o := *s.outcome
-		in.Outcome = &o
+	in.Outcome = s.reportedOutcomeLocked()
+	if in.Outcome != nil {
+		in.Ended = in.Outcome.Ended
 	}
 	return in
 }
@@ -209,15 +220,49 @@ func (s *Session) Breakpoints() []BreakpointState { return s.Info().Breakpoints 
 func (s *Session) Outcome() *Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.reportedOutcomeLocked()
+}
+
+// reportedOutcomeLocked is the outcome as every report shows it: a copy,
+// with Ended set once the run is over (one word for how it ended), and
+// no exit code for a run the user ended (that code is the kill's).
+func (s *Session) reportedOutcomeLocked() *Outcome {
 	if s.outcome == nil {
 		return nil
 	}
 	o := *s.outcome
+	o.Survivors = slices.Clone(o.Survivors)
+	if !s.finishedLocked() {
+		return &o
+	}
+	switch {
+	case s.userEnded:
+		o.Ended, o.ExitCode = EndedTerminated, nil
+	case o.Signal != 0:
+		o.Ended = EndedKilled
+	case o.ErrorType == adapterExitedType || (s.failed && o.ErrorType == ""):
+		o.Ended = EndedLost
+	case o.ErrorType != "":
+		o.Ended = EndedCrashed
+	default:
+		o.Ended = EndedExited
+	}
 	return &o
 }
 
 // Output reads captured output from an absolute offset.
-func (s *Session) Output(offset int64, limit int) OutputPage { return s.output.read(offset, limit) }
+func (s *Session) Output(offset int64, limit int) OutputPage {
+	return s.withLost(s.output.read(offset, limit))
+}
+
+// withLost adds to p the output events the session could not read in
+// time (an output flood): they never reached the buffers.
+func (s *Session) withLost(p OutputPage) OutputPage {
+	if s.events != nil {
+		p.LostEvents, p.LostBytes = s.events.Dropped(), s.events.DroppedBytes()
+	}
+	return p
+}
 
 // OutputOf is one page of one category: "stdout", "stderr", "console" (the
 // program's) or "debugger" (the adapter's own notices); "" is Output.
@@ -229,7 +274,7 @@ func (s *Session) OutputOf(category string, offset int64, limit int) (OutputPage
 	if b == nil {
 		return OutputPage{}, errcode.Invalid("category", "want stdout, stderr, console or debugger, got %q", category)
 	}
-	return b.read(offset, limit), nil
+	return s.withLost(b.read(offset, limit)), nil
 }
 
 // OutputSize is the number of output bytes held.

@@ -79,7 +79,7 @@ func TestLaunchBreakpointStepContinue(t *testing.T) {
 		t.Fatalf("output = %q", out.Data)
 	}
 	o := s.Outcome()
-	if o == nil || !o.Completed || o.ExitCode == nil || *o.ExitCode != 0 || !o.Reached {
+	if o == nil || o.Ended != EndedExited || o.ExitCode == nil || *o.ExitCode != 0 || !o.Reached {
 		t.Fatalf("outcome = %+v", o)
 	}
 	if err := s.Terminate(ctx); err != nil {

@@ -117,7 +117,7 @@ func TestSmartValuesNode(t *testing.T) {
 	direct := directJSView(t, program)
 	smart := proxiedJSView(t, program, 20*time.Second, nil)
 	want := map[string]string{
-		"rows":   "Array 500 × 4 · 145 nulls in price, city",
+		"rows":   "Array 500 × 4 · 145 null cells in price, city",
 		"temps":  "Float64Array float64 (1,000,) · 20 NaN · min 8 max 31.9",
 		"counts": "Int32Array int32 (4,) · min 1 max 9",
 		"table":  "Table 40 × 2 · 2 nulls in city",
@@ -149,7 +149,7 @@ func TestSmartValuesNode(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("no smart value for %v", want)
 	}
-	if r := smart.hoverSales["result"]; r != "Array 500 × 4 · 145 nulls in price, city" || smart.hoverSales["type"] != "Array" {
+	if r := smart.hoverSales["result"]; r != "Array 500 × 4 · 145 null cells in price, city" || smart.hoverSales["type"] != "Array" {
 		t.Errorf("hover on rows: %v", smart.hoverSales)
 	}
 	if !reflect.DeepEqual(without(smart.replSale, "variablesReference"), without(direct.replSale, "variablesReference")) {

@@ -22,7 +22,9 @@ func (s *Session) Request(ctx context.Context, command string, args any, out any
 		ctx = mux.ReadOnly(ctx) // the probe changes nothing: no new generation of values
 	}
 	gen := s.StopCount()
-	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
+	return s.framesRequest(ctx, command, args, out, func(out any) error {
+		return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
+	})
 }
 
 // Adapter is the adapter kind (an adapter.Kind).

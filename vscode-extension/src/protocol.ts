@@ -153,17 +153,24 @@ export interface BreakpointState {
   verified: boolean;
   message?: string;
   hit_count: number;
+  /** pending: the adapter has not answered for the file's set yet; unknown: it never did. */
+  state?: string;
 }
 
 /** How a session's program ended (session.Outcome). */
 export interface Outcome {
   reached: boolean;
-  completed: boolean;
+  /** How the run ended, once it has: exited | terminated | crashed | killed | lost. */
+  ended?: string;
   exit_code?: number;
+  signal?: number;
+  signal_name?: string;
   error_type?: string;
   error_message?: string;
   traceback?: string;
   truncated?: boolean;
+  /** Processes the program detached that outlived its termination. */
+  survivors?: { pid: number; command?: string }[];
 }
 
 /** A sidecar session (session.Info). */
@@ -188,6 +195,8 @@ export interface SessionInfo {
   breakpoints?: BreakpointState[];
   outcome?: Outcome;
   active?: boolean;
+  /** The outcome's ended, once the run is over. */
+  ended?: string;
 }
 
 /** A session of another debug type reached through the bridge (bridge.Info, server/bridge). */

@@ -91,15 +91,15 @@ const stopLocation = object<StopLocation>({
   reason: req(), description: opt(), thread_id: req(), frame_id: opt(), function: opt(), file: opt(), path: opt(), line: opt(), column: opt(),
 });
 const breakpointState = object<BreakpointState>({
-  file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(),
+  file: req(), line: req(), condition: opt(), hit_condition: opt(), log_message: opt(), id: opt(), verified: req(), message: opt(), hit_count: req(), state: opt(),
 });
 const sessionInfo = object<SessionInfo>({
   id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(), args: opt(), env_keys: opt(),
   created_at: req(), updated_at: req(), stop: opt(stopLocation), last_breakpoint: opt(breakpointState),
   timings: req(object<SessionInfo['timings']>({ last_run_ms: req(), total_run_ms: req() })),
   breakpoints: opt(array(breakpointState)),
-  outcome: opt(object<Outcome>({ reached: req(), completed: req(), exit_code: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt() })),
-  active: opt(),
+  outcome: opt(object<Outcome>({ reached: req(), ended: opt(), exit_code: opt(), signal: opt(), signal_name: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt(), survivors: opt() })),
+  active: opt(), ended: opt(),
 });
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 

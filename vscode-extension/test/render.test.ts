@@ -31,7 +31,7 @@ test('histogram bars scale to the tallest bin; edges from start and width', () =
 
 test('DataFrame: summary, column table with stats, preview with omitted rows', () => {
   const html = renderResult(golden('dataframe'));
-  assert.match(html, /DataFrame 1,000 rows × 10 columns, 71.5 KB, 4 nulls in 2 columns/);
+  assert.match(html, /DataFrame 1,000 rows × 10 columns, 71.4 KB, 4 null cells in 2 columns/);
   for (const c of ['c0', 'c1', 'c7', 'cat', 'when']) assert.match(html, new RegExp(`data-column="${c}"`));
   assert.match(html, /data-column="c1">.*?<td class="num has-nulls">3<\/td>/);
   assert.match(html, /data-column="c0">.*?<td class="num">0<\/td><td class="num">1,000<\/td>/);

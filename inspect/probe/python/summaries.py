@@ -117,7 +117,9 @@ def _sum_one(obj):
     elif kind == 'dataframe':
         out['shape'] = list(obj.shape)
         try:
-            out['memory'] = int(obj.memory_usage(index=True, deep=False).sum())
+            out['memory'] = _memory(obj, None, False)  # stable: no index lookup table (pandas.py)
+            if any(getattr(d, 'kind', 'O') == 'O' for d in obj.dtypes.tolist()):
+                out['memory_estimated'] = True  # object data not counted
         except Exception:
             pass
         if obj.size <= _SUM_STATS_LIMIT:

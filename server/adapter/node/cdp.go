@@ -80,10 +80,13 @@ type conn struct {
 
 // dialCDP connects to the inspector's websocket URL; early (nil: none) is
 // the connection's early event hook.
-func dialCDP(ctx context.Context, url string, early func(event) bool) (*conn, error) {
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: quickAckClient, CompressionMode: websocket.CompressionDisabled})
+func dialCDP(ctx context.Context, url string, hops Hops, early func(event) bool) (*conn, error) {
+	if err := hops.CheckURL(url); err != nil { // each hop is checked too (hops.go)
+		return nil, fmt.Errorf("connecting to the inspector: %w", err)
+	}
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hops.client(quickAckWrap), CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the inspector at %s: %w", url, err)
+		return nil, fmt.Errorf("connecting to the inspector at %s: %w", withoutPath(url), pathless(err))
 	}
 	ws.SetReadLimit(maxMessage)
 	c := &conn{ws: ws, early: early, pending: map[int64]chan reply{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
@@ -244,7 +247,7 @@ func call[P, R any](ctx context.Context, c *conn, cmd cdp.Command[P, R], params 
 
 // discover asks a node inspector at host:port for its websocket URL
 // (GET /json/list, the first target).
-func discover(ctx context.Context, host string, port int) (string, error) {
+func discover(ctx context.Context, hops Hops, host string, port int) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
@@ -256,9 +259,9 @@ func discover(ctx context.Context, host string, port int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hops.client(nil).Do(req)
 	if err != nil {
-		return "", fmt.Errorf("attach: no node inspector at %s:%d: %w", host, port, err)
+		return "", fmt.Errorf("attach: no node inspector at %s:%d: %w", host, port, pathless(err))
 	}
 	defer resp.Body.Close()
 	var targets []struct {
@@ -269,6 +272,9 @@ func discover(ctx context.Context, host string, port int) (string, error) {
 	}
 	if len(targets) == 0 || targets[0].URL == "" {
 		return "", fmt.Errorf("attach: the inspector at %s:%d lists no target", host, port)
+	}
+	if err := hops.CheckURL(targets[0].URL); err != nil {
+		return "", fmt.Errorf("attach: the inspector at %s:%d names a websocket elsewhere: %w", host, port, err)
 	}
 	return targets[0].URL, nil
 }

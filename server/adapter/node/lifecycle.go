@@ -100,7 +100,7 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	go s.watchProcess(p)
 	s.event("process", godap.ProcessEventBody{Name: a.Program, SystemProcessId: p.cmd.Process.Pid,
 		IsLocalProcess: true, StartMethod: "launch"})
-	if err := s.connect(ctx, p.url); err != nil {
+	if err := s.connect(ctx, p.url, s.opts.Hops); err != nil {
 		p.kill()
 		return nil, err
 	}
@@ -114,6 +114,10 @@ type AttachArgs struct {
 	// WebSocketURL is the inspector's ws:// URL; without it the target
 	// is looked up at http://address:port/json/list.
 	WebSocketURL string `json:"websocketAddress,omitempty"`
+	// AllowHosts are the hosts besides loopback and Address that the
+	// discovery, its websocket URL and their redirects may lead to (the
+	// sidecar's --attach-hosts); any other hop is refused.
+	AllowHosts []string `json:"dapscopeAllowHosts,omitempty"`
 }
 
 func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
@@ -124,17 +128,19 @@ func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (an
 	if _, err := s.inspector(); err == nil {
 		return nil, errors.New("attach: a program is already being debugged")
 	}
+	// Every hop stays on loopback or the hosts the attach named (hops.go).
+	hops := s.opts.Hops.with(a.Address).with(a.AllowHosts...)
 	url := a.WebSocketURL
 	if url == "" {
 		var err error
-		if url, err = discover(ctx, a.Address, a.Port); err != nil {
+		if url, err = discover(ctx, hops, a.Address, a.Port); err != nil {
 			return nil, err
 		}
 	}
 	s.mu.Lock()
 	s.attached = true
 	s.mu.Unlock()
-	if err := s.connect(ctx, url); err != nil {
+	if err := s.connect(ctx, url, hops); err != nil {
 		return nil, err
 	}
 	return s.awaitConfiguration(req)
@@ -142,8 +148,8 @@ func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (an
 
 // connect dials the inspector, starts the event loop and enables the
 // domains; a launched node is run to its first pause, which is held.
-func (s *Server) connect(ctx context.Context, url string) error {
-	c, err := dialCDP(ctx, url, s.early)
+func (s *Server) connect(ctx context.Context, url string, hops Hops) error {
+	c, err := dialCDP(ctx, url, hops, s.early)
 	if err != nil {
 		return err
 	}

@@ -8,11 +8,8 @@
 package node
 
 import (
-	"context"
 	"net"
-	"net/http"
 	"syscall"
-	"time"
 )
 
 // quickAckConn sets TCP_QUICKACK after every read.
@@ -27,25 +24,17 @@ func (q *quickAckConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// quickAckClient is the HTTP client of the websocket handshake: its
-// connections (which the websocket keeps) ACK at once; never proxied.
-var quickAckClient = &http.Client{Transport: &http.Transport{
-	Proxy: nil,
-	DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		d := net.Dialer{Timeout: 10 * time.Second}
-		c, err := d.DialContext(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		tc, ok := c.(*net.TCPConn)
-		if !ok {
-			return c, nil
-		}
-		raw, err := tc.SyscallConn()
-		if err != nil {
-			return c, nil
-		}
-		quickAck(raw)
-		return &quickAckConn{Conn: c, raw: raw}, nil
-	},
-}}
+// quickAckWrap makes a TCP connection of the websocket handshake (which
+// the websocket keeps) ACK at once after every read (hops.go dials it).
+func quickAckWrap(c net.Conn) net.Conn {
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return c
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return c
+	}
+	quickAck(raw)
+	return &quickAckConn{Conn: c, raw: raw}
+}

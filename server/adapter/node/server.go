@@ -47,6 +47,9 @@ type Options struct {
 	EvalTimeout time.Duration
 	// CallTimeout bounds any other inspector call (default 30 s).
 	CallTimeout time.Duration
+	// Hops is where connections to an inspector may go (hops.go; zero:
+	// loopback, with the attach's own host and AllowHosts added).
+	Hops Hops
 }
 
 // Server is one DAP session over a node inspector.
