@@ -302,9 +302,11 @@ def _stats_scope(df, sel, np, B, stats, series):
     scols = _sel_columns(df, sel.get('columns')) if sel.get('columns') else list(range(ncols))
     frame, srows = df, nrows
     if sel.get('filter'):
-        order, _, srows = _sel_order(df, {'filter': sel['filter']}, np, B)
+        order, _, srows, na = _sel_order(df, {'filter': sel['filter']}, np, B)
         frame = df.take(order) if order is not None else df
         stats['rows'] = 'filtered, {:,} of {:,}'.format(int(srows), nrows)
+        if na:
+            stats['rows'] += ' ({:,} unknown: no match)'.format(int(na))
     if sel.get('columns'):
         stats['column_scope'] = 'chosen, {:,} of {:,}'.format(len(scols), ncols)
     stats['count'] = int(srows)  # the rows the statistics (duplicate_rows too) are of
