@@ -16,7 +16,7 @@ type Client struct{ c *conn }
 // DialClient connects to a CDP websocket URL; onEvent sees each event on
 // the read loop (it must not block or call the client).
 func DialClient(ctx context.Context, url string, onEvent func(method string, params []byte)) (*Client, error) {
-	c, err := dialCDP(ctx, url, func(ev event) bool {
+	c, err := dialCDP(ctx, url, func(ev *event) bool {
 		onEvent(ev.Method, ev.Params)
 		return true // nothing is queued: the client has no event loop
 	})
