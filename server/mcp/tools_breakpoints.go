@@ -45,11 +45,15 @@ func (r *BreakpointsResult) text() string {
 		v := "verified"
 		if !bp.Verified {
 			v = "unverified"
-			if bp.Message != "" {
-				v += " (" + bp.Message + ")"
-			}
 		}
-		fmt.Fprintf(&b, "%s:%d %s, hits %d", bp.File, bp.Line, v, bp.HitCount)
+		if bp.Message != "" {
+			v += " (" + bp.Message + ")"
+		}
+		at := fmt.Sprintf("%s:%d", bp.File, bp.Line)
+		if bp.Column > 0 {
+			at += fmt.Sprintf(":%d", bp.Column)
+		}
+		fmt.Fprintf(&b, "%s %s, hits %d", at, v, bp.HitCount)
 		if bp.RequestedLine != 0 {
 			fmt.Fprintf(&b, ", requested line %d (moved by the adapter)", bp.RequestedLine)
 		}
@@ -91,7 +95,7 @@ func (s *Server) registerBreakpointTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
-		desc:  "All breakpoints with verified state and hit counts.",
+		desc:  "All breakpoints with verified state, line and column, hit counts, and what a condition that threw said (such a breakpoint never stops).",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -47,6 +47,23 @@ type BreakpointState struct {
 	// RequestedLine is the line asked for when the adapter moved the
 	// breakpoint (Line is where it is).
 	RequestedLine int `json:"requested_line,omitempty"`
+	// Column is where on its line a verified breakpoint is bound (1-based;
+	// 0: the adapter did not say).
+	Column int `json:"column,omitempty"`
+	// Error is what its condition, hit condition or log message threw
+	// last (it then never stops or logs: the adapter counts it false).
+	Error *BreakpointError `json:"error,omitempty"`
+}
+
+// BreakpointError is a breakpoint whose condition, hit condition or log
+// message threw in the debuggee.
+type BreakpointError struct {
+	ID    int    `json:"id"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Kind  string `json:"kind" desc:"condition | hit condition | log message"`
+	Error string `json:"error"`
+	Note  string `json:"note,omitempty"`
 }
 
 // StopLocation is where the debuggee stopped.
@@ -69,6 +86,9 @@ type Stop struct {
 	Location *StopLocation     `json:"location,omitempty"`
 	Frame    *godap.StackFrame `json:"-"`
 	Outcome  *Outcome          `json:"outcome,omitempty"`
+	// BreakpointErrors are the breakpoints whose condition threw since the
+	// previous stop.
+	BreakpointErrors []BreakpointError `json:"breakpoint_errors,omitempty"`
 }
 
 // Outcome is how the program ended (or the exception it raised).
@@ -86,6 +106,12 @@ type Outcome struct {
 	ErrorMessage string `json:"error_message,omitempty"`
 	Traceback    string `json:"traceback,omitempty"`
 	Truncated    bool   `json:"truncated,omitempty"`
+	// Lost: the debugger lost the program (the connection to node's
+	// inspector ended under it); ErrorMessage says why. Not a completion.
+	Lost bool `json:"lost,omitempty"`
+	// BreakpointErrors are the breakpoints whose condition threw during
+	// the run: why they never stopped.
+	BreakpointErrors []BreakpointError `json:"breakpoint_errors,omitempty"`
 }
 
 // Timings of the debuggee's running time.

@@ -245,6 +245,9 @@ func (s *Session) setBreakpoints(ctx context.Context, abs string, bps []Breakpoi
 		st := BreakpointState{Breakpoint: bp, HitCount: prev[bp.Line]}
 		if i < len(b.Breakpoints) {
 			st.ID, st.Verified, st.Message = b.Breakpoints[i].Id, b.Breakpoints[i].Verified, b.Breakpoints[i].Message
+			if st.Verified {
+				st.Column = b.Breakpoints[i].Column
+			}
 			if l := b.Breakpoints[i].Line; l > 0 && l != bp.Line {
 				st.RequestedLine, st.Line = bp.Line, l
 			}

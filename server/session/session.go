@@ -62,6 +62,8 @@ type Session struct {
 	stopGen     int // StopCount of the stop in s.stop
 	bps         map[string][]BreakpointState
 	lastBP      *BreakpointState
+	bpErrors    []BreakpointError // since the last stop (breakpointevents.go)
+	bpErrorsAll []BreakpointError // of the whole run, for the outcome
 	timings     Timings
 	runStart    time.Time
 	outcome     *Outcome

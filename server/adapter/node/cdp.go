@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -89,6 +90,7 @@ type conn struct {
 	pending map[int64]chan reply
 	workers map[string]*workerConn // attached worker sessions (worker.go)
 	queue   []event
+	read    atomic.Int64  // bytes read from the inspector
 	err     error         // set when the read loop ends
 	wake    chan struct{} // an event was queued or the loop ended
 	done    chan struct{} // the read loop has ended
@@ -134,6 +136,7 @@ func (c *conn) readMessage(ctx context.Context) ([]byte, int64, error) {
 	}
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(r, maxMessage+1))
+	c.read.Add(n)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -141,6 +144,7 @@ func (c *conn) readMessage(ctx context.Context) ([]byte, int64, error) {
 		return buf.Bytes(), 0, nil
 	}
 	rest, err := io.Copy(io.Discard, r)
+	c.read.Add(rest)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -216,7 +216,7 @@ func (s *Server) detachedFromWorker(params []byte) {
 		s.event("continued", godap.ContinuedEventBody{ThreadId: th.id})
 	}
 	s.event("thread", godap.ThreadEventBody{Reason: "exited", ThreadId: th.id})
-	s.output("console", fmt.Sprintf("dapscope: %s (thread %d) ended\n", th.name, th.id))
+	s.output("important", fmt.Sprintf("dapscope: %s (thread %d) ended\n", th.name, th.id))
 	s.reannounce(th)
 }
 

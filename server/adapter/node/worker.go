@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 )
@@ -90,11 +92,40 @@ func (w *workerConn) raw(ctx context.Context, method string, params any, out any
 		c.forget(w.pending, id)
 		return err
 	}
-	if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.session, "message": string(msg)}, nil); err != nil {
+	// Node hands the worker a message with a Latin-1 character (é, ±)
+	// mangled, and the worker never answers it ('é'.length hangs on Node 20
+	// and 24): every non-ASCII character goes as its \u escape.
+	if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": w.session, "message": string(asciiJSON(msg))}, nil); err != nil {
 		c.forget(w.pending, id)
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return await(ctx, method, ch, out, func() { c.forget(w.pending, id) })
+}
+
+// asciiJSON is JSON text with every non-ASCII character (only ever inside
+// strings) written as its \u escape, a pair for those beyond the BMP.
+func asciiJSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+64)
+	out = append(out, b[:i]...)
+	for _, r := range string(b[i:]) {
+		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, byte(r))
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+	}
+	return out
 }
 
 var (
