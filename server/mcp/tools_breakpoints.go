@@ -95,7 +95,7 @@ func (s *Server) registerBreakpointTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_breakpoints", title: "List breakpoints",
-		desc:  "All breakpoints with verified state, line and column, hit counts, and what a condition that threw said (such a breakpoint never stops).",
+		desc:  "All breakpoints with verified state and hit counts.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *breakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -68,7 +68,7 @@ type stackArgs struct {
 	SessionRef
 	ThreadID int  `json:"thread_id,omitempty"`
 	Levels   int  `json:"levels,omitempty" minimum:"1" maximum:"200" jsonschema:"default 20"`
-	Internal bool `json:"internal,omitempty" jsonschema:"list the runtime's internal frames (node:internal/…) one by one instead of folding each run of them into one entry"`
+	Internal bool `json:"internal,omitempty"`
 }
 
 // Frame is one stack frame.
@@ -257,7 +257,7 @@ func (r *SetVariableResult) text() string {
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
-		desc:  "Frames of the stopped thread with the text of each line. Frame ids last until the debuggee resumes.",
+		desc:  "Stopped thread's frames with each line's text; ids last until the debuggee resumes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
 		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
 			sess, err := s.session(p.SessionID)

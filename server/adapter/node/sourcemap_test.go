@@ -232,3 +232,45 @@ func TestSourceMapOfAnotherFile(t *testing.T) {
 		t.Errorf("notices = %q", notes)
 	}
 }
+
+// Stepping into the decoration of a method goes through the compiler's
+// helper (tsc's __decorate, esbuild's __decorateClass: code the map does
+// not cover) and stops in the decorator, in main.ts.
+func TestSourceMapsStepThroughHelpers(t *testing.T) {
+	for name, build := range map[string]func(t *testing.T) string{
+		"tsc":     func(t *testing.T) string { return tscBuild(t) },
+		"esbuild": func(t *testing.T) string { return esbuildBundle(t, "inline") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			prog := build(t)
+			_, mainTS, _ := tsProject(t)
+			// The generated statement that applies the decorator.
+			b, err := os.ReadFile(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			decorate := 0
+			for i, l := range strings.Split(string(b), "\n") {
+				if strings.HasPrefix(l, "__decorate([") || strings.HasPrefix(l, "__decorateClass([") {
+					decorate = i + 1
+				}
+			}
+			c := start(t, Options{Node: node24(t)})
+			launch := c.StartLaunch(launchConfig(prog))
+			c.Event("initialized")
+			if bps := c.SetBreakpoints(prog, decorate); !bps[0].Verified {
+				t.Fatalf("breakpoint at %s:%d = %+v", prog, decorate, bps[0])
+			}
+			c.ConfigurationDone()
+			c.OK(launch)
+			c.Stopped()
+			daptest.Call[*godap.StepInResponse](c, "stepIn", godap.StepInArguments{ThreadId: ThreadID})
+			c.Stopped()
+			if top := c.TopFrame(ThreadID); top.Name != "logged" || top.Source.Path != mainTS || top.Line != line(t, mainTS, "logged") {
+				t.Fatalf("after stepIn: %+v %+v, want logged at main.ts:%d", top, top.Source, line(t, mainTS, "logged"))
+			}
+			c.Continue(ThreadID)
+			waitEnd(t, c)
+		})
+	}
+}
