@@ -44,7 +44,7 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 		// A hover is side-effect free: read the value again, a long
 		// string cut inside V8.
 		res, exc, err = s.eval(ctx, th, frame, "((v) => typeof v === 'string' && v.length > "+itoa(longString)+
-			" ? v.slice(0, "+itoa(longString)+") : v)(("+a.Expression+"\n))", a.Context)
+			" ? v.slice(0, "+itoa(cutString)+") : v)(("+a.Expression+"\n))", a.Context)
 	}
 	if err != nil {
 		return nil, err

@@ -108,21 +108,24 @@ func page(vs []godap.Variable, start, count int) []godap.Variable {
 
 // sliceFn copies elements [s, s+c) of an array-like into a plain array
 // (no species constructor, no user code but getters on the elements), a
-// string longer than m cut to its first m code units.
-const sliceFn = `function(s, c, m) { const n = Math.max(0, Math.min(c, this.length - s)); const o = new Array(n); for (let i = 0; i < n; i++) { const v = this[s + i]; o[i] = typeof v === 'string' && v.length > m ? v.slice(0, m) : v; } return o; }`
+// string longer than m cut to its first k code units.
+const sliceFn = `function(s, c, m, k) { const n = Math.max(0, Math.min(c, this.length - s)); const o = new Array(n); for (let i = 0; i < n; i++) { const v = this[s + i]; o[i] = typeof v === 'string' && v.length > m ? v.slice(0, k) : v; } return o; }`
 
-// longString is the length past which a string is read cut (a value's
-// text shows at most maxFullStr code units anyway; one more marks the cut).
-const longString = maxFullStr + 1
+// longString is the length past which a string is read cut, to cutString
+// code units (a variable shows at most maxValue; one more marks the cut).
+const (
+	longString = maxFullStr + 1
+	cutString  = maxValue + 1
+)
 
 // countFn counts an object's own properties (a scope's variables) and says
 // whether one is a string longer than m, without reading any value out.
 const countFn = `function(m) { const names = Object.getOwnPropertyNames(this); let long = false; for (const k of names) { const d = Object.getOwnPropertyDescriptor(this, k); if (d && typeof d.value === 'string' && d.value.length > m) { long = true; break; } } return [names.length, long]; }`
 
 // boundedFn copies an object's own properties into a new one, each string
-// longer than m cut to its first m code units; accessors are copied as
+// longer than m cut to its first c code units; accessors are copied as
 // accessors (never run).
-const boundedFn = `function(m) { const o = Object.create(null); for (const k of Object.getOwnPropertyNames(this)) { const d = Object.getOwnPropertyDescriptor(this, k); if (!d) continue; if ('value' in d && typeof d.value === 'string' && d.value.length > m) d.value = d.value.slice(0, m); Object.defineProperty(o, k, d); } return o; }`
+const boundedFn = `function(m, c) { const o = Object.create(null); for (const k of Object.getOwnPropertyNames(this)) { const d = Object.getOwnPropertyDescriptor(this, k); if (!d) continue; if ('value' in d && typeof d.value === 'string' && d.value.length > m) d.value = d.value.slice(0, c); Object.defineProperty(o, k, d); } return o; }`
 
 // countScope counts a scope's variables; long says whether a string among
 // them is too long to read whole (the scope's variables are then read
@@ -150,7 +153,7 @@ func countScope(ctx context.Context, c caller, obj runtime.RemoteObjectID) (n in
 func bounded(ctx context.Context, c caller, obj runtime.RemoteObjectID) (runtime.RemoteObjectID, error) {
 	res, err := call(ctx, c, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: boundedFn,
 		ObjectID: obj, ObjectGroup: objectGroup, Silent: ptr(true),
-		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(longString))}}})
+		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(longString))}, {Value: []byte(strconv.Itoa(cutString))}}})
 	if err != nil {
 		return "", err
 	}
@@ -170,7 +173,7 @@ func (s *Server) arrayPage(ctx context.Context, th *thread, ref *varRef, start, 
 	count = min(count, ref.length-start)
 	res, err := call(ctx, c, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: sliceFn,
 		ObjectID: ref.object, ObjectGroup: objectGroup, Silent: ptr(true),
-		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(start))}, {Value: []byte(strconv.Itoa(count))}, {Value: []byte(strconv.Itoa(longString))}}})
+		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(start))}, {Value: []byte(strconv.Itoa(count))}, {Value: []byte(strconv.Itoa(longString))}, {Value: []byte(strconv.Itoa(cutString))}}})
 	if err != nil {
 		return nil, err
 	}
