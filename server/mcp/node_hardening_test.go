@@ -5,7 +5,8 @@
 // whose condition throws (the stop, debug_breakpoints and the outcome say
 // why it never stopped), lone UTF-16 surrogates in locals and in an
 // error's message (issue #28.1), a program that closes its own inspector
-// (lost, never completed: #28.2), and Node's internal frames folded.
+// (lost, never completed: #28.2), Node's internal frames folded, and a
+// worker thread (its stop, evaluate and inspect in its frame, its end).
 
 package mcp
 
@@ -169,6 +170,38 @@ func TestNodeHostileValuesThroughMCP(t *testing.T) {
 	}
 	if txt := textOf(r); !strings.Contains(txt, "outcome: lost") || strings.Contains(txt, "completed") {
 		t.Errorf("lost text = %q", txt)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
+}
+
+// A worker thread through MCP: the stop names its thread, evaluate and the
+// inspector (the JavaScript probe) run in its frame; its end is noted.
+func TestNodeWorkerThroughMCP(t *testing.T) {
+	t.Parallel()
+	a := newNodeAgent(t, 0)
+	const prog = "testdata/node/workers.js"
+	work, answer := lineWith(t, prog, "// @work"), lineWith(t, prog, "// @answer")
+	var stop StopReport
+	a.call("debug_launch", map[string]any{"program": prog,
+		"breakpoints": []map[string]any{{"file": prog, "line": work}, {"file": prog, "line": answer}}}, &stop)
+	if stop.Status != "paused" || stop.Location.Line != work || stop.Location.ThreadID == 1 || !strings.Contains(stop.Description, "worker") || local(t, stop, "n") != "20" {
+		t.Fatalf("stop in the worker = %+v %+v", stop, stop.Location)
+	}
+	var ev EvaluateResult
+	if a.call("debug_evaluate", map[string]any{"expression": "where"}, &ev); ev.Result != "'worker'" {
+		t.Errorf("evaluate in the worker = %+v", ev)
+	}
+	if r := a.call("debug_inspect_variable", map[string]any{"expression": "n"}, nil); !strings.Contains(textOf(r), "**n**") || !strings.Contains(textOf(r), "20") {
+		t.Errorf("inspect in the worker = %q", textOf(r))
+	}
+	a.call("debug_continue", nil, &stop)
+	if stop.Status != "paused" || stop.Location.Line != answer || stop.Location.ThreadID != 1 || local(t, stop, "answer") != "41" {
+		t.Fatalf("stop in the main thread = %+v %+v", stop, stop.Location)
+	}
+	a.call("debug_continue", nil, &stop)
+	var out OutputResult
+	if a.call("debug_output", map[string]any{"category": "debugger"}, &out); stop.Status != session.StatusCompleted || !strings.Contains(out.Data, "(workers.js) (thread 2) ended") {
+		t.Fatalf("end = %+v, debugger output %q", stop, out.Data)
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 }
