@@ -96,8 +96,29 @@ func (s *Server) handleEvent(ev event) {
 		}
 	case "Runtime.bindingCalled":
 		s.bindingCalled(th, ev.Params) // conditions.go
+	case "Runtime.executionContextCreated":
+		var e struct {
+			Context struct {
+				ID      int64 `json:"id"`
+				AuxData struct {
+					IsDefault bool `json:"isDefault"`
+				} `json:"auxData"`
+			} `json:"context"`
+		}
+		if th.id == ThreadID && decode(ev.Params, &e) && e.Context.AuxData.IsDefault {
+			s.mu.Lock()
+			s.mainContext = e.Context.ID
+			s.mu.Unlock()
+		}
 	case "Runtime.executionContextDestroyed":
-		if th.id == ThreadID {
+		// The program's own context, not a vm context that was collected.
+		var e struct {
+			ID int64 `json:"executionContextId"`
+		}
+		s.mu.Lock()
+		main := s.mainContext
+		s.mu.Unlock()
+		if th.id == ThreadID && decode(ev.Params, &e) && (main == 0 || e.ID == main) {
 			s.programEnded()
 		}
 	case oversizedEvent:

@@ -245,18 +245,20 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 }
 
 // programEnded closes the inspector once the program is over (node waits
-// for its debugger to go before it exits); it may run more than once.
+// for its debugger to go before it exits, an attached one too: its end
+// then reads as terminated); it may run more than once.
 func (s *Server) programEnded() {
 	s.endOnce.Do(func() {
 		close(s.programDone)
 		s.mu.Lock()
-		c, launched := s.cdp, s.proc != nil
+		c := s.cdp
 		s.mu.Unlock()
-		if c != nil && launched {
+		if c != nil {
 			s.mu.Lock()
 			s.closing = true
 			s.mu.Unlock()
-			// Safe to Add: watchProcess, still running, keeps bg above 0.
+			// Safe to Add: watchProcess, or the event loop that called
+			// this, keeps bg above 0.
 			s.bg.Add(1)
 			go func() { defer s.bg.Done(); c.closeGracefully() }()
 		}

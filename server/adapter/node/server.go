@@ -85,6 +85,7 @@ type Server struct {
 	endOnce           sync.Once     //
 	exited            chan struct{} // closed once exited/terminated were sent
 	closing           bool          // the adapter closes the inspector itself
+	mainContext       int64         // the main thread's default execution context
 	// bindMu serializes setting breakpoints in threads (setBreakpoints,
 	// a worker's preparation), so that each thread gets each one once.
 	bindMu sync.Mutex
