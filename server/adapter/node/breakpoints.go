@@ -227,16 +227,21 @@ func (s *Server) setBreakpoints(ctx context.Context, _ *godap.Request, raw []byt
 		s.bps.byID[p.id] = p
 		s.bps.mu.Unlock()
 		cond, err := condition(p.id, sb)
+		s.bps.mu.Lock()
 		if err != nil {
 			p.message = err.Error()
-		} else {
-			p.cond = cond
+		}
+		p.cond = cond
+		s.bps.mu.Unlock()
+		if err == nil {
 			for _, th := range threads {
 				s.bind(ctx, th, p)
 			}
+			s.bps.mu.Lock()
 			if !p.verified && p.message == "" {
 				p.message = "not bound yet: no loaded script is " + path
 			}
+			s.bps.mu.Unlock()
 		}
 		added = append(added, p)
 		out = append(out, s.dapBreakpoint(p))
