@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/chromedp/cdproto v0.159.2
 	github.com/coder/websocket v1.8.15
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/google/go-dap v0.12.0
 	github.com/google/jsonschema-go v0.4.2
@@ -20,7 +21,6 @@ require (
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -68,6 +68,22 @@ const LoadErrorEvent = node.LoadErrorEvent
 // LoadError is the body of a LoadErrorEvent.
 type LoadError = node.LoadError
 
+// BreakpointErrorEvent is the event the Node adapter sends when a
+// breakpoint's condition, hit condition or log message threw, with a
+// BreakpointError.
+const BreakpointErrorEvent = node.BreakpointErrorEvent
+
+// BreakpointError is the body of a BreakpointErrorEvent.
+type BreakpointError = node.BreakpointError
+
+// InspectorLostEvent is the event the Node adapter sends when its
+// connection to the inspector ended under a live program, with an
+// InspectorLost.
+const InspectorLostEvent = node.InspectorLostEvent
+
+// InspectorLost is the body of an InspectorLostEvent.
+type InspectorLost = node.InspectorLost
+
 // nodeDriver is the Driver of Node.
 type nodeDriver struct{}
 

@@ -6,7 +6,8 @@
 // snapshot with an inspection, stop, stack, scopes, variables, diff (down
 // to a table cell), step, the end with outcome and output; and bad input: a missing program, a syntax error (the outcome
 // names it and its line), an uncaught error in TypeScript on Node 24 (the
-// outcome with its stack), a script with a source map (one notice),
+// outcome with its stack), a script with a source map for another file
+// (one notice),
 // TypeScript on a node too old for it, and a runtime executable that does
 // not exist.
 
@@ -192,12 +193,12 @@ func TestNodeBadInputThroughMCP(t *testing.T) {
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 
-	// A transpiled script with a source map: its own lines, and one notice
-	// among the adapter's output.
+	// A script whose source map was written for another file: its own
+	// lines, and one notice among the adapter's output.
 	a.call("debug_launch", map[string]any{"program": "testdata/node/mapped/app.js"}, &stop)
 	var out OutputResult
 	a.call("debug_output", map[string]any{"category": "debugger"}, &out)
-	if stop.Status != session.StatusCompleted || strings.Count(out.Data, "has a source map (app.js.map), which the node adapter does not follow") != 1 {
+	if stop.Status != session.StatusCompleted || strings.Count(out.Data, "app.js: its source map (app.js.map) was written for other.js, not for this file; its own lines are shown") != 1 {
 		t.Fatalf("source map: %+v, notices %q", stop, out.Data)
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)

@@ -72,6 +72,9 @@ type StopReport struct {
 	Code          *CodeContext             `json:"code,omitempty"`
 	Watches       []WatchValue             `json:"watches,omitempty"`
 	Outcome       *session.Outcome         `json:"outcome,omitempty"`
+	// BreakpointErrors are breakpoints whose condition threw since the
+	// previous stop (they did not stop there).
+	BreakpointErrors []session.BreakpointError `json:"breakpoint_errors,omitempty"`
 	// Missing names the parts of the report that could not be read, and why.
 	Missing []string `json:"missing,omitempty"`
 	Hint    string   `json:"hint,omitempty"`
@@ -129,6 +132,13 @@ func (r *StopReport) text() string {
 		b.WriteString(outcomeLine(r.Outcome))
 		b.WriteByte('\n')
 	}
+	errs := r.BreakpointErrors
+	if len(errs) == 0 && r.Outcome != nil {
+		errs = r.Outcome.BreakpointErrors
+	}
+	for _, e := range errs {
+		fmt.Fprintf(&b, "breakpoint %d at %s:%d: its %s threw %s (%s)\n", e.ID, e.File, e.Line, e.Kind, e.Error, e.Note)
+	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(&b, "missing: %s\n", m)
 	}
@@ -177,6 +187,11 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 		if o := r.Outcome; o != nil && o.Signal != 0 {
 			r.Hint = fmt.Sprintf("the program was killed by %s (signal %d), not by an error of its own: debug_output shows what it printed before", o.SignalName, o.Signal)
 		}
+		if o := r.Outcome; o != nil && o.Ended == session.EndedLost {
+			r.Hint = "the debugger lost the program before it ended (the outcome says why): debug_output shows what it printed until then"
+		} else if o != nil && len(o.BreakpointErrors) > 0 {
+			r.Hint = "a breakpoint's condition threw, so it never stopped: fix it with debug_set_breakpoints and run again"
+		}
 		return r, nil
 	case st.Running || st.Location == nil:
 		r.Status = session.StatusRunning
@@ -185,6 +200,7 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 	}
 	loc := *st.Location
 	r.Status, r.Reason, r.Description, r.Location = session.StatusPaused, loc.Reason, loc.Description, &loc
+	r.BreakpointErrors = st.BreakpointErrors
 	if loc.Reason == "breakpoint" {
 		if in := sess.Info(); in.LastBreakpoint != nil && in.LastBreakpoint.Line == loc.Line {
 			r.Breakpoint = in.LastBreakpoint

@@ -50,11 +50,15 @@ func (r *BreakpointsResult) text() string {
 			v = "unknown (" + bp.Message + ")"
 		case !bp.Verified:
 			v = "unverified"
-			if bp.Message != "" {
-				v += " (" + bp.Message + ")"
-			}
 		}
-		fmt.Fprintf(&b, "%s:%d %s, hits %d", bp.File, bp.Line, v, bp.HitCount)
+		if bp.Message != "" {
+			v += " (" + bp.Message + ")"
+		}
+		at := fmt.Sprintf("%s:%d", bp.File, bp.Line)
+		if bp.Column > 0 {
+			at += fmt.Sprintf(":%d", bp.Column)
+		}
+		fmt.Fprintf(&b, "%s %s, hits %d", at, v, bp.HitCount)
 		if bp.RequestedLine != 0 {
 			fmt.Fprintf(&b, ", requested line %d (moved by the adapter)", bp.RequestedLine)
 		}

@@ -67,8 +67,9 @@ func (s *Server) frameLocals(ctx context.Context, sess *session.Session, frameID
 
 type stackArgs struct {
 	SessionRef
-	ThreadID int `json:"thread_id,omitempty"`
-	Levels   int `json:"levels,omitempty" minimum:"1" maximum:"200"`
+	ThreadID int  `json:"thread_id,omitempty"`
+	Levels   int  `json:"levels,omitempty" minimum:"1" maximum:"200"`
+	Internal bool `json:"internal,omitempty"`
 }
 
 // Frame is one stack frame.
@@ -80,6 +81,8 @@ type Frame struct {
 	Column   int    `json:"column,omitempty"`
 	Source   string `json:"source,omitempty" desc:"the text of the line"`
 	External bool   `json:"external,omitempty" desc:"outside the workspace"`
+	Internal bool   `json:"internal,omitempty" desc:"the runtime's own code (node:internal/…)"`
+	Folded   int    `json:"folded,omitempty" desc:"this entry stands for this many internal frames (internal: true lists them)"`
 }
 
 // StackResult is the stack of a thread.
@@ -92,6 +95,10 @@ type StackResult struct {
 func (r *StackResult) text() string {
 	var b strings.Builder
 	for i, f := range r.Frames {
+		if f.Folded > 0 {
+			fmt.Fprintf(&b, "#%d … %d internal frames (%s …), folded\n", i, f.Folded, f.File)
+			continue
+		}
 		fmt.Fprintf(&b, "#%d [frame %d] %s at %s:%d", i, f.ID, f.Name, f.File, f.Line)
 		if f.Source != "" {
 			fmt.Fprintf(&b, "  | %s", f.Source)
@@ -99,6 +106,23 @@ func (r *StackResult) text() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// foldInternal folds each run of internal frames into one entry, as
+// js-debug folds its skipped frames.
+func foldInternal(frames []Frame) []Frame {
+	out := frames[:0:0]
+	for _, f := range frames {
+		if n := len(out); f.Internal && n > 0 && out[n-1].Folded > 0 {
+			out[n-1].Folded++
+			continue
+		}
+		if f.Internal {
+			f = Frame{ID: f.ID, Name: "internal frames", File: f.File, Internal: true, Folded: 1}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // --- debug_scopes ---
@@ -276,8 +300,15 @@ func (s *Server) registerFrameTools() {
 					fr.File = s.relPath(f.Source.Path)
 					fr.External = fr.File == f.Source.Path
 					fr.Source = sourceLine(f.Source.Path, f.Line)
+					if f.Source.Path == "" { // the runtime's own code: node:internal/…
+						fr.File, fr.External = f.Source.Name, true
+					}
+					fr.Internal = f.PresentationHint == "subtle" || f.Source.PresentationHint == "deemphasize"
 				}
 				r.Frames = append(r.Frames, fr)
+			}
+			if !p.Internal {
+				r.Frames = foldInternal(r.Frames)
 			}
 			return r, nil
 		})

@@ -144,6 +144,9 @@ func (s *Session) putBreakpointsLocked(abs string, bps []Breakpoint, answers []g
 		st.File = abs
 		if i < len(answers) {
 			st.ID, st.Verified, st.Message = answers[i].Id, answers[i].Verified, answers[i].Message
+			if st.Verified {
+				st.Column = answers[i].Column
+			}
 			if l := answers[i].Line; l > 0 && l != bp.Line {
 				st.RequestedLine, st.Line = bp.Line, l
 			}

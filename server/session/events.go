@@ -40,6 +40,12 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.onOutput(ev.Body)
 		case adapter.LoadErrorEvent:
 			s.onLoadError(ev.Body)
+		case "breakpoint":
+			s.onBreakpointEvent(ev.Body)
+		case adapter.BreakpointErrorEvent:
+			s.onBreakpointError(ev.Body)
+		case adapter.InspectorLostEvent:
+			s.onInspectorLost(ev.Body)
 		case "process":
 			var b struct {
 				SystemProcessID int    `json:"systemProcessId"`
@@ -62,15 +68,17 @@ func (s *Session) watch(sub *mux.Subscription) {
 			code := b.ExitCode
 			o.ExitCode = &code
 			o.Finished = true
-			if sig, name := s.driver.ExitSignal(code); sig != 0 && !s.userEnded {
+			if sig, name := s.driver.ExitSignal(code); sig != 0 && !s.userEnded && !o.Lost {
 				o.Signal, o.SignalName = sig, name
 			}
+			o.BreakpointErrors = append([]BreakpointError(nil), s.bpErrorsAll...)
 			s.notifyLocked()
 			s.mu.Unlock()
 		case "terminated":
 			s.mu.Lock()
 			o := s.outcomeLocked()
 			o.Finished = true
+			o.BreakpointErrors = append([]BreakpointError(nil), s.bpErrorsAll...)
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
@@ -215,7 +223,7 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 		o := s.outcomeLocked()
 		o.ErrorType, o.ErrorMessage, o.Traceback, o.Truncated = exc.ErrorType, exc.ErrorMessage, exc.Traceback, exc.Truncated
 	}
-	s.stop = &Stop{Location: loc, Frame: top}
+	s.stop = &Stop{Location: loc, Frame: top, BreakpointErrors: s.takeBreakpointErrorsLocked()}
 	s.stopGen = gen
 	s.notifyLocked()
 	s.mu.Unlock()

@@ -51,6 +51,23 @@ type BreakpointState struct {
 	// while it has not answered yet, "unknown" when it never did
 	// (breakpoints.go).
 	State string `json:"state,omitempty"`
+	// Column is where on its line a verified breakpoint is bound (1-based;
+	// 0: the adapter did not say).
+	Column int `json:"column,omitempty"`
+	// Error is what its condition, hit condition or log message threw
+	// last (it then never stops or logs: the adapter counts it false).
+	Error *BreakpointError `json:"error,omitempty"`
+}
+
+// BreakpointError is a breakpoint whose condition, hit condition or log
+// message threw in the debuggee.
+type BreakpointError struct {
+	ID    int    `json:"id"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Kind  string `json:"kind" desc:"condition | hit condition | log message"`
+	Error string `json:"error"`
+	Note  string `json:"note,omitempty"`
 }
 
 // StopLocation is where the debuggee stopped.
@@ -73,6 +90,9 @@ type Stop struct {
 	Location *StopLocation     `json:"location,omitempty"`
 	Frame    *godap.StackFrame `json:"-"`
 	Outcome  *Outcome          `json:"outcome,omitempty"`
+	// BreakpointErrors are the breakpoints whose condition threw since the
+	// previous stop.
+	BreakpointErrors []BreakpointError `json:"breakpoint_errors,omitempty"`
 }
 
 // How a run ended (Outcome.Ended): one word, the same in every report.
@@ -117,6 +137,13 @@ type Outcome struct {
 	// their own (Node's detached: true, Python's start_new_session) that
 	// were still running after Terminate ended the program's group.
 	Survivors []Survivor `json:"survivors,omitempty"`
+	// Lost: the debugger lost the program (the connection to node's
+	// inspector ended under it); ErrorMessage says why. Reported as Ended
+	// "lost", never as a completion.
+	Lost bool `json:"-"`
+	// BreakpointErrors are the breakpoints whose condition threw during
+	// the run: why they never stopped.
+	BreakpointErrors []BreakpointError `json:"breakpoint_errors,omitempty"`
 }
 
 // Survivor is a process that outlived its program's Terminate.

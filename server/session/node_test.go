@@ -102,23 +102,34 @@ func markerLine(t testing.TB, rel, marker string) int {
 	return 0
 }
 
-// TestNodeWorkerThreadRuns: a program with a worker thread runs to its end
-// (the worker used to wait for a debugger forever), and a breakpoint in the
-// main thread where the worker's answer arrives stops with its value.
+// TestNodeWorkerThreadRuns: a program with a worker thread: a breakpoint
+// in the worker's code stops the worker's thread (evaluate runs in its
+// frame), then one in the main thread where the worker's answer arrives;
+// the program runs to its end.
 func TestNodeWorkerThreadRuns(t *testing.T) {
 	m := newTestManager(t, ManagerOptions{})
 	ctx := testCtx(t)
 	prog := "testdata/node/workers.js"
-	line := markerLine(t, prog, "answer")
-	s, err := m.Launch(ctx, LaunchSpec{Adapter: "node", Program: prog, Breakpoints: []Breakpoint{{File: prog, Line: line}}})
+	work, line := markerLine(t, prog, "work"), markerLine(t, prog, "answer")
+	s, err := m.Launch(ctx, LaunchSpec{Adapter: "node", Program: prog, Breakpoints: []Breakpoint{{File: prog, Line: work}, {File: prog, Line: line}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Wait(ctx, 30*time.Second)
-	if err != nil || st.Location == nil || st.Location.Line != line {
+	if err != nil || st.Location == nil || st.Location.Line != work || st.Location.ThreadID == 1 || st.Location.Function != "work" {
+		t.Fatalf("stop in the worker = %+v, %v", st.Location, err)
+	}
+	if ev, err := s.Evaluate(ctx, "n + ':' + where", 0, ""); err != nil || ev.Result != "'20:worker'" {
+		t.Fatalf("evaluate in the worker = %+v, %v", ev, err)
+	}
+	if err := s.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err = s.Wait(ctx, 30*time.Second)
+	if err != nil || st.Location == nil || st.Location.Line != line || st.Location.ThreadID != 1 {
 		t.Fatalf("stop where the worker's answer arrives = %+v, %v", st, err)
 	}
-	if ev, err := s.Evaluate(ctx, "answer", 0, ""); err != nil || ev.Result != "42" {
+	if ev, err := s.Evaluate(ctx, "answer", 0, ""); err != nil || ev.Result != "41" {
 		t.Fatalf("answer = %+v, %v", ev, err)
 	}
 	if err := s.Continue(ctx); err != nil {
@@ -128,7 +139,7 @@ func TestNodeWorkerThreadRuns(t *testing.T) {
 	if err != nil || !end.Exited {
 		t.Fatalf("the program did not end: %+v, %v", end, err)
 	}
-	if out := s.Output(0, 1<<20).Data; !strings.Contains(out, "worker answered 42\n") || !strings.Contains(out, "worker exited 0\n") {
+	if out := s.Output(0, 1<<20).Data; !strings.Contains(out, "worker answered 41\n") || !strings.Contains(out, "worker exited 0\n") {
 		t.Errorf("output = %q", out)
 	}
 }

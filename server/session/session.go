@@ -67,6 +67,8 @@ type Session struct {
 	bpLatest    map[string]int // the latest set asked for each file
 	bpDone      map[string]int // the latest set the adapter answered for each file
 	lastBP      *BreakpointState
+	bpErrors    []BreakpointError // since the last stop (breakpointevents.go)
+	bpErrorsAll []BreakpointError // of the whole run, for the outcome
 	timings     Timings
 	runStart    time.Time
 	outcome     *Outcome
@@ -232,12 +234,15 @@ func (s *Session) reportedOutcomeLocked() *Outcome {
 	}
 	o := *s.outcome
 	o.Survivors = slices.Clone(o.Survivors)
+	o.BreakpointErrors = slices.Clone(o.BreakpointErrors)
 	if !s.finishedLocked() {
 		return &o
 	}
 	switch {
 	case s.userEnded:
 		o.Ended, o.ExitCode = EndedTerminated, nil
+	case o.Lost:
+		o.Ended = EndedLost
 	case o.Signal != 0:
 		o.Ended = EndedKilled
 	case o.ErrorType == adapterExitedType || (s.failed && o.ErrorType == ""):

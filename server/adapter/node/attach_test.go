@@ -1,7 +1,8 @@
 // attach_test.go: attaching to a node started by someone else with
 // --inspect (the inspector found through /json/list), breakpoints and a
 // logpoint whose console output comes through the inspector with its
-// source location, and a disconnect that leaves the program running.
+// source location, a disconnect that leaves the program running, and a
+// program that ends by itself.
 
 package node
 
@@ -95,5 +96,23 @@ func TestAttach(t *testing.T) {
 	c.Event("terminated")
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the attached program ended with the session: %v", err)
+	}
+}
+
+// An attached program that ends by itself ends the session (node waits
+// for its debugger to go: the adapter goes), and is not reported lost.
+func TestAttachedProgramEnds(t *testing.T) {
+	cmd, port := startInspected(t, program(t, "ends_soon.js"))
+	c := start(t, Options{})
+	attach := c.Send("attach", map[string]any{"request": "attach", "address": "127.0.0.1", "port": port})
+	c.Event("initialized")
+	c.ConfigurationDone()
+	c.OK(attach)
+	c.Event("terminated")
+	if n := c.Count(func(m daptest.Msg) bool { return m.IsEvent(InspectorLostEvent) }); n != 0 {
+		t.Errorf("%d lost events for a program that ended", n)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("node: %v", err)
 	}
 }

@@ -1,9 +1,11 @@
-// breakpoints.go: line breakpoints through Debugger.setBreakpointByUrl (a
-// URL pattern matching the file's path and its file:// URL, so scripts
-// loaded later bind too), their verified state and actual line (now, or
-// later through Debugger.breakpointResolved and a DAP breakpoint event),
-// conditions, hit conditions and logpoints (all compiled into the CDP
-// condition), and the exception filters.
+// breakpoints.go: line breakpoints through Debugger.setBreakpointByUrl in
+// every thread (a URL pattern matching the file's path and its file://
+// URL, so scripts loaded later bind too; for a source of a source map, the
+// generated file at the mapped line and column), their verified state and
+// actual line and column (now, or later through
+// Debugger.breakpointResolved and a DAP breakpoint event; in the original
+// source for a mapped one), and the exception filters. Conditions, hit
+// conditions and logpoints are compiled in conditions.go.
 
 package node
 
@@ -13,6 +15,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,79 +26,163 @@ import (
 
 // bp is one DAP breakpoint.
 type bp struct {
-	id       int
-	path     string
-	line     int // as asked (1-based)
-	cdpID    debugger.BreakpointID
-	locs     []*debugger.Location // where V8 bound it
-	message  string               // why it is not verified
-	verified bool
+	id           int
+	path         string // the file it was set in: a script, or a source of a map
+	line, column int    // where it is (1-based; as asked until bound; column 0: none asked)
+	asked        godap.SourceBreakpoint
+	cond         string     // the compiled CDP condition (conditions.go)
+	message      string     // why it is not verified, or what its condition threw
+	verified     bool       //
+	binds        []*binding // where it is set: per thread, the file itself and each generated file
+}
+
+// bindable says whether p can be set (its condition compiled).
+func (p *bp) bindable() bool {
+	return p.cond != "" || p.asked.Condition == "" && p.asked.HitCondition == "" && p.asked.LogMessage == ""
+}
+
+// binding is one CDP breakpoint of a bp, in one thread.
+type binding struct {
+	th    int
+	cdpID debugger.BreakpointID
+	locs  []*debugger.Location // where V8 bound it
+	gen   string               // the generated file of a mapped binding ("": the file itself)
+}
+
+// bindKey names a CDP breakpoint: their ids are per thread.
+type bindKey struct {
+	th int
+	id debugger.BreakpointID
 }
 
 // breakpoints are the session's breakpoints, by file.
 type breakpoints struct {
 	mu     sync.Mutex
 	byPath map[string][]*bp
-	byCDP  map[debugger.BreakpointID]*bp
+	byID   map[int]*bp
+	byCDP  map[bindKey]*binding
+	owner  map[*binding]*bp
 	next   int
 }
 
 func newBreakpoints() breakpoints {
-	return breakpoints{byPath: map[string][]*bp{}, byCDP: map[debugger.BreakpointID]*bp{}}
+	return breakpoints{byPath: map[string][]*bp{}, byID: map[int]*bp{}, byCDP: map[bindKey]*binding{}, owner: map[*binding]*bp{}}
 }
 
-// at is the breakpoint bound at loc's line in loc's script (nil: none).
-func (b *breakpoints) at(loc *debugger.Location) *bp {
+// at is the breakpoint bound at loc's line in loc's script of thread th
+// (nil: none).
+func (b *breakpoints) at(th int, loc *debugger.Location) *bp {
 	if loc == nil {
 		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, p := range b.byCDP {
-		for _, l := range p.locs {
+	for k, bd := range b.byCDP {
+		if k.th != th {
+			continue
+		}
+		for _, l := range bd.locs {
 			if l.ScriptID == loc.ScriptID && l.LineNumber == loc.LineNumber {
-				return p
+				return b.owner[bd]
 			}
 		}
 	}
 	return nil
 }
 
-// dapIDs maps hit CDP breakpoints to DAP ids.
-func (b *breakpoints) dapIDs(ids []string) []int {
+// dapIDs maps the CDP breakpoints a pause of thread th hit to DAP ids.
+func (b *breakpoints) dapIDs(th int, ids []string) []int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []int
 	for _, id := range ids {
-		if p, ok := b.byCDP[debugger.BreakpointID(id)]; ok {
-			out = append(out, p.id)
+		if bd, ok := b.byCDP[bindKey{th, debugger.BreakpointID(id)}]; ok && !slices.Contains(out, b.owner[bd].id) {
+			out = append(out, b.owner[bd].id)
 		}
 	}
 	return out
 }
 
-// resolved records a location V8 bound a breakpoint to; it returns a
-// copy of the breakpoint when it became verified (nil: nothing new).
-func (b *breakpoints) resolved(id debugger.BreakpointID, loc *debugger.Location) *bp {
+// resolved records a location V8 bound a CDP breakpoint of thread th to;
+// it returns the breakpoint and binding when it was the first (the
+// breakpoint becomes verified there).
+func (b *breakpoints) resolved(th int, id debugger.BreakpointID, loc *debugger.Location) (*bp, *binding) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, ok := b.byCDP[id]
+	bd, ok := b.byCDP[bindKey{th, id}]
 	if !ok || loc == nil {
-		return nil
+		return nil, nil
 	}
-	p.locs = append(p.locs, loc)
+	bd.locs = append(bd.locs, loc)
+	p := b.owner[bd]
 	if p.verified {
-		return nil
+		return nil, nil
 	}
-	p.verified, p.message = true, ""
-	p.line = int(loc.LineNumber) + 1
-	c := *p
-	return &c
+	return p, bd
+}
+
+// forgetThread drops the bindings of a thread that has ended.
+func (b *breakpoints) forgetThread(th int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for k, bd := range b.byCDP {
+		if k.th == th {
+			p := b.owner[bd]
+			p.binds = slices.DeleteFunc(p.binds, func(x *binding) bool { return x == bd })
+			delete(b.byCDP, k)
+			delete(b.owner, bd)
+		}
+	}
+}
+
+// all is every breakpoint.
+func (b *breakpoints) all() []*bp {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []*bp
+	for _, list := range b.byPath {
+		out = append(out, list...)
+	}
+	return out
 }
 
 func (s *Server) dapBreakpoint(p *bp) godap.Breakpoint {
-	return godap.Breakpoint{Id: p.id, Verified: p.verified, Line: p.line, Message: p.message,
+	s.bps.mu.Lock()
+	defer s.bps.mu.Unlock()
+	out := godap.Breakpoint{Id: p.id, Verified: p.verified, Line: p.line, Message: p.message,
 		Source: &godap.Source{Name: filepath.Base(p.path), Path: p.path}}
+	if p.verified {
+		out.Column = p.column
+	}
+	return out
+}
+
+// breakpointResolved handles Debugger.breakpointResolved of thread th.
+func (s *Server) breakpointResolved(th *thread, e *debugger.ResolvedBreakpoint) {
+	if p, bd := s.bps.resolved(th.id, e.BreakpointID, e.Location); p != nil {
+		if s.verify(th, p, bd, e.Location) {
+			s.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: s.dapBreakpoint(p)})
+		}
+	}
+}
+
+// verify marks p verified at loc, where its binding bd bound: its line
+// and column are loc's, in the original source of a mapped binding. It is
+// false when p was verified already, or a mapped location does not map
+// back into p's file.
+func (s *Server) verify(th *thread, p *bp, bd *binding, loc *debugger.Location) bool {
+	at := s.location(th, loc)
+	if bd.gen != "" && (!at.mapped || at.src == nil || at.src.Path != p.path) {
+		return false
+	}
+	s.bps.mu.Lock()
+	defer s.bps.mu.Unlock()
+	if p.verified {
+		return false
+	}
+	p.verified, p.message = true, ""
+	p.line, p.column = at.line, at.column
+	return true
 }
 
 func (s *Server) setBreakpoints(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {
@@ -107,62 +194,138 @@ func (s *Server) setBreakpoints(ctx context.Context, _ *godap.Request, raw []byt
 	if path == "" {
 		return nil, fmt.Errorf("setBreakpoints: source.path is required")
 	}
-	c, err := s.inspector()
-	if err != nil {
+	if _, err := s.inspector(); err != nil {
 		return nil, err
 	}
+	s.bindMu.Lock()
+	defer s.bindMu.Unlock()
 	s.bps.mu.Lock()
 	old := s.bps.byPath[path]
 	delete(s.bps.byPath, path)
+	var gone []*binding
 	for _, p := range old {
-		delete(s.bps.byCDP, p.cdpID)
-	}
-	s.bps.mu.Unlock()
-	for _, p := range old {
-		if p.cdpID != "" {
-			_, _ = call(ctx, c, debugger.RemoveBreakpoint, debugger.RemoveBreakpointParams{BreakpointID: p.cdpID})
+		delete(s.bps.byID, p.id)
+		for _, bd := range p.binds {
+			delete(s.bps.byCDP, bindKey{bd.th, bd.cdpID})
+			delete(s.bps.owner, bd)
+			gone = append(gone, bd)
 		}
 	}
-	pattern := urlPattern(path)
+	s.bps.mu.Unlock()
+	for _, bd := range gone {
+		if th, err := s.threadByID(bd.th); err == nil {
+			_, _ = call(ctx, th.c, debugger.RemoveBreakpoint, debugger.RemoveBreakpointParams{BreakpointID: bd.cdpID})
+		}
+	}
+	threads := s.readyThreads()
 	out := make([]godap.Breakpoint, 0, len(a.Breakpoints))
-	var added []*bp
+	added := make([]*bp, 0, len(a.Breakpoints))
 	for _, sb := range a.Breakpoints {
 		s.bps.mu.Lock()
 		s.bps.next++
-		p := &bp{id: s.bps.next, path: path, line: sb.Line}
+		p := &bp{id: s.bps.next, path: path, line: sb.Line, column: sb.Column, asked: sb}
+		s.bps.byID[p.id] = p
 		s.bps.mu.Unlock()
 		cond, err := condition(p.id, sb)
+		s.bps.mu.Lock()
 		if err != nil {
 			p.message = err.Error()
-		} else {
-			params := debugger.SetBreakpointByURLParams{LineNumber: int64(sb.Line - 1), URLRegex: pattern, Condition: cond}
-			if sb.Column > 0 {
-				col := int64(sb.Column - 1)
-				params.ColumnNumber = &col
+		}
+		p.cond = cond
+		s.bps.mu.Unlock()
+		if err == nil {
+			for _, th := range threads {
+				s.bind(ctx, th, p)
 			}
-			res, err := call(ctx, c, debugger.SetBreakpointByURL, params)
-			switch {
-			case err != nil:
-				p.message = err.Error()
-			case len(res.Locations) > 0:
-				p.cdpID, p.locs, p.verified = res.BreakpointID, res.Locations, true
-				p.line = int(res.Locations[0].LineNumber) + 1
-			default:
-				p.cdpID, p.message = res.BreakpointID, "not bound yet: no loaded script is "+path
+			s.bps.mu.Lock()
+			if !p.verified && p.message == "" {
+				p.message = "not bound yet: no loaded script is " + path
 			}
+			s.bps.mu.Unlock()
 		}
 		added = append(added, p)
-		s.bps.mu.Lock()
-		if p.cdpID != "" {
-			s.bps.byCDP[p.cdpID] = p
-		}
 		out = append(out, s.dapBreakpoint(p))
-		s.bps.mu.Unlock()
 	}
 	s.bps.mu.Lock()
 	s.bps.byPath[path] = added
 	s.bps.mu.Unlock()
 	return godap.SetBreakpointsResponseBody{Breakpoints: out}, nil
+}
+
+// readyThreads are the threads whose breakpoints are set (bindMu held).
+func (s *Server) readyThreads() []*thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*thread
+	for _, th := range s.threads {
+		if th.ready {
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// bindAll sets every breakpoint in th (bindMu held).
+func (s *Server) bindAll(ctx context.Context, th *thread) {
+	for _, p := range s.bps.all() {
+		if p.bindable() {
+			s.bind(ctx, th, p)
+		}
+	}
+}
+
+// bind sets p in thread th: in its own file, and in each generated file
+// whose loaded source map has p's file as a source (bindMu held).
+func (s *Server) bind(ctx context.Context, th *thread, p *bp) {
+	s.bindURL(ctx, th, p, p.path, p.asked.Line, p.asked.Column)
+	s.preloadMaps(p.path)                                                         // outfiles.go
+	for _, g := range s.maps.generatedFor(p.path, p.asked.Line, p.asked.Column) { // mapping.go
+		s.bindURL(ctx, th, p, g.path, g.line, g.column)
+	}
+}
+
+// bindURL sets one CDP breakpoint of p in thread th: in file at line and
+// column (1-based; column 0: the line's first breakable place); file is
+// p's own or a generated one (bindMu held). A binding already there is
+// kept.
+func (s *Server) bindURL(ctx context.Context, th *thread, p *bp, file string, line, column int) {
+	gen := ""
+	if file != p.path {
+		gen = file
+	}
+	s.bps.mu.Lock()
+	for _, bd := range p.binds {
+		if bd.th == th.id && bd.gen == gen {
+			s.bps.mu.Unlock()
+			return
+		}
+	}
+	s.bps.mu.Unlock()
+	params := debugger.SetBreakpointByURLParams{LineNumber: int64(line - 1), URLRegex: urlPattern(file), Condition: p.cond}
+	if column > 0 {
+		col := int64(column - 1)
+		params.ColumnNumber = &col
+	}
+	res, err := call(ctx, th.c, debugger.SetBreakpointByURL, params)
+	if err != nil {
+		s.bps.mu.Lock()
+		if !p.verified && gen == "" {
+			p.message = err.Error()
+		}
+		s.bps.mu.Unlock()
+		return
+	}
+	bd := &binding{th: th.id, cdpID: res.BreakpointID, locs: res.Locations, gen: gen}
+	s.bps.mu.Lock()
+	p.binds = append(p.binds, bd)
+	s.bps.byCDP[bindKey{th.id, bd.cdpID}] = bd
+	s.bps.owner[bd] = p
+	s.bps.mu.Unlock()
+	for _, loc := range res.Locations {
+		if s.verify(th, p, bd, loc) {
+			break
+		}
+	}
 }
 
 // urlPattern matches the scripts of path: its file:// URL (how Node names
@@ -178,78 +341,6 @@ func urlPattern(path string) string {
 		alts = append(alts, regexp.QuoteMeta(u), regexp.QuoteMeta(p))
 	}
 	return "^(?:" + strings.Join(alts, "|") + ")$"
-}
-
-// hitsKey is the registry key of the hit counters, in the debuggee.
-const hitsKey = "Symbol.for('dapscope.hits')"
-
-var hitRE = regexp.MustCompile(`^\s*(>=|>|==|===|<=|<|%)?\s*(\d+)\s*$`)
-
-// condition compiles a breakpoint's condition, hit condition and log
-// message into one CDP condition ("" when it has none). V8 pauses when it
-// is truthy; a logpoint prints and is always falsy.
-func condition(id int, sb godap.SourceBreakpoint) (string, error) {
-	var parts []string
-	if c := strings.TrimSpace(sb.Condition); c != "" {
-		parts = append(parts, "("+c+"\n)")
-	}
-	if h := strings.TrimSpace(sb.HitCondition); h != "" {
-		m := hitRE.FindStringSubmatch(h)
-		if m == nil {
-			return "", fmt.Errorf("hit condition %q: want N, >= N, > N, == N, < N, <= N or %% N", h)
-		}
-		op, n := m[1], m[2]
-		count := fmt.Sprintf("((h) => (h[%d] = (h[%d] || 0) + 1))(globalThis[%s] ??= {})", id, id, hitsKey)
-		switch op {
-		case "", "==", "===":
-			parts = append(parts, count+" === "+n)
-		case "%":
-			if n == "0" {
-				return "", fmt.Errorf("hit condition %q: %% 0", h)
-			}
-			parts = append(parts, count+" % "+n+" === 0")
-		default:
-			parts = append(parts, count+" "+op+" "+n)
-		}
-	}
-	if sb.LogMessage != "" {
-		parts = append(parts, "(console.log("+template(sb.LogMessage)+"), false)")
-	}
-	return strings.Join(parts, " && "), nil
-}
-
-// template turns a log message with {expression} parts into a JavaScript
-// template literal.
-func template(msg string) string {
-	var b strings.Builder
-	b.WriteByte('`')
-	depth := 0
-	for _, r := range msg {
-		switch {
-		case r == '{' && depth == 0:
-			b.WriteString("${")
-			depth++
-		case r == '{':
-			b.WriteRune(r)
-			depth++
-		case r == '}' && depth == 1:
-			b.WriteByte('}')
-			depth--
-		case r == '}' && depth > 1:
-			b.WriteRune(r)
-			depth--
-		case depth == 0 && (r == '`' || r == '\\' || r == '$'):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	if depth > 0 {
-		b.WriteByte('}')
-	}
-	b.WriteByte('`')
-	return b.String()
 }
 
 func (s *Server) setExceptionBreakpoints(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {
@@ -270,12 +361,18 @@ func (s *Server) setExceptionBreakpoints(ctx context.Context, _ *godap.Request, 
 			return nil, fmt.Errorf("setExceptionBreakpoints: unknown filter %q (uncaught, all)", f)
 		}
 	}
-	c, err := s.inspector()
-	if err != nil {
+	if _, err := s.inspector(); err != nil {
 		return nil, err
 	}
-	if _, err := call(ctx, c, debugger.SetPauseOnExceptions, debugger.SetPauseOnExceptionsParams{State: state}); err != nil {
-		return nil, err
+	s.bindMu.Lock()
+	defer s.bindMu.Unlock()
+	s.mu.Lock()
+	s.pauseOnExceptions = state
+	s.mu.Unlock()
+	for _, th := range s.readyThreads() {
+		if _, err := call(ctx, th.c, debugger.SetPauseOnExceptions, debugger.SetPauseOnExceptionsParams{State: state}); err != nil {
+			return nil, err
+		}
 	}
 	return godap.SetExceptionBreakpointsResponseBody{}, nil
 }

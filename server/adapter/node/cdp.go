@@ -7,6 +7,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,14 +17,21 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/coder/websocket"
 )
 
-// maxMessage bounds one CDP message (a 50 MB string comes back whole).
-const maxMessage = 256 << 20
+// maxMessage bounds one CDP message: a longer one is read no further
+// (the rest is skipped) and fails its call with errTooLarge, the
+// connection goes on. Values are shown bounded anyway (a string by its
+// first MiB at most), so this is only ever hit by a huge value read whole.
+var maxMessage int64 = 32 << 20
+
+// errTooLarge is the error of a call whose answer exceeds maxMessage.
+var errTooLarge = errors.New("the inspector's answer is too large to read")
 
 // CDPError is an error answer of the inspector.
 type CDPError struct {
@@ -42,10 +50,12 @@ func (e *CDPError) Error() string {
 // ErrClosed is the error of a call on a connection that has ended.
 var ErrClosed = errors.New("the inspector connection is closed")
 
-// event is one CDP event, its params raw.
+// event is one CDP event, its params raw; Session is the NodeWorker
+// session of a worker's event ("": the main thread's).
 type event struct {
-	Method string
-	Params jsonv2.Value
+	Method  string
+	Params  jsonv2.Value
+	Session string
 }
 
 // message is any message of the inspector.
@@ -62,17 +72,25 @@ type reply struct {
 	err    error
 }
 
+// caller sends CDP commands: the main connection, or a worker's session
+// through it (worker.go).
+type caller interface {
+	raw(ctx context.Context, method string, params, out any) error
+}
+
 // conn is a CDP connection.
 type conn struct {
 	ws *websocket.Conn
 	// early, when set, sees each event on the read loop first; true means
 	// it was handled there and is not queued (no wake-up of the consumer).
-	early func(event) bool
+	early func(*event) bool
 
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan reply
+	workers map[string]*workerConn // attached worker sessions (worker.go)
 	queue   []event
+	read    atomic.Int64  // bytes read from the inspector
 	err     error         // set when the read loop ends
 	wake    chan struct{} // an event was queued or the loop ended
 	done    chan struct{} // the read loop has ended
@@ -80,7 +98,7 @@ type conn struct {
 
 // dialCDP connects to the inspector's websocket URL; early (nil: none) is
 // the connection's early event hook.
-func dialCDP(ctx context.Context, url string, hops Hops, early func(event) bool) (*conn, error) {
+func dialCDP(ctx context.Context, url string, hops Hops, early func(*event) bool) (*conn, error) {
 	if err := hops.CheckURL(url); err != nil { // each hop is checked too (hops.go)
 		return nil, fmt.Errorf("connecting to the inspector: %w", err)
 	}
@@ -88,8 +106,9 @@ func dialCDP(ctx context.Context, url string, hops Hops, early func(event) bool)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the inspector at %s: %w", withoutPath(url), pathless(err))
 	}
-	ws.SetReadLimit(maxMessage)
-	c := &conn{ws: ws, early: early, pending: map[int64]chan reply{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	ws.SetReadLimit(-1) // readMessage bounds what it keeps itself
+	c := &conn{ws: ws, early: early, pending: map[int64]chan reply{}, workers: map[string]*workerConn{},
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go c.readLoop()
 	return c, nil
 }
@@ -98,39 +117,131 @@ func (c *conn) readLoop() {
 	defer close(c.done)
 	ctx := context.Background()
 	for {
-		_, b, err := c.ws.Read(ctx)
+		b, size, err := c.readMessage(ctx)
 		if err != nil {
 			c.finish(err)
 			return
 		}
-		var m message
-		if err := jsonv2.Unmarshal(b, &m); err != nil {
-			continue // not a CDP message: ignore it
-		}
-		if m.ID == 0 && m.Method != "" && c.early != nil && c.early(event{Method: m.Method, Params: m.Params}) {
+		if size > 0 {
+			c.oversized(b, size)
 			continue
 		}
-		c.mu.Lock()
-		switch {
-		case m.ID != 0:
-			ch, ok := c.pending[m.ID]
-			delete(c.pending, m.ID)
-			if ok {
-				r := reply{result: m.Result}
-				if m.Error != nil {
-					r.err = m.Error
-				}
-				ch <- r
-			}
-		case m.Method != "":
-			c.queue = append(c.queue, event{Method: m.Method, Params: m.Params})
-			c.signal()
-		}
-		c.mu.Unlock()
+		c.dispatch(b, "")
 	}
 }
 
-// finish fails every pending call and ends the event stream.
+// readMessage reads one message; a message over maxMessage is skipped
+// past its head, which is returned with its size.
+func (c *conn) readMessage(ctx context.Context) ([]byte, int64, error) {
+	_, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, maxMessage+1))
+	c.read.Add(n)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n <= maxMessage {
+		return buf.Bytes(), 0, nil
+	}
+	rest, err := io.Copy(io.Discard, r)
+	c.read.Add(rest)
+	if err != nil {
+		return nil, 0, err
+	}
+	return bytes.Clone(buf.Bytes()[:1024]), n + rest, nil
+}
+
+// dispatch delivers one message of session ("": the main thread's): an
+// answer to its call, an event to the early hook or the queue. A message
+// that cannot be decoded still fails the call its id names.
+func (c *conn) dispatch(b []byte, session string) {
+	b = fixSurrogates(b)
+	var m message
+	if err := jsonv2.Unmarshal(b, &m, lenient); err != nil {
+		if id, ok := headID(b); ok {
+			c.answer(session, id, reply{err: fmt.Errorf("the inspector's answer could not be read: %w", err)})
+		}
+		return // not a CDP message: ignore it
+	}
+	if m.Method == workerMessage && session == "" {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Message   string `json:"message"`
+		}
+		if jsonv2.Unmarshal(m.Params, &p, lenient) == nil && p.SessionID != "" {
+			c.dispatch([]byte(p.Message), p.SessionID)
+		}
+		return
+	}
+	switch {
+	case m.ID != 0:
+		r := reply{result: m.Result}
+		if m.Error != nil {
+			r.err = m.Error
+		}
+		c.answer(session, m.ID, r)
+	case m.Method != "":
+		ev := event{Method: m.Method, Params: m.Params, Session: session}
+		if c.early != nil && c.early(&ev) {
+			return
+		}
+		c.push(ev)
+	}
+}
+
+// push queues an event for the consumer.
+func (c *conn) push(ev event) {
+	c.mu.Lock()
+	c.queue = append(c.queue, ev)
+	c.signal()
+	c.mu.Unlock()
+}
+
+// answer hands a reply to the call id of session that waits for it.
+func (c *conn) answer(session string, id int64, r reply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pending := c.pending
+	if session != "" {
+		w := c.workers[session]
+		if w == nil {
+			return
+		}
+		pending = w.pending
+	}
+	if ch, ok := pending[id]; ok {
+		delete(pending, id)
+		ch <- r
+	}
+}
+
+// oversized handles a message too large to read: the call it answers
+// fails; an event is queued as an oversizedEvent (events.go) with its
+// method, so a pause the adapter could not read does not leave the
+// program paused unseen.
+func (c *conn) oversized(head []byte, size int64) {
+	err := fmt.Errorf("%w (%d MB, more than %d MB): the value is too large to show whole", errTooLarge, size>>20, maxMessage>>20)
+	if id, ok := headID(head); ok {
+		c.answer("", id, reply{err: err})
+		return
+	}
+	if session, id, ok := workerHead(head); ok {
+		c.answer(session, id, reply{err: err})
+		return
+	}
+	method, session := headMethod(head), ""
+	if method == workerMessage {
+		method, session = workerEventHead(head)
+	}
+	params, _ := jsonv2.Marshal(map[string]any{"method": method, "size": size})
+	c.push(event{Method: oversizedEvent, Params: params, Session: session})
+}
+
+// finish fails every pending call, the workers' too, and ends the event
+// stream.
 func (c *conn) finish(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -138,6 +249,9 @@ func (c *conn) finish(err error) {
 	for id, ch := range c.pending {
 		ch <- reply{err: c.err}
 		delete(c.pending, id)
+	}
+	for _, w := range c.workers {
+		w.failLocked(c.err)
 	}
 	c.signal()
 }
@@ -193,27 +307,32 @@ func (c *conn) raw(ctx context.Context, method string, params, out any) error {
 	// The id is the first member: patch it in without a second encoding.
 	b = append([]byte(fmt.Sprintf(`{"id":%d`, id)), b[len(`{"id":0`):]...)
 	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-		c.forget(id)
+		c.forget(c.pending, id)
 		return fmt.Errorf("%s: %w", method, err)
 	}
+	return await(ctx, method, ch, out, func() { c.forget(c.pending, id) })
+}
+
+// await waits for a call's reply and decodes its result into out.
+func await(ctx context.Context, method string, ch chan reply, out any, forget func()) error {
 	select {
 	case r := <-ch:
 		if r.err != nil {
 			return r.err
 		}
 		if out != nil && len(r.result) > 0 {
-			return jsonv2.Unmarshal(r.result, out)
+			return jsonv2.Unmarshal(r.result, out, lenient)
 		}
 		return nil
 	case <-ctx.Done():
-		c.forget(id)
+		forget()
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	}
 }
 
-func (c *conn) forget(id int64) {
+func (c *conn) forget(pending map[int64]chan reply, id int64) {
 	c.mu.Lock()
-	delete(c.pending, id)
+	delete(pending, id)
 	c.mu.Unlock()
 }
 
@@ -239,7 +358,7 @@ func (c *conn) closeGracefully() {
 }
 
 // call runs a cdproto command and returns its typed result.
-func call[P, R any](ctx context.Context, c *conn, cmd cdp.Command[P, R], params P) (R, error) {
+func call[P, R any](ctx context.Context, c caller, cmd cdp.Command[P, R], params P) (R, error) {
 	var res R
 	err := c.raw(ctx, cmd.Method, params, &res)
 	return res, err

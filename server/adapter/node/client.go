@@ -22,7 +22,7 @@ func DialClient(ctx context.Context, url string, onEvent func(method string, par
 // DialClientVia is DialClient with the rule its hops obey (hops.go):
 // DialClient allows loopback only.
 func DialClientVia(ctx context.Context, url string, hops Hops, onEvent func(method string, params []byte)) (*Client, error) {
-	c, err := dialCDP(ctx, url, hops, func(ev event) bool {
+	c, err := dialCDP(ctx, url, hops, func(ev *event) bool {
 		onEvent(ev.Method, ev.Params)
 		return true // nothing is queued: the client has no event loop
 	})

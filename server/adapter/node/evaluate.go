@@ -1,7 +1,9 @@
-// evaluate.go: evaluate in a stack frame (Debugger.evaluateOnCallFrame) or
-// globally (Runtime.evaluate, also while the program runs), bounded by a
-// timeout inside V8 (a runaway loop is terminated, the session goes on),
-// side-effect free for hovers, and a thrown exception as an error; a
+// evaluate.go: evaluate in a stack frame (Debugger.evaluateOnCallFrame, on
+// the frame's thread: a worker's frames evaluate in the worker) or
+// globally (Runtime.evaluate on the main thread, also while the program
+// runs), bounded by a timeout inside V8 (a runaway loop is terminated, the
+// session goes on), side-effect free for hovers (a hover of a string too
+// long to read is read again cut), and a thrown exception as an error; a
 // clipboard evaluation answers a string raw and untruncated.
 
 package node
@@ -23,35 +25,29 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	c, err := s.inspector()
-	if err != nil {
-		return nil, err
-	}
-	timeout := runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())
-	hover := a.Context == "hover"
-	var res *runtime.RemoteObject
-	var exc *runtime.ExceptionDetails
+	th := s.mainThread()
+	var frame *debugger.CallFrame
 	if a.FrameId > 0 {
-		fr, ok := handle[frameRef](s, a.FrameId)
+		fr, fth, ok := handle[frameRef](s, a.FrameId)
 		if !ok {
 			return nil, s.staleErr("frame", a.FrameId)
 		}
-		r, err := call(ctx, c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{
-			CallFrameID: fr.frame.CallFrameID, Expression: a.Expression, ObjectGroup: objectGroup,
-			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
-			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
-		if err != nil {
-			return nil, evalErr(err)
-		}
-		res, exc = r.Result, r.ExceptionDetails
-	} else {
-		r, err := call(ctx, c, runtime.Evaluate, runtime.EvaluateParams{Expression: a.Expression,
-			ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
-			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
-		if err != nil {
-			return nil, evalErr(err)
-		}
-		res, exc = r.Result, r.ExceptionDetails
+		th, frame = fth, fr.frame
+	}
+	if th == nil {
+		_, err := s.inspector()
+		return nil, err
+	}
+	hover := a.Context == "hover"
+	res, exc, err := s.eval(ctx, th, frame, a.Expression, a.Context)
+	if hover && errors.Is(err, errTooLarge) {
+		// A hover is side-effect free: read the value again, a long
+		// string cut inside V8.
+		res, exc, err = s.eval(ctx, th, frame, "((v) => typeof v === 'string' && v.length > "+itoa(longString)+
+			" ? v.slice(0, "+itoa(cutString)+") : v)(("+a.Expression+"\n))", a.Context)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if exc != nil {
 		return nil, errors.New(exceptionMessage(exc))
@@ -60,7 +56,7 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	if a.Context == "repl" || a.Context == "clipboard" {
 		max = maxFullStr
 	}
-	v := s.variable("", res, a.Expression)
+	v := s.variable(th, "", res, a.Expression)
 	if res != nil {
 		v.Value = valueText(res, max)
 	}
@@ -71,6 +67,30 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	}
 	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil
+}
+
+// eval evaluates expr in frame of th (nil: globally), bounded by the
+// evaluation timeout inside V8; a hover is side-effect free.
+func (s *Server) eval(ctx context.Context, th *thread, frame *debugger.CallFrame, expr, evalContext string) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+	timeout := runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())
+	hover, repl := evalContext == "hover", evalContext == "repl"
+	if frame != nil {
+		r, err := call(ctx, th.c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{
+			CallFrameID: frame.CallFrameID, Expression: expr, ObjectGroup: objectGroup,
+			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			IncludeCommandLineAPI: ptr(repl), Timeout: timeout})
+		if err != nil {
+			return nil, nil, evalErr(err)
+		}
+		return r.Result, r.ExceptionDetails, nil
+	}
+	r, err := call(ctx, th.c, runtime.Evaluate, runtime.EvaluateParams{Expression: expr,
+		ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+		IncludeCommandLineAPI: ptr(repl), Timeout: timeout})
+	if err != nil {
+		return nil, nil, evalErr(err)
+	}
+	return r.Result, r.ExceptionDetails, nil
 }
 
 // evalErr explains an inspector error of an evaluation.

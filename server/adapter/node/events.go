@@ -1,9 +1,11 @@
-// events.go: the inspector's events, handled in order on one goroutine —
-// scripts parsed, breakpoints resolved, pauses (node's first pause held for
-// configurationDone; every other one a DAP stopped event with its reason),
-// resumes (continued), console calls of an attached program (output) and
-// the end of the program's context; and exceptionInfo. Scripts parsed are
-// registered on the inspector's read loop already (early).
+// events.go: the inspector's events, of every thread, handled in order on
+// one goroutine — workers attached and detached, scripts parsed (a map
+// loaded), breakpoints resolved, pauses (node's first pause held for
+// configurationDone; a step in unmapped code continued; every other one a DAP stopped event
+// with its thread and reason), resumes (continued), console calls of an
+// attached program (output), conditions that threw, and the end of the
+// program's context; and exceptionInfo. Scripts parsed are registered on
+// the inspector's read loop already (early).
 
 package node
 
@@ -12,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -33,8 +34,11 @@ func (s *Server) eventLoop(c *conn) {
 	}
 	s.mu.Lock()
 	attached := s.attached
-	s.paused = nil
+	for _, th := range s.threads {
+		s.forgetStopLocked(th)
+	}
 	s.mu.Unlock()
+	s.connectionEnded(c) // lost.go
 	s.programEnded()
 	if attached {
 		s.event("terminated", nil)
@@ -42,47 +46,45 @@ func (s *Server) eventLoop(c *conn) {
 }
 
 func (s *Server) handleEvent(ev event) {
-	s.log.Debug("inspector event", "method", ev.Method)
+	s.log.Debug("inspector event", "method", ev.Method, "session", ev.Session)
+	switch ev.Method {
+	case "NodeWorker.attachedToWorker":
+		s.attachedToWorker(ev.Params)
+		return
+	case "NodeWorker.detachedFromWorker":
+		s.detachedFromWorker(ev.Params)
+		return
+	}
+	th := s.threadOf(ev.Session)
+	if th == nil {
+		return // a worker that has ended
+	}
 	switch ev.Method {
 	case debugger.ScriptParsed.Method: // only scripts with a source map come here (early)
 		var e parsedScript
 		if decode(ev.Params, &e) {
-			s.addScript(e)
-			s.noteSourceMap(filePath(e.URL), e.SourceMapURL)
+			s.addScript(th, e)
+			s.loadMap(th, e) // sourcemaps.go
 		}
 	case "Debugger.breakpointResolved":
 		var e debugger.ResolvedBreakpoint
 		if decode(ev.Params, &e) {
-			if bp := s.bps.resolved(e.BreakpointID, e.Location); bp != nil {
-				s.event("breakpoint", godap.BreakpointEventBody{Reason: "changed", Breakpoint: s.dapBreakpoint(bp)})
-			}
+			s.breakpointResolved(th, &e)
 		}
 	case debugger.Paused.Method:
 		var e debugger.EventPaused
 		if !decode(ev.Params, &e) || len(e.CallFrames) == 0 {
 			return
 		}
-		s.mu.Lock()
-		if s.proc != nil {
-			s.proc.started.Store(true)
-		}
-		if s.entryCh != nil && !s.configured && s.entry == nil && !s.attached {
-			s.entry = &e // node's first pause: configurationDone decides
-			close(s.entryCh)
-			s.mu.Unlock()
-			return
-		}
-		action := s.lastAction
-		s.lastAction = ""
-		s.mu.Unlock()
-		s.stopped(&e, s.reason(&e, action))
+		s.paused(th, &e)
 	case debugger.Resumed.Method:
 		s.mu.Lock()
-		wasPaused := s.paused != nil
-		s.resetStop()
+		wasPaused := th.paused != nil
+		s.forgetStopLocked(th)
 		s.mu.Unlock()
 		if wasPaused {
-			s.event("continued", godap.ContinuedEventBody{ThreadId: ThreadID, AllThreadsContinued: true})
+			s.event("continued", s.continuedBody(th))
+			s.reannounce(th)
 		}
 	case runtime.ConsoleAPICalled.Method:
 		s.mu.Lock()
@@ -92,37 +94,83 @@ func (s *Server) handleEvent(ev event) {
 		if attached && decode(ev.Params, &e) {
 			s.consoleOutput(&e)
 		}
+	case "Runtime.bindingCalled":
+		s.bindingCalled(th, ev.Params) // conditions.go
+	case "Runtime.executionContextCreated":
+		var e struct {
+			Context struct {
+				ID      int64 `json:"id"`
+				AuxData struct {
+					IsDefault bool `json:"isDefault"`
+				} `json:"auxData"`
+			} `json:"context"`
+		}
+		if th.id == ThreadID && decode(ev.Params, &e) && e.Context.AuxData.IsDefault {
+			s.mu.Lock()
+			s.mainContext = e.Context.ID
+			s.mu.Unlock()
+		}
 	case "Runtime.executionContextDestroyed":
-		s.programEnded()
-	case "NodeWorker.attachedToWorker":
-		s.runWorker(ev.Params)
+		// The program's own context, not a vm context that was collected.
+		var e struct {
+			ID int64 `json:"executionContextId"`
+		}
+		s.mu.Lock()
+		main := s.mainContext
+		s.mu.Unlock()
+		if th.id == ThreadID && decode(ev.Params, &e) && (main == 0 || e.ID == main) {
+			s.programEnded()
+		}
+	case oversizedEvent:
+		s.oversizedEvent(th, ev.Params) // lost.go
 	}
 }
 
-// runWorker lets a worker thread run: it inherited --inspect-brk and waits
-// for a debugger; its code is not debugged (breakpoints in it do not stop).
-func (s *Server) runWorker(params []byte) {
-	var e struct {
-		SessionID string `json:"sessionId"`
-	}
+// paused handles a pause of th: node's first pause is held for
+// configurationDone, a step that landed in unmapped code goes on; anything
+// else is a stop.
+func (s *Server) paused(th *thread, e *debugger.EventPaused) {
 	s.mu.Lock()
-	c := s.cdp
-	s.mu.Unlock()
-	if !decode(params, &e) || e.SessionID == "" || c == nil {
+	if s.proc != nil {
+		s.proc.started.Store(true)
+	}
+	if th.id == ThreadID && s.entryCh != nil && !s.configured && s.entry == nil && !s.attached {
+		s.entry = e // node's first pause: configurationDone decides
+		close(s.entryCh)
+		s.mu.Unlock()
 		return
 	}
-	// Not on the event loop: an inspector slow to answer must not hold the
-	// session's events (safe to Add: the running event loop keeps bg above 0).
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		msg := `{"id":1,"method":"Runtime.runIfWaitingForDebugger"}`
-		if err := c.raw(ctx, "NodeWorker.sendMessageToWorker", map[string]any{"sessionId": e.SessionID, "message": msg}, nil); err != nil {
-			s.log.Warn("a worker thread may stay waiting for a debugger", "err", err)
-		}
-	}()
+	first := th.id != ThreadID && !th.entered
+	th.entered = true
+	action := th.lastAction
+	th.lastAction = ""
+	s.mu.Unlock()
+	if first && len(e.HitBreakpoints) == 0 && s.bps.at(th.id, e.CallFrames[0].Location) == nil {
+		// A worker inherits --inspect-brk: its first pause, before its
+		// first statement, is not the user's.
+		s.resumeQuietly(th)
+		return
+	}
+	if action == "step" && s.stepOn(th, e) { // stepping.go
+		return
+	}
+	s.stopped(th, e, s.reason(e, action), action)
+}
+
+// resumeQuietly resumes th from a pause the client never saw.
+func (s *Server) resumeQuietly(th *thread) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.CallTimeout)
+	defer cancel()
+	if _, err := call(ctx, th.c, debugger.Resume, debugger.ResumeParams{}); err != nil {
+		s.log.Debug("resuming a thread", "thread", th.id, "err", err)
+	}
+}
+
+// continuedBody is the continued event of th.
+func (s *Server) continuedBody(th *thread) godap.ContinuedEventBody {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return godap.ContinuedEventBody{ThreadId: th.id, AllThreadsContinued: len(s.threads) == 1}
 }
 
 // parsedScript is what the adapter uses of Debugger.scriptParsed.
@@ -130,6 +178,7 @@ type parsedScript struct {
 	ScriptID     cdp.ScriptID `json:"scriptId"`
 	URL          string       `json:"url"`
 	SourceMapURL string       `json:"sourceMapURL"`
+	EndLine      int64        `json:"endLine"`
 }
 
 // early runs on the inspector's read loop, before the event queue: a
@@ -138,16 +187,17 @@ type parsedScript struct {
 // changes nothing they see). V8 reports a script for every evaluation, so
 // the event loop is not woken for those while node is still preparing the
 // evaluation's answer. A script with a source map still goes through the
-// queue, for the notice to take its turn among the other output.
-func (s *Server) early(ev event) bool {
+// queue: its map is loaded there.
+func (s *Server) early(ev *event) bool {
 	if ev.Method != debugger.ScriptParsed.Method {
 		return false
 	}
 	var e parsedScript
-	if !decode(ev.Params, &e) {
+	th := s.threadOf(ev.Session)
+	if th == nil || !decode(ev.Params, &e) {
 		return false
 	}
-	s.addScript(e)
+	s.addScript(th, e)
 	if e.SourceMapURL != "" && filePath(e.URL) != "" {
 		return false
 	}
@@ -156,16 +206,16 @@ func (s *Server) early(ev event) bool {
 }
 
 // addScript registers a parsed script (once: its sourceReference stays).
-func (s *Server) addScript(e parsedScript) {
+func (s *Server) addScript(th *thread, e parsedScript) {
 	s.mu.Lock()
-	if _, ok := s.scripts[e.ScriptID]; !ok {
-		s.scripts[e.ScriptID] = &script{url: e.URL}
+	if _, ok := th.scripts[e.ScriptID]; !ok {
+		th.scripts[e.ScriptID] = &script{url: e.URL}
 	}
 	s.mu.Unlock()
 }
 
 func decode(raw jsonv2.Value, v any) bool {
-	return len(raw) > 0 && jsonv2.Unmarshal(raw, v) == nil
+	return len(raw) > 0 && jsonv2.Unmarshal(raw, v, lenient) == nil
 }
 
 // reason is the DAP reason of a pause; action is what the client asked
@@ -183,37 +233,43 @@ func (s *Server) reason(e *debugger.EventPaused, action string) string {
 	}
 }
 
-// stopped records a pause and sends the stopped event.
-func (s *Server) stopped(e *debugger.EventPaused, reason string) {
+// stopped records a pause of th and sends the stopped event; action is
+// what the client asked for ("pause": a pause it requested, which V8 too
+// reports as "other", like a debugger statement).
+func (s *Server) stopped(th *thread, e *debugger.EventPaused, reason, action string) {
 	s.mu.Lock()
-	s.resetStop()
-	s.paused = e
+	s.forgetStopLocked(th)
+	th.paused, th.step = e, nil
+	all := len(s.threads) == 1
 	s.mu.Unlock()
-	body := godap.StoppedEventBody{Reason: reason, ThreadId: ThreadID, AllThreadsStopped: true}
+	body := godap.StoppedEventBody{Reason: reason, ThreadId: th.id, AllThreadsStopped: all}
 	switch reason {
 	case "breakpoint":
-		body.HitBreakpointIds = s.bps.dapIDs(e.HitBreakpoints)
+		body.HitBreakpointIds = s.bps.dapIDs(th.id, e.HitBreakpoints)
 		if len(body.HitBreakpointIds) == 0 { // node's first pause on a breakpoint's line
-			if bp := s.bps.at(e.CallFrames[0].Location); bp != nil {
+			if bp := s.bps.at(th.id, e.CallFrames[0].Location); bp != nil {
 				body.HitBreakpointIds = []int{bp.id}
 			}
 		}
 	case "exception":
 		body.Description, body.Text = exceptionText(e.Data)
 	case "pause":
-		if e.Reason == debugger.PausedReasonOther {
+		switch {
+		case action == "pause":
+			body.Description = "Paused (pause requested)"
+		case e.Reason == debugger.PausedReasonOther:
 			body.Description = "Paused on debugger statement"
 		}
+	}
+	if th.id != ThreadID {
+		if body.Description == "" {
+			body.Description = "Paused"
+		}
+		body.Description += " in " + th.name
 	}
 	s.stopGate.Lock() // after the response of the request that resumed
 	s.stopGate.Unlock()
 	s.event("stopped", body)
-}
-
-// resetStop forgets the current stop and its handles (s.mu held).
-func (s *Server) resetStop() {
-	s.paused = nil
-	clear(s.handles)
 }
 
 // exceptionText reads a paused event's exception data (a RemoteObject):
@@ -240,9 +296,17 @@ func exceptionText(data jsonv2.Value) (desc, text string) {
 
 // exceptionInfo describes the exception the program is paused on: its
 // class ("TypeError"), message and stack.
-func (s *Server) exceptionInfo(context.Context, *godap.Request, []byte) (any, error) {
+func (s *Server) exceptionInfo(_ context.Context, _ *godap.Request, raw []byte) (any, error) {
+	var a godap.ExceptionInfoArguments
+	if err := args(raw, &a); err != nil {
+		return nil, err
+	}
+	th, err := s.threadByID(a.ThreadId)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
-	p := s.paused
+	p := th.paused
 	s.mu.Unlock()
 	if p == nil {
 		return nil, errNotPaused
@@ -251,8 +315,9 @@ func (s *Server) exceptionInfo(context.Context, *godap.Request, []byte) (any, er
 		return nil, errors.New("exceptionInfo: the program is not paused on an exception")
 	}
 	desc, full := exceptionText(p.Data)
+	full = s.mapStack(full) // sourcemaps.go
 	var o runtime.RemoteObject
-	_ = jsonv2.Unmarshal(p.Data, &o)
+	_ = decode(p.Data, &o)
 	id := o.ClassName
 	if id == "" {
 		id = string(o.Type)

@@ -200,3 +200,14 @@ func (p *process) exitCode() int {
 func signalTerm(p *process) error {
 	return syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
 }
+
+// signaled says whether node (exited) was killed by a signal.
+func (p *process) signaled() bool {
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+			return ws.Signaled()
+		}
+	}
+	return false
+}

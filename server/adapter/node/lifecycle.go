@@ -95,6 +95,7 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	}
 	s.mu.Lock()
 	s.proc, s.stopOnEntry = p, a.StopOnEntry
+	s.out = &outFiles{root: filepath.Dir(a.Program)}
 	s.mu.Unlock()
 	s.bg.Add(1)
 	go s.watchProcess(p)
@@ -146,39 +147,34 @@ func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (an
 	return s.awaitConfiguration(req)
 }
 
-// connect dials the inspector, starts the event loop and enables the
-// domains; a launched node is run to its first pause, which is held.
+// connect dials the inspector, starts the event loop and prepares the
+// main thread; a launched node is run to its first pause, which is held.
 func (s *Server) connect(ctx context.Context, url string, hops Hops) error {
 	c, err := dialCDP(ctx, url, hops, s.early)
 	if err != nil {
 		return err
 	}
 	entry := make(chan struct{})
+	main := newThread(ThreadID, "main", c)
 	s.mu.Lock()
 	s.cdp, s.entryCh = c, entry
+	s.threads[ThreadID] = main
 	launched := s.proc != nil
 	s.mu.Unlock()
 	s.bg.Add(1)
 	go s.eventLoop(c)
-	if _, err := call(ctx, c, runtime.Enable, cdp.Empty{}); err != nil {
-		return fmt.Errorf("Runtime.enable: %w", err)
+	if err := s.prepare(ctx, main); err != nil { // threads.go
+		return s.startErr(ctx, err)
 	}
-	if _, err := call(ctx, c, debugger.Enable, debugger.EnableParams{}); err != nil {
-		return fmt.Errorf("Debugger.enable: %w", err)
-	}
-	if _, err := call(ctx, c, debugger.SetAsyncCallStackDepth, debugger.SetAsyncCallStackDepthParams{MaxDepth: 0}); err != nil {
-		return err
-	}
-	// A worker thread inherits --inspect-brk and would wait for a debugger
-	// of its own forever: attach to workers only to let them run (events.go).
-	if err := c.raw(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil); err != nil {
+	// Worker threads wait for the adapter before they run (threads.go).
+	if err := c.raw(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": true}, nil); err != nil {
 		s.log.Debug("NodeWorker.enable", "err", err) // not a Node inspector with workers
 	}
 	if !launched {
 		return nil
 	}
 	if _, err := call(ctx, c, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil {
-		return fmt.Errorf("Runtime.runIfWaitingForDebugger: %w", err)
+		return s.startErr(ctx, fmt.Errorf("Runtime.runIfWaitingForDebugger: %w", err))
 	}
 	select {
 	case <-entry:
@@ -187,6 +183,26 @@ func (s *Server) connect(ctx context.Context, url string, hops Hops) error {
 		return fmt.Errorf("node did not reach its first statement: %w", ctx.Err())
 	}
 	return nil
+}
+
+// startErr is the error of a launch whose inspector failed while starting:
+// none when node itself ended (a program with a syntax error can exit
+// before it answers), whose output and exit code then tell what happened.
+func (s *Server) startErr(ctx context.Context, err error) error {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil || !errors.Is(err, ErrClosed) {
+		return err
+	}
+	select {
+	case <-p.done:
+		return nil
+	case <-s.programDone:
+		return nil
+	case <-ctx.Done():
+		return err
+	}
 }
 
 // awaitConfiguration sends initialized; the launch or attach request is
@@ -219,11 +235,12 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 		_, _ = call(ctx, c, runtime.RunIfWaitingForDebugger, cdp.Empty{})
 	}
 	if entry != nil {
+		main := s.mainThread()
 		switch {
 		case stopOnEntry:
-			s.stopped(entry, "entry")
-		case s.bps.at(entry.CallFrames[0].Location) != nil:
-			s.stopped(entry, "breakpoint")
+			s.stopped(main, entry, "entry", "")
+		case s.bps.at(ThreadID, entry.CallFrames[0].Location) != nil:
+			s.stopped(main, entry, "breakpoint", "")
 		default:
 			if _, err := call(ctx, c, debugger.Resume, debugger.ResumeParams{}); err != nil {
 				s.log.Debug("resuming from node's first pause", "err", err)
@@ -234,15 +251,20 @@ func (s *Server) configurationDone(ctx context.Context, req *godap.Request, _ []
 }
 
 // programEnded closes the inspector once the program is over (node waits
-// for its debugger to go before it exits); it may run more than once.
+// for its debugger to go before it exits, an attached one too: its end
+// then reads as terminated); it may run more than once.
 func (s *Server) programEnded() {
 	s.endOnce.Do(func() {
 		close(s.programDone)
 		s.mu.Lock()
-		c, launched := s.cdp, s.proc != nil
+		c := s.cdp
 		s.mu.Unlock()
-		if c != nil && launched {
-			// Safe to Add: watchProcess, still running, keeps bg above 0.
+		if c != nil {
+			s.mu.Lock()
+			s.closing = true
+			s.mu.Unlock()
+			// Safe to Add: watchProcess, or the event loop that called
+			// this, keeps bg above 0.
 			s.bg.Add(1)
 			go func() { defer s.bg.Done(); c.closeGracefully() }()
 		}
@@ -280,6 +302,7 @@ func (s *Server) disconnect(ctx context.Context, req *godap.Request, raw []byte)
 	s.settle()
 	s.mu.Lock()
 	p, c, attached := s.proc, s.cdp, s.attached
+	s.closing = true
 	s.mu.Unlock()
 	switch {
 	case p != nil:

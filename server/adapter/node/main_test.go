@@ -6,6 +6,7 @@
 package node
 
 import (
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -63,6 +64,13 @@ func line(t testing.TB, path, marker string) int {
 // initialized. The server must end when the client closes.
 func start(t *testing.T, opts Options) *daptest.Client {
 	t.Helper()
+	c, _ := startServer(t, opts)
+	return c
+}
+
+// startServer is start, with the server.
+func startServer(t *testing.T, opts Options) (*daptest.Client, *Server) {
+	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatalf("node is required: %v", err)
 	}
@@ -87,8 +95,15 @@ func start(t *testing.T, opts Options) *daptest.Client {
 	if !caps.SupportsConfigurationDoneRequest || len(caps.ExceptionBreakpointFilters) != 2 {
 		t.Fatalf("capabilities = %+v", caps)
 	}
-	return c
+	return c, srv
 }
+
+// nopRW is a connection that is never used.
+type nopRW struct{}
+
+func (nopRW) Read([]byte) (int, error)    { return 0, io.EOF }
+func (nopRW) Write(b []byte) (int, error) { return len(b), nil }
+func (nopRW) Close() error                { return nil }
 
 // launchConfig is a launch request for a program of testdata/node.
 func launchConfig(path string) map[string]any {

@@ -32,9 +32,6 @@ import (
 	"github.com/dapscope/dapscope/server/dap"
 )
 
-// ThreadID is the id of the one thread reported: Node's main thread.
-const ThreadID = 1
-
 // Options configure a Server.
 type Options struct {
 	// Node is the node executable ("": DefaultNode on PATH); a launch's
@@ -67,34 +64,54 @@ type Server struct {
 
 	bg sync.WaitGroup // the event loop and the process watcher
 
-	mu            sync.Mutex
-	cdp           *conn
-	proc          *process // nil when attached
-	attached      bool
-	stopOnEntry   bool
-	pendingInit   *godap.Request           // the launch or attach, answered after configurationDone
-	entry         *debugger.EventPaused    // node's first pause, held until configurationDone
-	entryCh       chan struct{}            // closed when entry is set (or the program ended)
-	configured    bool                     // configurationDone was handled
-	settled       chan struct{}            // closed at configurationDone or disconnect (settle)
-	settleOnce    sync.Once                //
-	paused        *debugger.EventPaused    // nil while running
-	lastAction    string                   // "step" or "pause": the reason of the next stop
-	handles       map[int]any              // frames and variable references of this stop
-	nextHandle    int                      //
-	scripts       map[cdp.ScriptID]*script // every script parsed
-	scriptRefs    map[int]cdp.ScriptID     // sourceReference → script
-	bps           breakpoints              //
-	programDone   chan struct{}            // closed when the program ended (or node died)
-	endOnce       sync.Once                //
-	exited        chan struct{}            // closed once exited/terminated were sent
-	sourceMapSaid bool                     // the source map notice went out (typescript.go)
+	mu                sync.Mutex
+	cdp               *conn
+	proc              *process // nil when attached
+	attached          bool
+	stopOnEntry       bool
+	pendingInit       *godap.Request        // the launch or attach, answered after configurationDone
+	entry             *debugger.EventPaused // node's first pause, held until configurationDone
+	entryCh           chan struct{}         // closed when entry is set (or the program ended)
+	configured        bool                  // configurationDone was handled
+	settled           chan struct{}         // closed at configurationDone or disconnect (settle)
+	settleOnce        sync.Once             //
+	threads           map[int]*thread       // by DAP id: main (1) and workers (threads.go)
+	bySession         map[string]*thread    // workers by NodeWorker session
+	nextThread        int                   //
+	handles           map[int]handleEntry   // frames and variable references of the current stops
+	nextHandle        int                   //
+	scriptRefs        map[int]scriptKey     // sourceReference → script
+	pauseOnExceptions debugger.SetPauseOnExceptionsState
+	maps              *sourceMaps   // source maps of the scripts (sourcemaps.go)
+	out               *outFiles     // the launched program's generated files (outfiles.go)
+	programDone       chan struct{} // closed when the program ended (or node died)
+	endOnce           sync.Once     //
+	exited            chan struct{} // closed once exited/terminated were sent
+	closing           bool          // the adapter closes the inspector itself
+	mainContext       int64         // the main thread's default execution context
+	// bindMu serializes setting breakpoints in threads (setBreakpoints,
+	// a worker's preparation), so that each thread gets each one once.
+	bindMu sync.Mutex
+	bps    breakpoints
+}
+
+// handleEntry is a handle's value and the thread it belongs to.
+type handleEntry struct {
+	th *thread
+	v  any
+}
+
+// scriptKey names a script: script ids are per thread.
+type scriptKey struct {
+	th *thread
+	id cdp.ScriptID
 }
 
 // script is a parsed script.
 type script struct {
 	url string
-	ref int // its sourceReference when it has no file path
+	ref int        // its sourceReference when it has no file path
+	sm  *sourceMap // its source map, once loaded (nil: none, or not usable)
 }
 
 // New returns a server that will serve DAP on rw.
@@ -112,8 +129,9 @@ func New(rw io.ReadWriteCloser, opts Options) *Server {
 		opts.CallTimeout = 30 * time.Second
 	}
 	return &Server{opts: opts, log: opts.Logger.With("adapter", "node"), rw: rw, w: dap.NewWriter(rw),
-		handles: map[int]any{}, scripts: map[cdp.ScriptID]*script{}, scriptRefs: map[int]cdp.ScriptID{},
-		bps: newBreakpoints(), programDone: make(chan struct{}), exited: make(chan struct{}), settled: make(chan struct{})}
+		handles: map[int]handleEntry{}, threads: map[int]*thread{}, bySession: map[string]*thread{}, nextThread: ThreadID,
+		scriptRefs: map[int]scriptKey{}, maps: newSourceMaps(), bps: newBreakpoints(),
+		programDone: make(chan struct{}), exited: make(chan struct{}), settled: make(chan struct{})}
 }
 
 // handler serves one request; raw is its arguments (nil: none). It returns
@@ -129,7 +147,7 @@ var handlers = map[string]handler{
 	"terminate":               (*Server).terminate,
 	"setBreakpoints":          (*Server).setBreakpoints,
 	"setExceptionBreakpoints": (*Server).setExceptionBreakpoints,
-	"threads":                 (*Server).threads,
+	"threads":                 (*Server).threadsRequest,
 	"stackTrace":              (*Server).stackTrace,
 	"scopes":                  (*Server).scopes,
 	"variables":               (*Server).variables,
@@ -222,6 +240,7 @@ func (s *Server) shutdown() {
 	s.settle()
 	s.mu.Lock()
 	p, c := s.proc, s.cdp
+	s.closing = true
 	s.mu.Unlock()
 	if p != nil {
 		p.kill()
@@ -316,31 +335,41 @@ func args(raw []byte, v any) error {
 	return nil
 }
 
-// newHandle registers v (a frame or a variable reference) for this stop.
-func (s *Server) newHandle(v any) int {
+// newHandle registers v (a frame or a variable reference of th's stop).
+func (s *Server) newHandle(th *thread, v any) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextHandle++
-	s.handles[s.nextHandle] = v
+	s.handles[s.nextHandle] = handleEntry{th: th, v: v}
 	return s.nextHandle
 }
 
-// handle looks a handle up; ok is false for an unknown or stale one.
+// forgetStopLocked forgets th's stop and its handles (s.mu held).
+func (s *Server) forgetStopLocked(th *thread) {
+	th.paused = nil
+	for id, h := range s.handles {
+		if h.th == th {
+			delete(s.handles, id)
+		}
+	}
+}
+
 // live resolves a request's reference (a frame or variables handle) and
-// the inspector connection it is used on; a stale reference says why.
-func live[T any](s *Server, what string, id int) (T, *conn, error) {
-	v, ok := handle[T](s, id)
+// the thread it is used on; a stale reference says why.
+func live[T any](s *Server, what string, id int) (T, *thread, error) {
+	v, th, ok := handle[T](s, id)
 	if !ok {
 		var zero T
 		return zero, nil, s.staleErr(what, id)
 	}
-	c, err := s.inspector()
-	return v, c, err
+	return v, th, nil
 }
 
-func handle[T any](s *Server, id int) (T, bool) {
+// handle looks a handle up; ok is false for an unknown or stale one.
+func handle[T any](s *Server, id int) (T, *thread, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v, ok := s.handles[id].(T)
-	return v, ok
+	h := s.handles[id]
+	v, ok := h.v.(T)
+	return v, h.th, ok
 }

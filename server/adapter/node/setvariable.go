@@ -23,15 +23,16 @@ func (s *Server) setVariable(ctx context.Context, _ *godap.Request, raw []byte) 
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	ref, c, err := live[*varRef](s, "variablesReference", a.VariablesReference)
+	ref, th, err := live[*varRef](s, "variablesReference", a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}
+	c := th.c
 	frame := ref.frame
 	if frame == nil {
 		s.mu.Lock()
-		if s.paused != nil {
-			frame = s.paused.CallFrames[0]
+		if th.paused != nil {
+			frame = th.paused.CallFrames[0]
 		}
 		s.mu.Unlock()
 	}
@@ -59,7 +60,7 @@ func (s *Server) setVariable(ctx context.Context, _ *godap.Request, raw []byte) 
 			return nil, errors.New(exceptionMessage(res.ExceptionDetails))
 		}
 	}
-	v := s.variable(a.Name, val, "")
+	v := s.variable(th, a.Name, val, "")
 	return godap.SetVariableResponseBody{Value: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil
 }
@@ -69,21 +70,21 @@ func (s *Server) setExpression(ctx context.Context, _ *godap.Request, raw []byte
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	fr, c, err := live[frameRef](s, "frame", a.FrameId)
+	fr, th, err := live[frameRef](s, "frame", a.FrameId)
 	if err != nil {
 		return nil, err
 	}
-	val, err := s.evalIn(ctx, c, fr.frame, a.Expression+" = ("+a.Value+"\n)")
+	val, err := s.evalIn(ctx, th.c, fr.frame, a.Expression+" = ("+a.Value+"\n)")
 	if err != nil {
 		return nil, err
 	}
-	v := s.variable("", val, a.Expression)
+	v := s.variable(th, "", val, a.Expression)
 	return godap.SetExpressionResponseBody{Value: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil
 }
 
 // evalIn evaluates expr in frame, bounded by the evaluation timeout.
-func (s *Server) evalIn(ctx context.Context, c *conn, frame *debugger.CallFrame, expr string) (*runtime.RemoteObject, error) {
+func (s *Server) evalIn(ctx context.Context, c caller, frame *debugger.CallFrame, expr string) (*runtime.RemoteObject, error) {
 	r, err := call(ctx, c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{CallFrameID: frame.CallFrameID,
 		Expression: expr, ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true),
 		Timeout: runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())})

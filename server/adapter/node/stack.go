@@ -1,8 +1,10 @@
-// stack.go: threads (Node's main thread), the stack of the current pause
-// (frames with file paths, Node's internals as sources by reference), the
-// scopes of a frame (local, closure, block, catch, module, script, global;
-// with their variable counts, the global scope collapsed and expensive),
-// and the source request for scripts without a file.
+// stack.go: the stack of a thread's pause (frames at their original
+// source and line through source maps, with file paths; Node's internals
+// named by their node:internal/… source by reference and deemphasized),
+// the scopes of a frame (local, closure, block, catch, module, script,
+// global; with their variable counts, the global scope collapsed and
+// expensive), and the source request for scripts without a file and for
+// original sources known only from a map's sourcesContent.
 
 package node
 
@@ -15,7 +17,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
-	"github.com/chromedp/cdproto/runtime"
 	godap "github.com/google/go-dap"
 )
 
@@ -27,17 +28,17 @@ type frameRef struct {
 	frame *debugger.CallFrame
 }
 
-func (s *Server) threads(context.Context, *godap.Request, []byte) (any, error) {
-	return godap.ThreadsResponseBody{Threads: []godap.Thread{{Id: ThreadID, Name: "main"}}}, nil
-}
-
 func (s *Server) stackTrace(_ context.Context, _ *godap.Request, raw []byte) (any, error) {
 	var a godap.StackTraceArguments
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
+	th, err := s.threadByID(a.ThreadId)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
-	p := s.paused
+	p := th.paused
 	s.mu.Unlock()
 	if p == nil {
 		return nil, errNotPaused
@@ -51,30 +52,61 @@ func (s *Server) stackTrace(_ context.Context, _ *godap.Request, raw []byte) (an
 	}
 	out := make([]godap.StackFrame, 0, end-start)
 	for _, f := range frames[start:end] {
-		name := f.FunctionName
-		if name == "" {
-			name = "(anonymous)"
-		}
-		sf := godap.StackFrame{Id: s.newHandle(frameRef{frame: f}), Name: name,
-			Line: int(f.Location.LineNumber) + 1, Column: 1}
-		if f.Location.ColumnNumber != nil {
-			sf.Column = int(*f.Location.ColumnNumber) + 1
-		}
-		sf.Source = s.sourceOf(f.Location.ScriptID)
-		if sf.Source != nil && sf.Source.PresentationHint == "deemphasize" {
-			sf.PresentationHint = "subtle"
-		}
-		out = append(out, sf)
+		out = append(out, s.stackFrame(th, f))
 	}
 	return godap.StackTraceResponseBody{StackFrames: out, TotalFrames: total}, nil
 }
 
+// stackFrame is the DAP frame of f: at its original source and line when
+// its script has a usable source map; Node's internal frames named by
+// their node:internal/… source and deemphasized (clients fold them, as
+// js-debug's skipped frames).
+func (s *Server) stackFrame(th *thread, f *debugger.CallFrame) godap.StackFrame {
+	loc := s.location(th, f.Location)
+	name := f.FunctionName
+	if name == "" {
+		name = "(anonymous)"
+		if loc.internal {
+			name = "<" + strings.TrimPrefix(loc.src.Name, "node:") + ">" // a module's top level
+		}
+	}
+	sf := godap.StackFrame{Id: s.newHandle(th, frameRef{frame: f}), Name: name, Line: loc.line, Column: loc.column, Source: loc.src}
+	if loc.internal {
+		sf.PresentationHint = "subtle"
+	}
+	return sf
+}
+
+// place is a location as the client sees it.
+type place struct {
+	src          *godap.Source
+	line, column int  // 1-based
+	internal     bool // Node's own code (node:…)
+	mapped       bool // through a source map
+}
+
+// location is where loc is for the client: its original source when the
+// script has a usable source map, else the script itself.
+func (s *Server) location(th *thread, loc *debugger.Location) place {
+	p := place{line: int(loc.LineNumber) + 1, column: 1}
+	if loc.ColumnNumber != nil {
+		p.column = int(*loc.ColumnNumber) + 1
+	}
+	if o, ok := s.original(th, loc); ok {
+		p.src, p.line, p.column, p.mapped = o.source(), o.line, o.column, true
+		return p
+	}
+	p.src = s.sourceOf(th, loc.ScriptID)
+	p.internal = p.src != nil && p.src.PresentationHint == "deemphasize"
+	return p
+}
+
 // sourceOf is the DAP source of a script: its file for file:// URLs and
 // paths, a source reference otherwise (node:internal/…).
-func (s *Server) sourceOf(id cdp.ScriptID) *godap.Source {
+func (s *Server) sourceOf(th *thread, id cdp.ScriptID) *godap.Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc, ok := s.scripts[id]
+	sc, ok := th.scripts[id]
 	if !ok {
 		return nil
 	}
@@ -84,7 +116,7 @@ func (s *Server) sourceOf(id cdp.ScriptID) *godap.Source {
 	if sc.ref == 0 {
 		s.nextHandle++ // handles and references share one counter
 		sc.ref = s.nextHandle
-		s.scriptRefs[sc.ref] = id
+		s.scriptRefs[sc.ref] = scriptKey{th: th, id: id}
 	}
 	src := &godap.Source{Name: sc.url, SourceReference: sc.ref}
 	if strings.HasPrefix(sc.url, "node:") {
@@ -117,17 +149,16 @@ func (s *Server) source(ctx context.Context, _ *godap.Request, raw []byte) (any,
 	if ref == 0 && a.Source != nil {
 		ref = a.Source.SourceReference
 	}
+	if content, ok := s.maps.content(ref); ok { // an original source known only from its map
+		return godap.SourceResponseBody{Content: content, MimeType: "text/plain"}, nil
+	}
 	s.mu.Lock()
-	id, ok := s.scriptRefs[ref]
+	key, ok := s.scriptRefs[ref]
 	s.mu.Unlock()
 	if !ok {
 		return nil, errors.New("source: unknown sourceReference")
 	}
-	c, err := s.inspector()
-	if err != nil {
-		return nil, err
-	}
-	res, err := call(ctx, c, debugger.GetScriptSource, debugger.GetScriptSourceParams{ScriptID: id})
+	res, err := call(ctx, key.th.c, debugger.GetScriptSource, debugger.GetScriptSourceParams{ScriptID: key.id})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +177,7 @@ func (s *Server) scopes(ctx context.Context, _ *godap.Request, raw []byte) (any,
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	fr, c, err := live[frameRef](s, "frame", a.FrameId)
+	fr, th, err := live[frameRef](s, "frame", a.FrameId)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +195,7 @@ func (s *Server) scopes(ctx context.Context, _ *godap.Request, raw []byte) (any,
 		if i == 0 && sc.Type == debugger.ScopeTypeLocal {
 			ref.this, ref.ret = f.This, f.ReturnValue
 		}
-		ds := godap.Scope{Name: name, VariablesReference: s.newHandle(ref)}
+		ds := godap.Scope{Name: name, VariablesReference: s.newHandle(th, ref)}
 		switch sc.Type {
 		case debugger.ScopeTypeGlobal:
 			ds.Expensive = true // Node's globals: collapsed, counted on demand
@@ -172,17 +203,18 @@ func (s *Server) scopes(ctx context.Context, _ *godap.Request, raw []byte) (any,
 			if sc.Type == debugger.ScopeTypeLocal {
 				ds.PresentationHint = "locals"
 			}
-			props, err := call(ctx, c, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: sc.Object.ObjectID, OwnProperties: ptr(true)})
-			if err == nil {
-				ds.NamedVariables = len(props.Result) + ref.extras()
+			if n, long, err := countScope(ctx, th.c, sc.Object.ObjectID); err == nil { // variables.go
+				ds.NamedVariables, ref.long = n+ref.extras(), long
 			}
 		}
 		if sc.StartLocation != nil {
-			ds.Line = int(sc.StartLocation.LineNumber) + 1
+			start := s.location(th, sc.StartLocation)
+			ds.Line, ds.Source = start.line, start.src
 			if sc.EndLocation != nil {
-				ds.EndLine = int(sc.EndLocation.LineNumber) + 1
+				if end := s.location(th, sc.EndLocation); end.src != nil && start.src != nil && end.src.Path == start.src.Path {
+					ds.EndLine = end.line
+				}
 			}
-			ds.Source = s.sourceOf(sc.StartLocation.ScriptID)
 		}
 		out = append(out, ds)
 	}
@@ -193,7 +225,10 @@ func (s *Server) scopes(ctx context.Context, _ *godap.Request, raw []byte) (any,
 // existed.
 func (s *Server) staleErr(what string, id int) error {
 	s.mu.Lock()
-	paused := s.paused != nil
+	paused := false
+	for _, th := range s.threads {
+		paused = paused || th.paused != nil
+	}
 	s.mu.Unlock()
 	if !paused {
 		return errNotPaused

@@ -4,8 +4,8 @@
 // source maps needed): Node >= 23.6 (and >= 22.18) strips types by
 // default, 22.6 up to those needs --experimental-strip-types (added here),
 // and an older node cannot run TypeScript at all (a clear error, naming
-// the rule and how to give another node). Also the one-time notice for a
-// script with a source map, which this adapter does not follow.
+// the rule and how to give another node). Compiled TypeScript and bundles
+// are debugged through their source maps (sourcemaps.go).
 
 package node
 
@@ -103,30 +103,4 @@ func runtimeFlags(ctx context.Context, bin, program string) ([]string, error) {
 		return nil, err
 	}
 	return stripFlags(v, program, bin)
-}
-
-// sourceMapNotice is the one line said once per session when a program's
-// script has a source map (node_modules left out: libraries often ship
-// maps, and their JavaScript is what runs anyway).
-func sourceMapNotice(path, mapURL string) string {
-	if len(mapURL) > 200 || strings.HasPrefix(mapURL, "data:") {
-		mapURL = "an inline map"
-	}
-	return fmt.Sprintf("dapscope: %s has a source map (%s), which the node adapter does not follow: breakpoints, stack lines and stepping use the lines of the JavaScript that runs, not of the sources it was built from. For TypeScript, run the .ts file itself on Node >= 22.6 (its lines are kept).\n",
-		path, mapURL)
-}
-
-// noteSourceMap says sourceMapNotice once per session for a script with a
-// map (its file path; "" for scripts without one).
-func (s *Server) noteSourceMap(path, mapURL string) {
-	if path == "" || mapURL == "" || strings.Contains(path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
-		return
-	}
-	s.mu.Lock()
-	said := s.sourceMapSaid
-	s.sourceMapSaid = true
-	s.mu.Unlock()
-	if !said {
-		s.output("important", sourceMapNotice(path, mapURL))
-	}
 }

@@ -1,7 +1,6 @@
 // typescript_test.go: TypeScript on Node 24 with correct lines (breakpoints
 // verified where asked, stack lines, stepping, typed locals), the clear
-// error of a node too old for it, the version rule itself, and the
-// one-time notice for a script with a source map.
+// error of a node too old for it, and the version rule itself.
 
 package node
 
@@ -105,37 +104,5 @@ func TestStripFlags(t *testing.T) {
 	}
 	if _, ok := parseVersion("node 24"); ok {
 		t.Error(`parseVersion("node 24") succeeded`)
-	}
-}
-
-// A script with a source map: one notice, and the JavaScript's own lines.
-func TestSourceMapNotice(t *testing.T) {
-	c := start(t, Options{})
-	prog := program(t, "mapped/app.js")
-	add := line(t, prog, "add")
-	launch := c.StartLaunch(launchConfig(prog))
-	c.Event("initialized")
-	if bps := c.SetBreakpoints(prog, add); !bps[0].Verified || bps[0].Line != add {
-		t.Fatalf("breakpoints = %+v", bps)
-	}
-	c.ConfigurationDone()
-	c.OK(launch)
-	c.Stopped()
-	if top := c.TopFrame(ThreadID); top.Line != add || top.Source.Path != prog {
-		t.Fatalf("top = %+v", top)
-	}
-	c.Continue(ThreadID)
-	waitEnd(t, c)
-	notices := 0
-	for _, m := range c.Transcript() {
-		if ev, ok := m.Decoded.(*godap.OutputEvent); ok && ev.Body.Category == "important" {
-			notices++
-			if !strings.Contains(ev.Body.Output, prog+" has a source map (app.js.map), which the node adapter does not follow") {
-				t.Errorf("notice = %q", ev.Body.Output)
-			}
-		}
-	}
-	if notices != 1 {
-		t.Errorf("%d source map notices, want 1", notices)
 	}
 }

@@ -3,12 +3,15 @@
 // object's own properties (getters listed, never invoked), its internal
 // ones ([[Prototype]], [[Entries]] of a Map or Set, [[PromiseState]]…) and
 // private ones, and arrays paged by index (indexed/named filters, start,
-// count) so a million-element array costs one page.
+// count) so a million-element array costs one page. A string too long to
+// read whole (a 300 MB local) is read cut: V8 never sends it whole.
 
 package node
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -37,6 +40,7 @@ type varRef struct {
 	length   int                   // arrays: their length
 	array    bool
 	evalName string // an expression for the object ("": none)
+	long     bool   // a scope with strings too long to read whole (countScope)
 }
 
 // extras counts the variables a scope adds to its object's properties.
@@ -56,7 +60,7 @@ func (s *Server) variables(ctx context.Context, _ *godap.Request, raw []byte) (a
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
-	ref, c, err := live[*varRef](s, "variablesReference", a.VariablesReference)
+	ref, th, err := live[*varRef](s, "variablesReference", a.VariablesReference)
 	if err != nil {
 		return nil, err
 	}
@@ -67,11 +71,11 @@ func (s *Server) variables(ctx context.Context, _ *godap.Request, raw []byte) (a
 		if count <= 0 {
 			count = maxUnpaged
 		}
-		if out, err = s.arrayPage(ctx, c, ref, a.Start, count); err != nil {
+		if out, err = s.arrayPage(ctx, th, ref, a.Start, count); err != nil {
 			return nil, err
 		}
 		if a.Filter == "" {
-			named, err := s.properties(ctx, c, ref, true)
+			named, err := s.properties(ctx, th, ref, true)
 			if err != nil {
 				return nil, err
 			}
@@ -80,7 +84,7 @@ func (s *Server) variables(ctx context.Context, _ *godap.Request, raw []byte) (a
 	case a.Filter == "indexed":
 		out = []godap.Variable{}
 	default:
-		if out, err = s.properties(ctx, c, ref, ref.array); err != nil {
+		if out, err = s.properties(ctx, th, ref, ref.array); err != nil {
 			return nil, err
 		}
 		if a.Start > 0 || a.Count > 0 {
@@ -103,11 +107,65 @@ func page(vs []godap.Variable, start, count int) []godap.Variable {
 }
 
 // sliceFn copies elements [s, s+c) of an array-like into a plain array
-// (no species constructor, no user code but getters on the elements).
-const sliceFn = `function(s, c) { const n = Math.max(0, Math.min(c, this.length - s)); const o = new Array(n); for (let i = 0; i < n; i++) o[i] = this[s + i]; return o; }`
+// (no species constructor, no user code but getters on the elements), a
+// string longer than m cut to its first k code units.
+const sliceFn = `function(s, c, m, k) { const n = Math.max(0, Math.min(c, this.length - s)); const o = new Array(n); for (let i = 0; i < n; i++) { const v = this[s + i]; o[i] = typeof v === 'string' && v.length > m ? v.slice(0, k) : v; } return o; }`
+
+// longString is the length past which a string is read cut, to cutString
+// code units (a variable shows at most maxValue; one more marks the cut).
+const (
+	longString = maxFullStr + 1
+	cutString  = maxValue + 1
+)
+
+// countFn counts an object's own properties (a scope's variables) and says
+// whether one is a string longer than m, without reading any value out.
+const countFn = `function(m) { const names = Object.getOwnPropertyNames(this); let long = false; for (const k of names) { const d = Object.getOwnPropertyDescriptor(this, k); if (d && typeof d.value === 'string' && d.value.length > m) { long = true; break; } } return [names.length, long]; }`
+
+// boundedFn copies an object's own properties into a new one, each string
+// longer than m cut to its first c code units; accessors are copied as
+// accessors (never run).
+const boundedFn = `function(m, c) { const o = Object.create(null); for (const k of Object.getOwnPropertyNames(this)) { const d = Object.getOwnPropertyDescriptor(this, k); if (!d) continue; if ('value' in d && typeof d.value === 'string' && d.value.length > m) d.value = d.value.slice(0, c); Object.defineProperty(o, k, d); } return o; }`
+
+// countScope counts a scope's variables; long says whether a string among
+// them is too long to read whole (the scope's variables are then read
+// through boundedFn).
+func countScope(ctx context.Context, c caller, obj runtime.RemoteObjectID) (n int, long bool, err error) {
+	res, err := call(ctx, c, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: countFn,
+		ObjectID: obj, Silent: ptr(true), ReturnByValue: ptr(true),
+		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(longString))}}})
+	if err != nil {
+		return 0, false, err
+	}
+	if res.ExceptionDetails != nil {
+		return 0, false, errors.New(exceptionMessage(res.ExceptionDetails))
+	}
+	var v [2]any
+	if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+		return 0, false, err
+	}
+	f, _ := v[0].(float64)
+	b, _ := v[1].(bool)
+	return int(f), b, nil
+}
+
+// bounded is a copy of obj whose long strings are cut (boundedFn).
+func bounded(ctx context.Context, c caller, obj runtime.RemoteObjectID) (runtime.RemoteObjectID, error) {
+	res, err := call(ctx, c, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: boundedFn,
+		ObjectID: obj, ObjectGroup: objectGroup, Silent: ptr(true),
+		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(longString))}, {Value: []byte(strconv.Itoa(cutString))}}})
+	if err != nil {
+		return "", err
+	}
+	if res.ExceptionDetails != nil {
+		return "", fmt.Errorf("reading properties: %s", exceptionMessage(res.ExceptionDetails))
+	}
+	return res.Result.ObjectID, nil
+}
 
 // arrayPage is elements [start, start+count) of an array.
-func (s *Server) arrayPage(ctx context.Context, c *conn, ref *varRef, start, count int) ([]godap.Variable, error) {
+func (s *Server) arrayPage(ctx context.Context, th *thread, ref *varRef, start, count int) ([]godap.Variable, error) {
+	c := th.c
 	start = max(start, 0)
 	if start >= ref.length {
 		return nil, nil
@@ -115,7 +173,7 @@ func (s *Server) arrayPage(ctx context.Context, c *conn, ref *varRef, start, cou
 	count = min(count, ref.length-start)
 	res, err := call(ctx, c, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: sliceFn,
 		ObjectID: ref.object, ObjectGroup: objectGroup, Silent: ptr(true),
-		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(start))}, {Value: []byte(strconv.Itoa(count))}}})
+		Arguments: []*runtime.CallArgument{{Value: []byte(strconv.Itoa(start))}, {Value: []byte(strconv.Itoa(count))}, {Value: []byte(strconv.Itoa(longString))}, {Value: []byte(strconv.Itoa(cutString))}}})
 	if err != nil {
 		return nil, err
 	}
@@ -134,19 +192,35 @@ func (s *Server) arrayPage(ctx context.Context, c *conn, ref *varRef, start, cou
 			continue
 		}
 		name := strconv.Itoa(start + i)
-		out = append(out, s.variable(name, p.Value, indexName(ref.evalName, name)))
+		out = append(out, s.variable(th, name, p.Value, indexName(ref.evalName, name)))
 	}
 	return out, nil
 }
 
 // properties lists an object's own, internal and private properties (a
-// scope's variables); nonIndexed leaves array elements out.
-func (s *Server) properties(ctx context.Context, c *conn, ref *varRef, nonIndexed bool) ([]godap.Variable, error) {
-	params := runtime.GetPropertiesParams{ObjectID: ref.object, OwnProperties: ptr(true), GeneratePreview: ptr(true)}
-	if nonIndexed {
-		params.NonIndexedPropertiesOnly = ptr(true)
+// scope's variables); nonIndexed leaves array elements out. Strings too
+// long to read whole are read cut (a scope known to hold one, or an
+// object whose answer was too large).
+func (s *Server) properties(ctx context.Context, th *thread, ref *varRef, nonIndexed bool) ([]godap.Variable, error) {
+	c := th.c
+	get := func(obj runtime.RemoteObjectID) (runtime.GetPropertiesResult, error) {
+		params := runtime.GetPropertiesParams{ObjectID: obj, OwnProperties: ptr(true), GeneratePreview: ptr(true)}
+		if nonIndexed {
+			params.NonIndexedPropertiesOnly = ptr(true)
+		}
+		return call(ctx, c, runtime.GetProperties, params)
 	}
-	props, err := call(ctx, c, runtime.GetProperties, params)
+	var props runtime.GetPropertiesResult
+	var err error
+	if !ref.long {
+		props, err = get(ref.object)
+	}
+	if ref.long || errors.Is(err, errTooLarge) {
+		var obj runtime.RemoteObjectID
+		if obj, err = bounded(ctx, c, ref.object); err == nil {
+			props, err = get(obj)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -156,10 +230,10 @@ func (s *Server) properties(ctx context.Context, c *conn, ref *varRef, nonIndexe
 	var out []godap.Variable
 	if ref.isScope {
 		if ref.this != nil && ref.this.Type != runtime.RemoteObjectTypeUndefined {
-			out = append(out, s.variable("this", ref.this, "this"))
+			out = append(out, s.variable(th, "this", ref.this, "this"))
 		}
 		if ref.ret != nil {
-			v := s.variable("Return value", ref.ret, "")
+			v := s.variable(th, "Return value", ref.ret, "")
 			v.PresentationHint = &godap.VariablePresentationHint{Kind: "virtual"}
 			out = append(out, v)
 		}
@@ -172,7 +246,7 @@ func (s *Server) properties(ctx context.Context, c *conn, ref *varRef, nonIndexe
 			if !ref.isScope {
 				ev = memberName(ref.evalName, name)
 			}
-			out = append(out, s.variable(name, p.Value, ev))
+			out = append(out, s.variable(th, name, p.Value, ev))
 		case p.Get != nil && p.Get.Type == runtime.RemoteObjectTypeFunction:
 			// A getter is listed, never invoked behind the user's back.
 			out = append(out, godap.Variable{Name: name, Value: "(getter)", Type: "accessor",
@@ -181,14 +255,14 @@ func (s *Server) properties(ctx context.Context, c *conn, ref *varRef, nonIndexe
 	}
 	for _, p := range props.PrivateProperties {
 		if p.Value != nil {
-			out = append(out, s.variable(p.Name, p.Value, ""))
+			out = append(out, s.variable(th, p.Name, p.Value, ""))
 		}
 	}
 	for _, p := range props.InternalProperties {
 		if p.Value == nil {
 			continue
 		}
-		v := s.variable(p.Name, p.Value, "")
+		v := s.variable(th, p.Name, p.Value, "")
 		v.PresentationHint = &godap.VariablePresentationHint{Kind: "virtual", Visibility: "internal"}
 		out = append(out, v)
 	}
@@ -197,7 +271,7 @@ func (s *Server) properties(ctx context.Context, c *conn, ref *varRef, nonIndexe
 
 // variable is a DAP variable for o; objects get a reference, arrays (and a
 // Map's or Set's [[Entries]]) an indexed count.
-func (s *Server) variable(name string, o *runtime.RemoteObject, evalName string) godap.Variable {
+func (s *Server) variable(th *thread, name string, o *runtime.RemoteObject, evalName string) godap.Variable {
 	v := godap.Variable{Name: name, Value: valueText(o, maxValue), Type: typeName(o), EvaluateName: evalName}
 	if o.ObjectID != "" {
 		ref := &varRef{object: o.ObjectID, evalName: evalName}
@@ -205,7 +279,7 @@ func (s *Server) variable(name string, o *runtime.RemoteObject, evalName string)
 			ref.array, ref.length = true, n
 			v.IndexedVariables = n
 		}
-		v.VariablesReference = s.newHandle(ref)
+		v.VariablesReference = s.newHandle(th, ref)
 	}
 	return v
 }

@@ -1,5 +1,5 @@
-// app.js: JavaScript as a compiler writes it, with a source map that names
-// app.ts; the node adapter does not follow maps and says so once.
+// app.js: JavaScript with a source map that does not match it (the map was
+// written for other.js): the adapter says so once and shows these lines.
 "use strict";
 function add(a, b) {
     return a + b; // @add

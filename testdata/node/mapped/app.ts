@@ -1,4 +1,4 @@
-// app.ts: the source of app.js (not run by the tests).
+// app.ts: the source the mismatched map of app.js names (never shown).
 function add(a: number, b: number): number {
   return a + b;
 }
