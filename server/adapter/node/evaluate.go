@@ -1,7 +1,8 @@
 // evaluate.go: evaluate in a stack frame (Debugger.evaluateOnCallFrame) or
 // globally (Runtime.evaluate, also while the program runs), bounded by a
 // timeout inside V8 (a runaway loop is terminated, the session goes on),
-// side-effect free for hovers, and a thrown exception as an error; a
+// side-effect free for hovers (and any evaluate with dapscope's
+// "throwOnSideEffect": true), and a thrown exception as an error; a
 // clipboard evaluation answers a string raw and untruncated.
 
 package node
@@ -18,17 +19,25 @@ import (
 	godap "github.com/google/go-dap"
 )
 
+// evaluateArguments are DAP's plus dapscope's throwOnSideEffect (any
+// context): V8's side-effect check, which a browse filter runs under.
+type evaluateArguments struct {
+	godap.EvaluateArguments
+	ThrowOnSideEffect bool `json:"throwOnSideEffect,omitempty"`
+}
+
 func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {
-	var a godap.EvaluateArguments
-	if err := args(raw, &a); err != nil {
+	var ea evaluateArguments
+	if err := args(raw, &ea); err != nil {
 		return nil, err
 	}
+	a := ea.EvaluateArguments
 	c, err := s.inspector()
 	if err != nil {
 		return nil, err
 	}
 	timeout := runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())
-	hover := a.Context == "hover"
+	checked := a.Context == "hover" || ea.ThrowOnSideEffect
 	var res *runtime.RemoteObject
 	var exc *runtime.ExceptionDetails
 	if a.FrameId > 0 {
@@ -38,7 +47,7 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 		}
 		r, err := call(ctx, c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{
 			CallFrameID: fr.frame.CallFrameID, Expression: a.Expression, ObjectGroup: objectGroup,
-			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(checked),
 			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
 		if err != nil {
 			return nil, evalErr(err)
@@ -46,7 +55,7 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 		res, exc = r.Result, r.ExceptionDetails
 	} else {
 		r, err := call(ctx, c, runtime.Evaluate, runtime.EvaluateParams{Expression: a.Expression,
-			ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(checked),
 			IncludeCommandLineAPI: ptr(a.Context == "repl"), Timeout: timeout})
 		if err != nil {
 			return nil, evalErr(err)
