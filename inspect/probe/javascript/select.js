@@ -103,6 +103,7 @@ function dtypeOf(v, j) {
   const c = v.cols[j];
   let d = c.dtype;
   if (!d && c.accessor) d = 'getter';
+  if (!d && c.lib && T && T.isTypedArray(columnValues(c, v.n))) d = DTYPES[apply(taTag, c.vals, [])]; // arquero's typed columns
   if (!d) {
     const vals = c.lib ? columnValues(c, v.n) : null;
     const kinds = new Set();
