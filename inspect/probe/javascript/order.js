@@ -80,16 +80,21 @@ function rankDistinct(mp, k, bigs) {
   return rank;
 }
 
-// sortKey is the unsigned key of get(0..m-1) for one sort column.
-function sortKey(get, m, desc) {
+// sortKey is the unsigned key of vals[0..m-1] for one sort column.
+function sortKey(vals, m, desc) {
   const kinds = new Uint8Array(m);
   const f = new Float64Array(m);
   const counts = [0, 0, 0, 0, 0, 0];
   let bigs = false;
   for (let r = 0; r < m; r++) {
-    const v = get(r), k = sortKind(v);
+    const v = vals[r];
+    if (typeof v === 'number') { // the common case first, inline
+      if (v === v) { f[r] = v + 0; counts[K_NUM]++; } else { kinds[r] = K_NULL; counts[K_NULL]++; } // -0 sorts as 0
+      continue;
+    }
+    const k = sortKind(v);
     kinds[r] = k; counts[k]++;
-    if (k === K_NUM) { if (typeof v === 'bigint') bigs = true; else f[r] = v + 0; } // -0 sorts as 0
+    if (k === K_NUM) bigs = true;
     else if (k === K_DATE) f[r] = apply(dateGetTime, v, []);
   }
   const nonNull = m - counts[K_NULL];
@@ -106,11 +111,11 @@ function sortKey(get, m, desc) {
     const k = kinds[r];
     if (k === K_NUM || k === K_STR || k === K_DATE) {
       const mp = maps[k];
-      const v = k === K_STR || (k === K_NUM && bigs) ? get(r) : f[r];
+      const v = k === K_STR || (k === K_NUM && bigs) ? vals[r] : f[r];
       let id = mp.get(v);
       if (id === undefined) { id = mp.size; mp.set(v, id); }
       ids[r] = id;
-    } else if (k === K_BOOL) ids[r] = get(r) ? 1 : 0;
+    } else if (k === K_BOOL) ids[r] = vals[r] ? 1 : 0;
   }
   const rankOf = [], offset = [];
   let total = 0;
@@ -156,14 +161,14 @@ function radixSort(perm, m, key) {
 }
 
 // sortRows orders rows (positions of the view, or null for all n) by the
-// sort keys ({col, desc} with get(col, position)); returns the positions.
-function sortRows(rows, n, keys, get) {
+// sort keys ({col, desc}; valuesAt(col, rows) reads a column's values at
+// rows); returns the positions.
+function sortRows(rows, n, keys, valuesAt) {
   const m = rows ? rows.length : n;
   let perm = new Uint32Array(m);
   for (let i = 0; i < m; i++) perm[i] = i;
   for (let j = keys.length - 1; j >= 0; j--) {
-    const c = keys[j].col;
-    const key = sortKey(rows ? (r) => get(c, rows[r]) : (r) => get(c, r), m, keys[j].desc);
+    const key = sortKey(valuesAt(keys[j].col, rows), m, keys[j].desc);
     perm = radixSort(perm, m, key);
   }
   if (rows) for (let i = 0; i < m; i++) perm[i] = rows[perm[i]];
