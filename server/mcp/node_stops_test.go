@@ -26,7 +26,18 @@ func TestNodeStopReportsThroughMCP(t *testing.T) {
 	a := newNodeAgent(t, 5*time.Second)
 	const prog = "testdata/node/stops.js"
 	var stop StopReport
-	a.call("debug_launch", map[string]any{"program": prog, "breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "// @loop")}}}, &stop)
+	a.call("debug_launch", map[string]any{"program": prog, "breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "// @loop")},
+		{"file": prog, "line": lineWith(t, prog, "main();")}}}, &stop)
+	// Module code: the module's functions, not Node's CommonJS wrapper
+	// (exports, require, module, __filename, __dirname, this).
+	var top []string
+	for _, l := range stop.Locals {
+		top = append(top, l.Name)
+	}
+	if got := strings.Join(top, " "); got != "makeCounter records tally report main" || local(t, stop, "main") != "function main" {
+		t.Fatalf("module-level locals %s: %+v", got, stop.Locals)
+	}
+	a.call("debug_continue", nil, &stop)
 	if stop.Status != "paused" || stop.Location.Function != "tally" {
 		t.Fatalf("stop = %+v", stop)
 	}

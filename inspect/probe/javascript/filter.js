@@ -73,7 +73,10 @@ function filterExpression(v, filter, slot) {
       binds.push('const $row = ' + rowsRead.get(v.rows) + ';');
     } else binds.push('const $row = {' + fields.join(', ') + '};');
   }
+  // a few filters in flight at once (an agent's and the viewer's); the
+  // oldest one's rows are let go first
   const token = SEL.next++;
+  if (SEL.pending.size >= 4) SEL.pending.delete(SEL.pending.keys().next().value);
   SEL.pending.set(token, { n: v.n, arrays });
   const probe = 'const $$ks = Object.getOwnPropertySymbols(globalThis); let $$p;\n' +
     'for (let $$j = 0; $$j < $$ks.length; $$j++) if (Symbol.keyFor($$ks[$$j]) === ' + J.stringify(slot) + ') $$p = globalThis[$$ks[$$j]].pending.get(' + token + ');\n' +
@@ -92,7 +95,6 @@ function filterExpression(v, filter, slot) {
 // maskRows reads the filter evaluate's answer: the positions of the kept
 // rows, or the filter's error.
 function maskRows(mask, n, filter) {
-  SEL.pending.clear();
   const what = 'filter ' + quoted(cut(filter, 200));
   if (mask[0] === 'E') {
     const colon = apply(strIndexOf, mask, [':']);
@@ -101,7 +103,7 @@ function maskRows(mask, n, filter) {
   }
   const want = M.ceil(n / 6);
   if (mask[0] !== 'M' || mask.length !== want + 1) {
-    throw new ProbeError('INTERNAL', what + ': the filter\'s rows were lost (' + (mask[0] === 'X' ? 'the probe was reloaded' : 'an answer of ' + mask.length + ' characters for ' + n + ' rows') + '); ask again');
+    throw new ProbeError('INTERNAL', what + ': the filter\'s rows were lost (' + (mask[0] === 'X' ? 'other filters took their place, or the probe was reloaded' : 'an answer of ' + mask.length + ' characters for ' + n + ' rows') + '); ask again');
   }
   const dec = new Int8Array(128);
   for (let i = 0; i < 64; i++) dec[apply(charCodeAt, B64, [i])] = i;
