@@ -146,8 +146,9 @@ function dtypeOf(v, j, pageKind) {
 // primitives inline, the rest through cell) and notes each column's kind
 // among them (null: only nulls; 'mixed').
 function pageRows(values, m, tr, kinds) {
-  const rows = new A(m), prec = PREC.cell;
-  for (let r = 0; r < m; r++) rows[r] = new A(values.length);
+  // packed arrays (filled in order): JSON.stringify takes its fast path
+  const rows = [], prec = PREC.cell;
+  for (let r = 0; r < m; r++) rows.push([]);
   for (let k = 0; k < values.length; k++) {
     const vals = values[k];
     let kind = null;

@@ -6,13 +6,17 @@
 // recordColumns recognises an array of records: up to ROW_SAMPLE evenly
 // spaced rows are objects of one shape family (plain or one class), with
 // keys shared by most rows. Returns the column names (first-seen order) and
-// the keys that are accessors (never read), or null.
+// the keys that are accessors (never read), or null. A sampled row whose
+// own keys are those of the row before it, in the same order, is counted
+// without looking at its descriptors again (rows made alike, the common
+// case, cost a third as much).
 function recordColumns(a, n) {
   if (!n) return null;
   const step = n > ROW_SAMPLE ? M.floor(n / ROW_SAMPLE) : 1;
   const seen = new Map();
   const accessors = new Set();
-  let rows = 0, proto;
+  let rows = 0, proto, prevKeys = null, prevIdx = null;
+  const counts = [];
   for (let i = 0, k = 0; i < n && k < ROW_SAMPLE; i += step, k++) {
     const d = getDesc(a, i);
     if (!d || !('value' in d)) return null;
@@ -30,18 +34,32 @@ function recordColumns(a, n) {
       if (isArray(r) || tag(r) !== 'Object') return null;
     }
     rows++;
-    for (const key of keysOf(r)) {
-      if (!seen.has(key)) {
+    const ks = keysOf(r);
+    let same = prevKeys !== null && ks.length === prevKeys.length;
+    for (let q = 0; same && q < ks.length; q++) same = ks[q] === prevKeys[q];
+    if (same) {
+      for (let q = 0; q < prevIdx.length; q++) counts[prevIdx[q]]++;
+      continue;
+    }
+    const idx = [];
+    for (let q = 0; q < ks.length; q++) {
+      const key = ks[q];
+      let j = seen.get(key);
+      if (j === undefined) {
         if (seen.size >= MAX_COLUMNS) return null;
-        seen.set(key, 0);
+        j = seen.size;
+        seen.set(key, j);
+        counts.push(0);
       }
-      seen.set(key, seen.get(key) + 1);
+      counts[j]++;
+      idx.push(j);
       if (!accessors.has(key) && !('value' in getDesc(r, key))) accessors.add(key);
     }
+    prevKeys = ks; prevIdx = idx;
   }
   if (!rows || !seen.size) return null;
   let best = 0;
-  for (const c of seen.values()) if (c > best) best = c;
+  for (let j = 0; j < counts.length; j++) if (counts[j] > best) best = counts[j];
   if (best * 2 < rows) return null;
   return { columns: A.from(seen.keys()), accessors };
 }
