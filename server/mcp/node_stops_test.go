@@ -112,6 +112,20 @@ func TestNodeStopReportsThroughMCP(t *testing.T) {
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 }
 
+// TestNodeModuleStopThroughMCP: ES module code has no Local scope; its
+// Module scope is what the Variables view shows.
+func TestNodeModuleStopThroughMCP(t *testing.T) {
+	t.Parallel()
+	a := newNodeAgent(t, 5*time.Second)
+	const prog = "testdata/node/esm.mjs"
+	var stop StopReport
+	a.call("debug_launch", map[string]any{"program": prog, "breakpoints": []map[string]any{{"file": prog, "line": lineWith(t, prog, "// @esm")}}}, &stop)
+	if stop.Status != "paused" || local(t, stop, "n") != "42" || local(t, stop, "double") != "function double" {
+		t.Fatalf("module stop = %+v", stop)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
+}
+
 func varIs(r VariablesResult, name, value string) bool {
 	for _, v := range r.Variables {
 		if v.Name == name {
