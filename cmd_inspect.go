@@ -27,7 +27,7 @@ import (
 const inspectUsage = `usage: dapscope inspect PROGRAM:LINE EXPR... [flags] [-- program args]
 
 Runs PROGRAM (a .py file under debugpy, a .go file / package directory
-under Delve, or a .js/.mjs/.cjs file under dapscope's Node adapter, whose
+under Delve, or a .js/.mjs/.cjs (or .ts: Node >= 22.6, see --node) file under dapscope's Node adapter, whose
 values the JavaScript probe inspects) headless to LINE, inspects every EXPR there, prints the results
 and ends the program. EXPR is a name or a path: df, self.cache,
 data['train'], arr[0], obj.items[-1].
@@ -53,7 +53,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	fs.Var(&rows, "rows", "N: preview rows (1..100, default 5); OFFSET:LIMIT: that window of the table's rows (limit ≤ 1000)")
 	columns := fs.String("columns", "", "table columns to show: names, globs or positions, comma-separated (e.g. price,feature_*,3)")
 	sortBy := fs.String("sort", "", "sort the table's rows: columns, comma-separated, - for descending (e.g. -price,city)")
-	filter := fs.String("filter", "", "keep the table's rows where this DataFrame.query expression holds (e.g. 'qty > 2')")
+	filter := fs.String("filter", "", "keep the table's rows where this holds: a DataFrame.query expression (Python) or a JavaScript expression over the row's fields (Node; run under V8's side-effect check), e.g. 'qty > 2'")
 	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
 	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")

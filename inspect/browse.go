@@ -24,12 +24,16 @@ type Selection struct {
 	Rows *RowWindow `json:"rows,omitempty"`
 	// Sort keys, stable, nulls last.
 	Sort []SortKey `json:"sort,omitempty"`
-	// Filter is a boolean expression over the column names in the syntax
-	// of DataFrame.query (arrays: columns are named 0, 1, …, written
-	// `0`): names, literals, comparisons, and/or/not, arithmetic and a
-	// few methods (isin, isna, notna, between, str.contains…); anything
-	// else is refused (INVALID_EXPRESSION naming the part). A comparison
-	// with a missing value is unknown, and an unknown row is no match.
+	// Filter keeps the rows where it holds, in the debuggee's language.
+	// Python: a boolean expression over the column names in the syntax of
+	// DataFrame.query (arrays: columns are named 0, 1, …, written `0`):
+	// names, literals, comparisons, and/or/not, arithmetic and a few
+	// methods (isin, isna, notna, between, str.contains…); anything else is
+	// refused (INVALID_EXPRESSION naming the part); a comparison with a
+	// missing value is unknown, and an unknown row is no match.
+	// JavaScript: an expression over the row's fields (qty > 5 && city ===
+	// "Nice"; $row is the row, $i its position) run under V8's side-effect
+	// check, so it cannot change the program.
 	Filter string `json:"filter,omitempty"`
 }
 
@@ -45,9 +49,12 @@ type SortKey struct {
 	Descending bool `json:"descending,omitempty"`
 }
 
-// Page is one window of rows.
+// Page is one window of rows, the same model from both probes.
 type Page struct {
-	Kind        string       `json:"kind"` // dataframe, series, ndarray, records
+	// Kind is what was browsed: dataframe, series, ndarray, records (a
+	// list or array of records), and in JavaScript also list (an array of
+	// other values), map and set (their entries).
+	Kind        string       `json:"kind"`
 	TotalRows   int64        `json:"total_rows"`
 	AllRows     int64        `json:"all_rows"` // before the filter
 	Offset      int64        `json:"offset"`
@@ -133,7 +140,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	}
 	p := probeFor(t.Language())
 	if p == nil || !p.has("select") {
-		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs the Python probe: " + string(t.Language()) + " sessions cannot page a value yet"}
+		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs a probe (Python or JavaScript sessions): " + string(t.Language()) + " sessions cannot page a value"}
 	}
 	path, err := ParsePathFor(t.Language(), expression)
 	if err != nil {
@@ -156,11 +163,46 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	} else if s, ok := t.(stopper); ok {
 		gen = s.StopGen()
 	}
-	b, err := json.Marshal(map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout, "precision": opts.Precision})
+	args := map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout, "precision": opts.Precision, "slot": p.slot}
+	root, _ := path[0].Value.(string)
+	out, err := selectCall(ctx, rctx, t, p, frameID, root, args)
+	if err == nil && out.FilterNeeded != nil {
+		// The JavaScript probe asks for its filter's rows: ONE evaluate of
+		// its own under the side-effect check, whose answer goes back with
+		// the same call.
+		var mask string
+		if mask, err = filterRows(rctx, t, p, frameID, sel.Filter, out.FilterNeeded.Expression); err != nil {
+			if ne := resumedError(t); ne != nil {
+				return nil, ne
+			}
+			return nil, requestError(ctx, rctx, err, "filter")
+		}
+		args["mask"] = mask
+		if out, err = selectCall(ctx, rctx, t, p, frameID, root, args); err == nil && out.FilterNeeded != nil {
+			err = &errcode.Error{Code: errcode.Internal, Message: "the probe asked for the filter's rows twice"}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	root, _ := path[0].Value.(string)
+	return &out.PageResult, nil
+}
+
+// pageAnswer is a select call's answer: a page, an error, or the
+// expression of the filter's own evaluate.
+type pageAnswer struct {
+	PageResult
+	FilterNeeded *struct {
+		Expression string `json:"expression"`
+	} `json:"filter_needed,omitempty"`
+}
+
+// selectCall is one call of the probe's select.
+func selectCall(ctx, rctx context.Context, t Target, p *probe, frameID int, root string, args map[string]any) (*pageAnswer, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
 	raw, err := p.call(rctx, t, frameID, "select", []string{root}, string(b))
 	if err != nil {
 		if ne := resumedError(t); ne != nil {
@@ -168,7 +210,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 		}
 		return nil, requestError(ctx, rctx, err, "selection")
 	}
-	var out PageResult
+	var out pageAnswer
 	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(raw)))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {

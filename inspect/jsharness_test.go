@@ -67,7 +67,12 @@ func (h *jsHarness) Request(ctx context.Context, command string, args any, out a
 func (h *jsHarness) EvaluateProbe(ctx context.Context, req EvalRequest) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	line, _ := json.Marshal(req.Expression)
+	var line []byte
+	if req.SideEffectFree {
+		line, _ = json.Marshal(map[string]any{"expression": req.Expression, "throwOnSideEffect": true})
+	} else {
+		line, _ = json.Marshal(req.Expression)
+	}
 	if _, err := h.in.Write(append(line, '\n')); err != nil {
 		return "", err
 	}

@@ -36,9 +36,10 @@ type Limits struct {
 	TableCellDigits int `json:"table_cell_digits"`
 	// Python: arrays over ExactLimit elements get statistics from an
 	// evenly spaced ArraySample; summaries compute min/max up to
-	// SumStatsLimit elements and cut text at SumStr characters; browsing
-	// keeps cached orders up to SelCacheBytes, and sorts big tables
-	// (PrefixMin rows and more) by their first Prefix rows first.
+	// SumStatsLimit elements; browsing sorts big tables (PrefixMin rows and
+	// more) by their first Prefix rows first. Both: summaries cut text at
+	// SumStr characters, and browsing keeps cached orders up to
+	// SelCacheBytes.
 	ExactLimit    int `json:"exact_limit"`
 	ArraySample   int `json:"array_sample"`
 	SumStatsLimit int `json:"sum_stats_limit"`

@@ -49,12 +49,22 @@ type EvalRequest struct {
 	// "clipboard" for JavaScript adapters).
 	Context   string
 	RawString bool
+	// SideEffectFree asks for V8's side-effect check (CDP's
+	// throwOnSideEffect): the expression may read anything, and an
+	// evaluation that could change the program is ended with an error
+	// instead ("EvalError: Possible side-effect"). A browse filter runs so.
+	// A transport that cannot check answers an error with code
+	// NOT_SUPPORTED and evaluates nothing; the driver also makes sure once
+	// per debuggee that the check is really made (sideeffect.go).
+	SideEffectFree bool
 }
 
 // Transport evaluates a probe call in a frame (or a namespace) of a live
 // program and returns its string result as the program has it. A Target
 // that implements it is used as it is; any other Target is reached through
-// a DAP evaluate request.
+// a DAP evaluate request (with "throwOnSideEffect": true for a
+// SideEffectFree request: dapscope's Node adapter and the bridge's CDP
+// shortcut honour it, the bridge refuses it where it cannot).
 type Transport interface {
 	EvaluateProbe(ctx context.Context, req EvalRequest) (string, error)
 }
@@ -194,12 +204,14 @@ type valueFormat struct {
 	RawString bool `json:"rawString,omitempty"`
 }
 
-// evaluateArgs is DAP's EvaluateArguments plus pydevd's rawString format.
+// evaluateArgs is DAP's EvaluateArguments plus pydevd's rawString format
+// and dapscope's throwOnSideEffect (V8's side-effect check).
 type evaluateArgs struct {
-	Expression string       `json:"expression"`
-	FrameID    int          `json:"frameId,omitempty"`
-	Context    string       `json:"context,omitempty"`
-	Format     *valueFormat `json:"format,omitempty"`
+	Expression        string       `json:"expression"`
+	FrameID           int          `json:"frameId,omitempty"`
+	Context           string       `json:"context,omitempty"`
+	Format            *valueFormat `json:"format,omitempty"`
+	ThrowOnSideEffect bool         `json:"throwOnSideEffect,omitempty"`
 }
 
 type evaluateBody struct {
@@ -209,7 +221,7 @@ type evaluateBody struct {
 }
 
 func (d dapTransport) EvaluateProbe(ctx context.Context, req EvalRequest) (string, error) {
-	args := evaluateArgs{Expression: req.Expression, FrameID: req.FrameID, Context: req.Context}
+	args := evaluateArgs{Expression: req.Expression, FrameID: req.FrameID, Context: req.Context, ThrowOnSideEffect: req.SideEffectFree}
 	if req.RawString {
 		args.Format = &valueFormat{RawString: true}
 	}

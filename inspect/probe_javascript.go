@@ -19,14 +19,14 @@ import (
 
 // jsSections are the JavaScript probe's sections, in the order they are
 // joined.
-var jsSections = []string{"core.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "summary.js"}
+var jsSections = []string{"core.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "order.js", "select.js", "filter.js", "summary.js"}
 
 var jsProbe = func() *probe {
 	src := "(function () {\n'use strict';\nconst LIMITS = " + ProbeLimits.json() + ";\n" +
 		joinSources("probe/javascript", "", jsSections) + "\nreturn P;\n})()"
 	return &probe{
 		lang: JavaScript, source: src, slot: slotName("dapscope.probe.", src),
-		fns:         []string{"run", "summarize"},
+		fns:         []string{"run", "summarize", "select"},
 		evalContext: "clipboard",
 		expr:        jsCall,
 		decode:      jsString,

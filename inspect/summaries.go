@@ -4,7 +4,8 @@
 // __len__ or properties of user classes): builtins by value, known
 // library types through their own accessors, other objects by class name
 // and attribute count. The JavaScript probe has a summarize of its own, for
-// named values only (JavaScript cannot list a frame's locals from inside);
+// named values only (JavaScript cannot list a frame's locals from inside),
+// which also gives every other value a bounded text cut between items;
 // other languages get ErrUnsupported.
 
 package inspect
@@ -248,6 +249,9 @@ func (v ValueSummary) Line() string {
 			add(plural(*v.Len, "data variable"))
 		}
 	case "object":
+		if v.Value != "" { // JavaScript: the object's own data properties, bounded
+			return v.Value
+		}
 		if v.Attrs != nil {
 			return fmt.Sprintf("%s (%s)", short, plural(*v.Attrs, "attribute"))
 		}

@@ -4,7 +4,9 @@
 // itself). js-debug offers a CDP proxy per session (the extension asks for
 // it with extension.js-debug.requestCDPProxy and reports its address, bridge
 // event kind "cdp"); through it (cdplink.go) the JavaScript probe's
-// evaluate in the top frame goes straight to V8 (Debugger.evaluateOnCallFrame).
+// evaluate in the top frame goes straight to V8 (Debugger.evaluateOnCallFrame),
+// a browse filter's with V8's side-effect check (which no other path of a
+// bridged session offers: there such an evaluate is refused).
 // V8's top call frame of the current pause stands for the editor's top
 // frame until the editor's own stackTrace tells its id (then the lines must
 // agree). Anything else, and any failure of the proxy, takes the
@@ -59,8 +61,10 @@ const cdpTopFrame = -1
 
 // evaluateViaCDP runs a probe evaluate (context clipboard) in the editor's
 // top frame through the CDP proxy when the proxy's top call frame is that
-// frame (same line). done is false when it did not run there: the caller
-// takes the customRequest path.
+// frame (same line), with V8's side-effect check when the request asks for
+// it (dapscope's "throwOnSideEffect": a browse filter). done is false when
+// it did not run there: the caller takes the customRequest path (or, for a
+// checked one, refuses it).
 func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool, err error) {
 	b.mu.Lock()
 	link, top, line, known := b.cdp, b.top, b.topLine, b.topKnown && b.stopped
@@ -72,9 +76,10 @@ func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 		return false, nil
 	}
 	var a struct {
-		Expression string `json:"expression"`
-		FrameID    *int   `json:"frameId"`
-		Context    string `json:"context"`
+		Expression        string `json:"expression"`
+		FrameID           *int   `json:"frameId"`
+		Context           string `json:"context"`
+		ThrowOnSideEffect bool   `json:"throwOnSideEffect"`
 	}
 	raw, err := json.Marshal(args)
 	if err != nil || json.Unmarshal(raw, &a) != nil || a.Context != "clipboard" || a.FrameID == nil {
@@ -88,7 +93,7 @@ func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 	case !known || line == 0 || *a.FrameID != top || f.line != line:
 		return false, nil
 	}
-	res, ran, err := link.evaluateOn(ctx, f, a.Expression)
+	res, ran, err := link.evaluateOn(ctx, f, a.Expression, a.ThrowOnSideEffect)
 	if !ran {
 		if ctx.Err() != nil {
 			return true, ctx.Err()
@@ -106,6 +111,19 @@ func (b *Session) evaluateViaCDP(ctx context.Context, args, out any) (done bool,
 		return true, err
 	}
 	return true, json.Unmarshal(body, out)
+}
+
+// sideEffectChecked reports an evaluate that asks for V8's side-effect
+// check (dapscope's "throwOnSideEffect", inspect.EvalRequest).
+func sideEffectChecked(args any) bool {
+	raw, err := json.Marshal(args)
+	if err != nil || !strings.Contains(string(raw), `"throwOnSideEffect"`) {
+		return false
+	}
+	var a struct {
+		ThrowOnSideEffect bool `json:"throwOnSideEffect"`
+	}
+	return json.Unmarshal(raw, &a) == nil && a.ThrowOnSideEffect
 }
 
 // linkCDP connects a bridged node session to its CDP proxy (once).

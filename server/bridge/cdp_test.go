@@ -14,7 +14,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	nodeadapter "github.com/dapscope/dapscope/server/adapter/node"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -27,6 +27,9 @@ import (
 	"testing"
 	"time"
 
+	nodeadapter "github.com/dapscope/dapscope/server/adapter/node"
+
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 )
 
@@ -171,6 +174,30 @@ func TestBridgeCDPShortcut(t *testing.T) {
 	}
 	if n := viaEditor.Load(); n != 0 {
 		t.Fatalf("%d requests went through the editor", n)
+	}
+
+	// A page of records through the shortcut: its filter runs in an
+	// evaluate of its own under V8's side-effect check; one that would
+	// change the program is refused, and the program is as it was.
+	page, err := inspect.Browse(ctx, br, top, "records", inspect.Selection{Filter: "qty > 1 && price > 10", Sort: []inspect.SortKey{{Column: "price", Descending: true}}}, inspect.Options{})
+	if err != nil || page.Page.TotalRows != 1 || fmt.Sprint(page.Page.Rows) != "[[Nice 12.5 3]]" || viaEditor.Load() != 0 {
+		t.Fatalf("a filtered page through CDP: %+v %v (%d through the editor)", page, err, viaEditor.Load())
+	}
+	_, err = inspect.Browse(ctx, br, top, "records", inspect.Selection{Filter: "records.pop() && true"}, inspect.Options{})
+	if e := errcode.As(err); e == nil || e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "could change the program") || viaEditor.Load() != 0 {
+		t.Fatalf("a filter with a side effect through CDP: %v", err)
+	}
+	// Not the top frame: the shortcut cannot check, and js-debug's own
+	// evaluate would not; the editor never sees the request.
+	err = br.Request(ctx, "evaluate", map[string]any{"expression": "records.pop()", "frameId": top + 1, "context": "clipboard", "throwOnSideEffect": true}, nil)
+	if e := errcode.As(err); e == nil || e.Code != errcode.NotSupported || viaEditor.Load() != 0 {
+		t.Fatalf("a checked evaluate off the top frame: %v (%d through the editor)", err, viaEditor.Load())
+	}
+	var n struct {
+		Result string `json:"result"`
+	}
+	if err := br.Request(ctx, "evaluate", map[string]any{"expression": "String(records.length)", "frameId": top, "context": "clipboard"}, &n); err != nil || n.Result != "3" {
+		t.Fatalf("records after the refused filters: %q %v", n.Result, err)
 	}
 
 	// An exception in the expression is the evaluate's error (not retried).

@@ -115,11 +115,12 @@ func (l *cdpLink) topFrame() (cdpFrame, bool) {
 	return l.frames[0], true
 }
 
-// evaluateOn evaluates expr in a call frame and returns its value as DAP's
-// evaluate would for the "clipboard" context: a string as it is, anything
-// else as JSON. ok is false when V8 could not run it at all (the caller may
-// take the other path); an exception in the expression is an error.
-func (l *cdpLink) evaluateOn(ctx context.Context, frame cdpFrame, expr string) (result string, ok bool, err error) {
+// evaluateOn evaluates expr in a call frame (checked: under V8's
+// side-effect check) and returns its value as DAP's evaluate would for the
+// "clipboard" context: a string as it is, anything else as JSON. ok is
+// false when V8 could not run it at all (the caller may take the other
+// path); an exception in the expression is an error.
+func (l *cdpLink) evaluateOn(ctx context.Context, frame cdpFrame, expr string, checked bool) (result string, ok bool, err error) {
 	var res struct {
 		Result struct {
 			Type        string          `json:"type"`
@@ -134,6 +135,9 @@ func (l *cdpLink) evaluateOn(ctx context.Context, frame cdpFrame, expr string) (
 		} `json:"exceptionDetails"`
 	}
 	params := map[string]any{"callFrameId": frame.id, "expression": expr, "returnByValue": true, "silent": true}
+	if checked {
+		params["throwOnSideEffect"] = true
+	}
 	if d, ok := ctx.Deadline(); ok {
 		// V8 ends the evaluation itself when the caller stops waiting (a
 		// getter on the path may loop), as js-debug's own evaluate would.

@@ -14,6 +14,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/adapter"
 )
@@ -53,6 +54,13 @@ func (b *Session) Request(ctx context.Context, command string, args any, out any
 		if done, err := b.evaluateViaCDP(ctx, args, out); done {
 			return err
 		}
+	}
+	if command == "evaluate" && sideEffectChecked(args) {
+		// js-debug's DAP evaluate has no such check: never hand it an
+		// expression (a browse filter) that must not change the program.
+		return &errcode.Error{Code: errcode.NotSupported,
+			Message: "a side-effect-checked evaluation (a browse filter) runs only through js-debug's CDP proxy, in the top frame of a stop: this session or frame cannot",
+			Hint:    "browse without a filter, or in the top frame"}
 	}
 	if b.kind() == adapter.Node {
 		var err error

@@ -17,7 +17,7 @@ import (
 )
 
 // benchAgent is a server on a loopback HTTP endpoint and an agent on it.
-func benchAgent(b *testing.B) (*session.Manager, *agent) {
+func benchAgent(b testing.TB) (*session.Manager, *agent) {
 	mgr, srv := newServer(b, Options{})
 	ep, err := srv.ServeHTTP(context.Background(), "127.0.0.1:0")
 	if err != nil {

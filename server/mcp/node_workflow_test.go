@@ -84,10 +84,6 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 	if a.call("debug_evaluate", map[string]any{"expression": "threshold + 1"}, &ev); ev.Result != "11" {
 		t.Fatalf("evaluate after the runaway one = %+v", ev)
 	}
-	var sv SetVariableResult
-	if a.call("debug_set_variable", map[string]any{"name": "threshold", "value": "50"}, &sv); sv.Previous != "10" || sv.Value != "50" {
-		t.Fatalf("set variable = %+v", sv)
-	}
 	// The smart inspector (the JavaScript probe): an array of records is a table.
 	r := a.call("debug_inspect_variable", map[string]any{"expression": "rows"}, nil)
 	if md := textOf(r); !strings.HasPrefix(md, "**rows** — Array 20 rows × 3 columns") || !strings.Contains(md, "| price | number | 0 | 0 | 95 | 47.5 | 20 |") {
@@ -97,6 +93,17 @@ func TestNodeWorkflowThroughMCP(t *testing.T) {
 	if a.call("debug_snapshot", map[string]any{"label": "before", "inspect": []string{"rows"}}, &snap); snap.Snapshot == nil || snap.Snapshot.Variables != 3 ||
 		!strings.Contains(snap.Snapshot.Inspected["rows"], "20 rows × 3 columns") {
 		t.Fatalf("snapshot = %+v", snap)
+	}
+	var sv SetVariableResult
+	if a.call("debug_set_variable", map[string]any{"name": "threshold", "value": "50"}, &sv); sv.Previous != "10" || sv.Value != "50" {
+		t.Fatalf("set variable = %+v", sv)
+	}
+	// Stop reports read the program's values through the probe: the new
+	// threshold at once (the adapter's scope still says 10 until the next
+	// stop).
+	var now StopReport
+	if a.call("debug_wait", nil, &now); local(t, now, "threshold") != "50" {
+		t.Fatalf("threshold after set = %+v", now.Locals)
 	}
 	// A nested path (15 → 16 leaves the threshold's count alone).
 	if a.call("debug_set_variable", map[string]any{"name": "rows[3].price", "value": "16"}, &sv); sv.Previous != "15" || sv.Value != "16" {

@@ -219,10 +219,16 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 	// in Missing, never waited for.
 	ctx, cancel := context.WithTimeout(ctx, reportBudget)
 	defer cancel()
-	s.refreshAtStop(ctx, sess)
-	// Locals are read now (an agent may have set a variable since the stop);
-	// the capture taken at the stop is the fallback.
-	vars, _, err := s.reportLocals(ctx, sess, loc.FrameID, 200)
+	// Locals are read now (an agent may have set a variable since the stop),
+	// once: when this call took the stop's capture, that is it; the capture
+	// taken at the stop is the fallback.
+	var vars []VarValue
+	var err error
+	if snap := s.refreshAtStop(ctx, sess); snap != nil && snap.FrameID == loc.FrameID {
+		vars = snap.Locals
+	} else {
+		vars, _, err = s.reportLocals(ctx, sess, loc.FrameID, 200)
+	}
 	if err == nil {
 		r.Locals, r.LocalsOmitted = stopLocals(vars)
 	}
@@ -262,9 +268,13 @@ const reportBudget = 5 * time.Second
 // (builtins by value, library values by their summary, other objects by
 // class; no __repr__, __len__ or property of user classes), bounded in
 // time. debugpy's own variables request would call every local's __repr__
-// (a slow one stalls the session). Other adapters read variables (Delve
-// formats values itself, running no program code).
+// (a slow one stalls the session). JavaScript: the Block and Local scopes
+// merged, summarised by the probe (jslocals.go). Other adapters read
+// variables (Delve formats values itself, running no program code).
 func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameID, limit int) ([]VarValue, int, error) {
+	if sess.Language() == inspect.JavaScript {
+		return s.jsLocals(ctx, sess, frameID, limit, false) // jslocals.go
+	}
 	if !inspect.ListsLocals(sess.Language()) {
 		return s.frameLocals(ctx, sess, frameID, limit)
 	}
@@ -295,28 +305,29 @@ func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameI
 }
 
 // refreshAtStop captures the frame's locals and re-evaluates watches once
-// per stop (the stop follower and the moving tools share it).
-func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
+// per stop (the stop follower and the moving tools share it); it returns
+// the capture when this call took it.
+func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) *snapshot {
 	st := s.state(sess.ID())
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	gen := sess.StopCount()
 	if _, paused := sess.Paused(); !paused || gen == st.refreshedGen {
-		return
+		return nil
 	}
 	frame, err := sess.TopFrame(ctx)
 	if err != nil {
-		return
+		return nil
 	}
 	vars, omitted, err := s.reportLocals(ctx, sess, frame.Id, 200)
 	if err != nil {
-		return
+		return nil
 	}
 	snap := &snapshot{SessionID: sess.ID(), FrameID: frame.Id, Location: s.frameLocation(frame), CapturedAt: time.Now(), Locals: vars, LocalsOmitted: omitted}
 	st.prevStop, st.lastStop = st.lastStop, snap
 	st.refreshedGen = gen
 	if len(st.watches) == 0 {
-		return
+		return snap
 	}
 	stack := []godap.StackFrame{frame} // enough unless a watch is bound to a function
 	if slices.ContainsFunc(st.watches, func(w *watch) bool { return w.function != "" }) {
@@ -327,6 +338,7 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) {
 	for _, w := range st.watches {
 		w.evaluate(ctx, sess, stack, gen)
 	}
+	return snap
 }
 
 func (s *Server) frameLocation(f godap.StackFrame) string {

@@ -5,13 +5,17 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	godap "github.com/google/go-dap"
+
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -357,8 +361,8 @@ func (s *Server) registerFrameTools() {
 				depth = 1
 			}
 			r := &VariablesResult{SessionID: sess.ID(), Variables: []VarValue{}}
-			ref := p.VariablesReference
-			if ref == 0 {
+			refs := []int{p.VariablesReference}
+			if p.VariablesReference == 0 {
 				frameID, err := s.frameOrTop(ctx, sess, p.FrameID)
 				if err != nil {
 					return nil, err
@@ -368,18 +372,11 @@ func (s *Server) registerFrameTools() {
 				if err != nil {
 					return nil, err
 				}
-				var names []string
-				for _, sc := range scopes {
-					names = append(names, sc.Name)
-					if ref == 0 && (p.Scope == "" || strings.EqualFold(sc.Name, p.Scope)) {
-						ref, r.Scope = sc.VariablesReference, sc.Name
-					}
-				}
-				if ref == 0 {
-					return nil, &errcode.Error{Code: errcode.NotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", p.Scope, strings.Join(names, ", "))}
+				if refs, r.Scope, err = pickScopes(sess, scopes, p.Scope); err != nil {
+					return nil, err
 				}
 			}
-			if err := s.readVariables(ctx, sess, ref, p.Names, depth, maxItems, r); err != nil { // variables.go
+			if err := s.readVariables(ctx, sess, refs, p.Names, depth, maxItems, r); err != nil { // variables.go
 				return nil, err
 			}
 			return r, nil
@@ -410,6 +407,37 @@ func (s *Server) registerFrameTools() {
 			}
 			return s.setVariable(ctx, sess, p) // setvar.go
 		})
+}
+
+// pickScopes finds debug_variables' scope: by name (a prefix will do:
+// "closure" for "Closure (outer)"), else the first one; on JavaScript
+// frames "" or "locals" is the merged Block and Local scopes and "closure"
+// the Closure scopes (jslocals.go).
+func pickScopes(sess *session.Session, scopes []godap.Scope, scope string) ([]int, string, error) {
+	var names []string
+	for _, sc := range scopes {
+		names = append(names, sc.Name)
+	}
+	if sess.Language() == inspect.JavaScript {
+		if picked, ok := jsScopeChoice(scopes, scope); ok {
+			if len(picked) == 0 {
+				return nil, "", &errcode.Error{Code: errcode.NotFound, Field: "scope", Message: fmt.Sprintf("no %s scope in this frame (have: %s)", cmp.Or(scope, "local"), strings.Join(names, ", "))}
+			}
+			var ns []string
+			for _, sc := range picked {
+				ns = append(ns, sc.Name)
+			}
+			return scopeRefs(picked), strings.Join(ns, " + "), nil
+		}
+	}
+	for _, exact := range []bool{true, false} {
+		for _, sc := range scopes {
+			if sc.VariablesReference > 0 && (scope == "" || strings.EqualFold(sc.Name, scope) || !exact && strings.HasPrefix(strings.ToLower(sc.Name), strings.ToLower(scope))) {
+				return []int{sc.VariablesReference}, sc.Name, nil
+			}
+		}
+	}
+	return nil, "", &errcode.Error{Code: errcode.NotFound, Field: "scope", Message: fmt.Sprintf("no scope %q (have: %s)", scope, strings.Join(names, ", "))}
 }
 
 // frameOrTop resolves frame 0 to the top frame of the stopped thread.

@@ -317,7 +317,9 @@ func (d *valueDiff) diffTable(expr string, xs, ys, xp, yp map[string]any) {
 		return n == 0 && len(tail) == 0
 	}
 	if !whole(xp) || !whole(yp) {
-		d.note("%s: cells not compared (more than %d rows; compare a page with debug_inspect_variable rows)", expr, maxCellRows)
+		// Browsing works on every session with a probe (Python and Node):
+		// the advice names the call.
+		d.note(`%s: cells not compared (more than %d rows): compare pages, debug_inspect_variable {"expression": %q, "rows": {"offset": 0, "limit": 100}} (with "sort" to line rows up)`, expr, maxCellRows, expr)
 		return
 	}
 	xc, _ := xp["columns"].([]any)

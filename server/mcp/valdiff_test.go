@@ -17,7 +17,7 @@ import (
 )
 
 // lineWith is the 1-based line of path that contains marker.
-func lineWith(t *testing.T, path, marker string) int {
+func lineWith(t testing.TB, path, marker string) int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), path))
 	if err != nil {

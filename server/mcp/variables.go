@@ -30,14 +30,21 @@ const (
 	maxVarConcurrency = 8        // second-level requests in flight
 )
 
-// readVariables fills r with the variables of ref (names: only those),
-// depth 1 or 2, at most maxItems per level, within maxVarBytes.
-func (s *Server) readVariables(ctx context.Context, sess *session.Session, ref int, names []string, depth, maxItems int, r *VariablesResult) error {
+// readVariables fills r with the variables of refs (several: merged, the
+// first one's names first; names: only those), depth 1 or 2, at most
+// maxItems per level, within maxVarBytes.
+func (s *Server) readVariables(ctx context.Context, sess *session.Session, refs []int, names []string, depth, maxItems int, r *VariablesResult) error {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = false
 	}
-	vars, err := sess.Variables(ctx, ref)
+	var vars []godap.Variable
+	var err error
+	if len(refs) == 1 {
+		vars, err = sess.Variables(ctx, refs[0])
+	} else {
+		vars, err = jsVariables(ctx, sess, refs)
+	}
 	if err != nil {
 		return err
 	}
@@ -146,16 +153,17 @@ func varValue(v godap.Variable) VarValue {
 
 // librarySummaries reads the library values among vars as one-line
 // summaries (one probe call, debugpy or node, a frame's scope): name →
-// line. The candidates are those the editor's smart values take
-// (inspect.SummaryType: for node also arrays of records, typed arrays,
-// Proxies such as nodejs-polars DataFrames).
+// line. debugpy: the candidates are those the editor's smart values take
+// (inspect.SummaryType). JavaScript: every value, as in stop reports (the
+// probe's line is never cut mid-token; the adapter's previews are).
 func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable) map[string]string {
 	if frameID == 0 || !inspect.SupportsSummaries(sess.Language()) {
 		return nil
 	}
+	js := sess.Language() == inspect.JavaScript
 	var paths []inspect.Path
 	for _, v := range vars {
-		if !inspect.SummaryType(sess.Language(), v.Type) {
+		if !js && !inspect.SummaryType(sess.Language(), v.Type) {
 			continue
 		}
 		if p, err := inspect.ParsePathFor(sess.Language(), v.Name); err == nil {
@@ -171,8 +179,8 @@ func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, fr
 	}
 	out := map[string]string{}
 	for _, it := range items {
-		if it.Error == "" && it.Skipped == "" && it.Recognized() {
-			out[it.Name] = it.Line()
+		if line := it.Line(); line != "" && (js || it.Recognized()) {
+			out[it.Name] = line
 		}
 	}
 	return out

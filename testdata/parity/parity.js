@@ -23,6 +23,7 @@ function build() {
   // pandas makes a missing price NaN; a records table keeps null.
   return {
     records: d.records,
+    record_list: d.records, // the same array: parity.py's list of dicts (inspect/parity_pages_test.go)
     empty_records: [],
     floats: Float64Array.from(d.floats, num),
     ints: Int32Array.from(d.ints),

@@ -28,6 +28,7 @@ def build():
     n = d["big_len"]
     return {
         "records": pd.DataFrame(d["records"]),
+        "record_list": d["records"],  # browsed as a list of records (inspect/parity_pages_test.go)
         "empty_records": pd.DataFrame({"id": pd.Series([], dtype="int64")}),
         "floats": np.array([_num(x) for x in d["floats"]], dtype="float64"),
         "ints": np.array(d["ints"], dtype="int32"),

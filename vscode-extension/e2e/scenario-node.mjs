@@ -6,7 +6,8 @@
 // reported to the sidecar as adapter node; the probe's evaluates in the top
 // frame run through js-debug's CDP proxy (checked: the sidecar linked it),
 // other requests through session.customRequest. Checked: the stop, the webview from the
-// Variables view, its refresh after a step, an MCP agent on the same js-debug
+// Variables view, its data viewer sorting and filtering the JavaScript table
+// (a filter with a side effect refused), its refresh after a step, an MCP agent on the same js-debug
 // session (debug_sessions lists it as bridged, debug_inspect_variable records
 // returns the table, debug_step moves VS Code's session and the webview
 // follows, debug_set_breakpoints is refused), and the latency seen by the
@@ -173,8 +174,46 @@ async function main() {
     const cols = await columns();
     if (cols.join(',') !== 'id,city,price,qty') throw new Error(`webview columns: ${cols}`);
     log(`webview columns: ${cols.join(', ')}`);
-    const gen1 = Number(await wv.locator('body').getAttribute('data-generation'));
     await h.screenshot('webview-records');
+
+    // The data viewer on the JavaScript table (dapscope/page through the
+    // bridge; the probe's evaluates through js-debug's CDP proxy, the filter's
+    // under V8's side-effect check): sort by price, then filter with a
+    // JavaScript expression; the rows are the program's own (its makeRecords,
+    // run here, sorted and filtered by Array.prototype.sort/filter).
+    const makeRecords = new Function(src.join('\n').replace(/^main\(\);\s*$/m, '') + '\nreturn makeRecords;')();
+    const recs = makeRecords(40);
+    const byPrice = recs.map((r, i) => i).sort((a, b) => recs[a].price - recs[b].price);
+    const kept = byPrice.filter((i) => recs[i].qty > 2 && recs[i].city === 'Nice');
+    const firstRow = async () => wv.locator('.vtable tbody tr.vrow[data-row="0"]:not(.vloading)').first().locator('th, td').allTextContents();
+    await h.until('the data viewer\'s rows', async () => (await wv.locator('.vtable tbody tr.vrow:not(.vloading)').count()) >= 2);
+    await wv.locator('.vtable thead .vsort', { hasText: /^price/ }).click();
+    const cheapest = await h.until('the cheapest row first after sorting by price', async () => {
+      if ((await wv.locator('.vtable thead th[aria-sort="ascending"]').count()) !== 1) return '';
+      const c = await firstRow();
+      return c[0] === String(byPrice[0]) ? c : '';
+    }, 30_000);
+    log(`data viewer sorted by price: first row ${cheapest.join(' | ')} (the program: ${byPrice[0]}, price ${recs[byPrice[0]].price})`);
+    const filterBox = wv.locator('.vfilter');
+    if (!/JavaScript/.test((await filterBox.getAttribute('placeholder')) ?? '')) throw new Error('the filter box does not ask for a JavaScript expression');
+    await filterBox.fill("qty > 2 && city === 'Nice'");
+    await filterBox.press('Enter');
+    const firstKept = await h.until('the table filtered', async () => {
+      if (!((await wv.locator('.vcount').textContent()) ?? '').includes(`of ${kept.length} (filtered from 40)`)) return '';
+      const c = await firstRow();
+      return c[0] === String(kept[0]) ? c : '';
+    }, 30_000);
+    log(`data viewer filtered (qty > 2 && city === 'Nice'), sorted: ${kept.length} rows, first ${firstKept.join(' | ')} (the program: ${kept[0]})`);
+    await h.screenshot('webview-records-filtered');
+    // A filter that would change the program is refused, under the box.
+    await filterBox.fill('records.pop() && true');
+    await filterBox.press('Enter');
+    await h.until('the refused filter\'s message', async () => /could change the program/.test((await wv.locator('.verror').textContent()) ?? ''), 30_000);
+    log('a filter with a side effect is refused inline');
+    await filterBox.fill('');
+    await filterBox.press('Enter');
+    await h.until('all 40 rows again', async () => /of 40$/.test((await wv.locator('.vcount').textContent()) ?? ''), 30_000);
+    const gen1 = Number(await wv.locator('body').getAttribute('data-generation'));
 
     // Step over addTotals(records): the webview refreshes on js-debug's stop.
     await page.locator('.debug-toolbar .codicon-debug-step-over').first().click();

@@ -61,7 +61,8 @@ export interface PageParams {
   columns?: (string | number)[];
   rows?: RowWindow;
   sort?: SortKey[];
-  /** DataFrame.query syntax over the column names. */
+  /** Python: DataFrame.query syntax over the column names; JavaScript: an
+   * expression over the row's fields, run under V8's side-effect check. */
   filter?: string;
   /** The probe's budget in seconds (default 2). */
   timeout?: number;

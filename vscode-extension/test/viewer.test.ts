@@ -9,7 +9,7 @@ import { copyAsCode, pyString, toDelimited } from '../src/webview/copy';
 import { BLOCK, BlockCache, MAX_BLOCKS, MAX_SCROLL_PX, firstRowAt, nextSort, renderGridHeader, renderGridRows, rowsLabel, scrollTopFor, spacerHeight } from '../src/webview/grid';
 import { renderPicker, renderStatsPanel, shownColumns } from '../src/webview/panels';
 import { columnStats } from '../src/webview/render';
-import { browsable } from '../src/webview/viewer';
+import { browsable, filterPlaceholder } from '../src/webview/viewer';
 import { golden, goldenError } from './goldens';
 
 function page(offset: number, n: number, total: number): Page {
@@ -115,6 +115,14 @@ test('browsable values: tables, 1-D/2-D arrays and lists of records; not errors 
   assert.equal(browsable(golden('dict')), false);
   assert.equal(browsable({ detected_type: 'ndarray', structure: { shape: [2, 3, 4] } }), false);
   assert.equal(browsable({ detected_type: 'list', structure: { element_types: { dict: 3 } } }), true);
+  // JavaScript: an arrow table, a Map's or a Set's entries, any array
+  for (const k of ['arrow_table', 'map', 'set', 'list']) {
+    assert.equal(browsable({ detected_type: k, language: 'javascript' }), true, k);
+  }
+  assert.equal(browsable({ detected_type: 'list', structure: { element_types: { int: 3 } } }), false);
+  assert.equal(browsable({ detected_type: 'object', language: 'javascript' }), false);
+  assert.match(filterPlaceholder({ detected_type: 'dataframe', language: 'javascript' }), /&& city === 'Nice'/);
+  assert.match(filterPlaceholder({ detected_type: 'dataframe' }), /DataFrame\.query/);
 });
 
 test('TSV and CSV: header with the index, nulls empty, quoting', () => {

@@ -2,8 +2,9 @@
 // the frame's thread: a worker's frames evaluate in the worker) or
 // globally (Runtime.evaluate on the main thread, also while the program
 // runs), bounded by a timeout inside V8 (a runaway loop is terminated, the
-// session goes on), side-effect free for hovers (a hover of a string too
-// long to read is read again cut), and a thrown exception as an error; a
+// session goes on), side-effect free for hovers and any evaluate with
+// dapscope's "throwOnSideEffect": true (a hover of a string too long to
+// read is read again cut), and a thrown exception as an error; a
 // clipboard evaluation answers a string raw and untruncated.
 
 package node
@@ -20,11 +21,20 @@ import (
 	godap "github.com/google/go-dap"
 )
 
+// evaluateArguments are DAP's plus dapscope's throwOnSideEffect (any
+// context): V8's side-effect check, which a browse filter runs under.
+type evaluateArguments struct {
+	godap.EvaluateArguments
+	ThrowOnSideEffect bool `json:"throwOnSideEffect,omitempty"`
+}
+
 func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {
-	var a godap.EvaluateArguments
-	if err := args(raw, &a); err != nil {
+	var ea evaluateArguments
+	if err := args(raw, &ea); err != nil {
 		return nil, err
 	}
+	a := ea.EvaluateArguments
+	checked := a.Context == "hover" || ea.ThrowOnSideEffect
 	th := s.mainThread()
 	var frame *debugger.CallFrame
 	if a.FrameId > 0 {
@@ -38,13 +48,12 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 		_, err := s.inspector()
 		return nil, err
 	}
-	hover := a.Context == "hover"
-	res, exc, err := s.eval(ctx, th, frame, a.Expression, a.Context)
-	if hover && errors.Is(err, errTooLarge) {
-		// A hover is side-effect free: read the value again, a long
-		// string cut inside V8.
+	res, exc, err := s.eval(ctx, th, frame, a.Expression, a.Context, checked)
+	if checked && errors.Is(err, errTooLarge) {
+		// A checked evaluate is side-effect free: read the value again, a
+		// long string cut inside V8.
 		res, exc, err = s.eval(ctx, th, frame, "((v) => typeof v === 'string' && v.length > "+itoa(longString)+
-			" ? v.slice(0, "+itoa(cutString)+") : v)(("+a.Expression+"\n))", a.Context)
+			" ? v.slice(0, "+itoa(cutString)+") : v)(("+a.Expression+"\n))", a.Context, checked)
 	}
 	if err != nil {
 		return nil, err
@@ -70,14 +79,15 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 }
 
 // eval evaluates expr in frame of th (nil: globally), bounded by the
-// evaluation timeout inside V8; a hover is side-effect free.
-func (s *Server) eval(ctx context.Context, th *thread, frame *debugger.CallFrame, expr, evalContext string) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+// evaluation timeout inside V8; checked runs it under V8's side-effect
+// check.
+func (s *Server) eval(ctx context.Context, th *thread, frame *debugger.CallFrame, expr, evalContext string, checked bool) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
 	timeout := runtime.TimeDelta(s.opts.EvalTimeout.Milliseconds())
-	hover, repl := evalContext == "hover", evalContext == "repl"
+	repl := evalContext == "repl"
 	if frame != nil {
 		r, err := call(ctx, th.c, debugger.EvaluateOnCallFrame, debugger.EvaluateOnCallFrameParams{
 			CallFrameID: frame.CallFrameID, Expression: expr, ObjectGroup: objectGroup,
-			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+			Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(checked),
 			IncludeCommandLineAPI: ptr(repl), Timeout: timeout})
 		if err != nil {
 			return nil, nil, evalErr(err)
@@ -85,7 +95,7 @@ func (s *Server) eval(ctx context.Context, th *thread, frame *debugger.CallFrame
 		return r.Result, r.ExceptionDetails, nil
 	}
 	r, err := call(ctx, th.c, runtime.Evaluate, runtime.EvaluateParams{Expression: expr,
-		ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(hover),
+		ObjectGroup: objectGroup, Silent: ptr(true), GeneratePreview: ptr(true), ThrowOnSideEffect: ptr(checked),
 		IncludeCommandLineAPI: ptr(repl), Timeout: timeout})
 	if err != nil {
 		return nil, nil, evalErr(err)

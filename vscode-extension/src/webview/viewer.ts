@@ -15,14 +15,23 @@ import { cellText, columnStats, escapeHtml } from './render';
 /** Rows a copy takes at most. */
 export const MAX_COPY_ROWS = 10_000;
 
-/** Whether the result is a table the probe can page through. */
+/** Whether the result is a table the probe can page through (JavaScript
+ * also an apache-arrow table, a Map's or a Set's entries, any array). */
 export function browsable(r: InspectResult | undefined): boolean {
   if (!r || r.error) return false;
   const k = r.detected_type;
   if (k === 'dataframe' || k === 'series') return true;
   if (k === 'ndarray') return [1, 2].includes(r.structure?.shape?.length ?? 0);
+  if (r.language === 'javascript' && (k === 'arrow_table' || k === 'map' || k === 'set' || k === 'list')) return true;
   const et = r.structure?.element_types;
   return k === 'list' && !!et && Object.keys(et).length === 1 && 'dict' in et;
+}
+
+/** The filter box's example, in the language of the session. */
+export function filterPlaceholder(r: InspectResult | undefined): string {
+  return r?.language === 'javascript'
+    ? "Filter (a JavaScript expression over the row's fields), e.g. price > 10 && city === 'Nice'"
+    : "Filter (DataFrame.query), e.g. price > 10 and city == 'Nice'";
 }
 
 function kindOf(r: InspectResult): string {
@@ -80,6 +89,8 @@ export class Viewer {
   /** A new state (a new stop or a refresh): keep the selection and scroll, fetch again. */
   update(state: ViewState): void {
     this.result = state.result as InspectResult;
+    this.q<HTMLInputElement>('.vfilter').placeholder = filterPlaceholder(this.result);
+    this.q<HTMLElement>('.vcode').hidden = this.result.language === 'javascript'; // it writes pandas code
     this.epoch++;
     this.cache.clear();
     this.stats.clear();

@@ -1,0 +1,97 @@
+// browse_node_bench_test.go: BenchmarkBrowseNode1M measures pages of 100
+// rows of the 1,000,000-record array of testdata/node/browse.js (real Node
+// 24 through dapscope's Node adapter), each beside one trivial evaluate in
+// the same run: sorted by one numeric column (first page: the caches
+// dropped before each fetch; later pages: the cached order), unsorted, and
+// filtered.
+//
+//	go test -run '^$' -bench BrowseNode1M -benchtime 20x ./inspect
+
+package inspect_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/dapscope/dapscope/inspect"
+)
+
+func BenchmarkBrowseNode1M(b *testing.B) {
+	s := browseNodeSession(b)
+	ctx := context.Background()
+	top, err := s.TopFrame(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := inspect.Options{Timeout: 10, RequestTimeout: 120}
+	const rows = 1_000_000
+	get := func(b *testing.B, t inspect.Target, sel inspect.Selection) *inspect.PageResult {
+		r, err := inspect.Browse(ctx, t, top.Id, "big", sel, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.Page.Rows) != 100 {
+			b.Fatalf("page of %d rows", len(r.Page.Rows))
+		}
+		return r
+	}
+	cold := &freshStops{Session: s}
+	const q = `qty > 10 && flag`
+	var step int64
+	later := func() *inspect.RowWindow { step++; return window(10_000+(step*790_013)%(rows/2), 100) }
+	for _, c := range []struct {
+		name string
+		t    inspect.Target
+		sel  func() inspect.Selection
+	}{
+		{"unsorted", s, func() inspect.Selection { return inspect.Selection{Rows: later()} }},
+		{"sorted_first", cold, func() inspect.Selection { return inspect.Selection{Sort: sortBy("num", false), Rows: window(0, 100)} }},
+		{"sorted_later", s, func() inspect.Selection { return inspect.Selection{Sort: sortBy("num", false), Rows: later()} }},
+		{"filtered_first", cold, func() inspect.Selection { return inspect.Selection{Filter: q, Rows: window(0, 100)} }},
+		{"filtered_later", s, func() inspect.Selection { // the filter keeps ~371,000 rows
+			step++
+			return inspect.Selection{Filter: q, Rows: window(10_000+(step*7_919)%300_000, 100)}
+		}},
+	} {
+		b.Run("floor", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Evaluate(ctx, "1", top.Id, "repl"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if c.name == "unsorted" {
+			// The transport's share: an evaluate whose answer is as big as
+			// a page (fetched raw like the probe's), nothing computed.
+			size := len(mustJSON(b, get(b, s, c.sel())))
+			b.Run("floor_page_size", func(b *testing.B) {
+				args := map[string]any{"expression": fmt.Sprintf("'x'.repeat(%d)", size), "frameId": top.Id, "context": "clipboard"}
+				for b.Loop() {
+					var out struct{ Result string }
+					if err := s.Request(ctx, "evaluate", args, &out); err != nil || len(out.Result) != size {
+						b.Fatalf("%d bytes, %v", len(out.Result), err)
+					}
+				}
+				b.ReportMetric(float64(size), "bytes")
+			})
+		}
+		b.Run(c.name, func(b *testing.B) {
+			get(b, c.t, c.sel()) // the probe installed and the order computed before the timing
+			probe := 0.0
+			for b.Loop() {
+				probe += get(b, c.t, c.sel()).ProbeMs
+			}
+			b.ReportMetric(probe/float64(b.N), "probe_ms/op")
+		})
+	}
+}
+
+func mustJSON(tb testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
