@@ -108,3 +108,21 @@ func childNames(st inspect.Step, goLang bool) []string {
 	}
 	return nil
 }
+
+type setVariableArgs struct {
+	SessionRef
+	Name    string `json:"name" jsonschema:"path: self.n, d['k']"`
+	Value   string `json:"value"`
+	FrameID int    `json:"frame_id,omitempty"`
+}
+
+// SetVariableResult is the effect of debug_set_variable.
+type SetVariableResult struct {
+	Name     string `json:"name"`
+	Previous string `json:"previous"`
+	Value    string `json:"value"`
+}
+
+func (r *SetVariableResult) text() string {
+	return fmt.Sprintf("%s: %s → %s", r.Name, r.Previous, r.Value)
+}

@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -212,70 +211,6 @@ func (r *VariablesResult) text() string {
 }
 
 // --- debug_evaluate / debug_set_variable ---
-
-type evaluateArgs struct {
-	SessionRef
-	Expression string  `json:"expression"`
-	FrameID    int     `json:"frame_id,omitempty"`
-	Timeout    float64 `json:"timeout,omitempty" minimum:"0" maximum:"60"`
-	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
-}
-
-// EvaluateResult is an evaluated expression.
-type EvaluateResult struct {
-	Expression         string `json:"expression"`
-	Result             string `json:"result"`
-	Type               string `json:"type,omitempty"`
-	VariablesReference int    `json:"variables_reference,omitempty"`
-	WaitedMs           int64  `json:"waited_ms,omitempty" desc:"time spent waiting for an earlier evaluation that had timed out"`
-	WaitedFor          string `json:"waited_for,omitempty" desc:"that earlier expression"`
-	// Expanded: the adapter elided nested parts of Result; they were read
-	// through its variables and put back (evaluate_render.go).
-	Expanded bool `json:"expanded,omitempty"`
-	// Text, Length, Lines: a multi-line string's text, unescaped (up to
-	// 16 KB), its length in characters and its lines.
-	Text   string `json:"text,omitempty"`
-	Length int    `json:"length,omitempty"`
-	Lines  int    `json:"lines,omitempty"`
-}
-
-func (r *EvaluateResult) text() string {
-	t := r.Expression + " = " + r.Result
-	if r.Type != "" {
-		t += " (" + r.Type + ")"
-	}
-	if r.Text != "" {
-		n := strconv.Itoa(r.Length)
-		fence := "```"
-		for strings.Contains(r.Text, fence) {
-			fence += "`"
-		}
-		t = fmt.Sprintf("%s = %s of %s characters, %d lines:\n%s\n%s\n%s", r.Expression, orDefault(r.Type, "string"), n, r.Lines,
-			fence, strings.TrimSuffix(r.Text, "\n"), fence)
-	}
-	if r.WaitedFor != "" {
-		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
-	}
-	return t
-}
-
-type setVariableArgs struct {
-	SessionRef
-	Name    string `json:"name" jsonschema:"path: self.n, d['k']"`
-	Value   string `json:"value"`
-	FrameID int    `json:"frame_id,omitempty"`
-}
-
-// SetVariableResult is the effect of debug_set_variable.
-type SetVariableResult struct {
-	Name     string `json:"name"`
-	Previous string `json:"previous"`
-	Value    string `json:"value"`
-}
-
-func (r *SetVariableResult) text() string {
-	return fmt.Sprintf("%s: %s → %s", r.Name, r.Previous, r.Value)
-}
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
