@@ -56,7 +56,7 @@ func TestNodeStopReportsThroughMCP(t *testing.T) {
 	if v := local(t, stop, "label"); v != "'inner 1'" {
 		t.Errorf("label = %s, want the inner one", v)
 	}
-	if v := local(t, stop, "items"); v != "Array 600 × 6 · 600 nulls in price, note" {
+	if v := local(t, stop, "items"); v != "Array 600 × 6 · 300 nulls in each of price, note" {
 		t.Errorf("items = %q", v)
 	}
 	if v := local(t, stop, "it"); !strings.HasPrefix(v, "{id: 1, sku: 'SKU-3', qty: 10, price: null, house: 'Lannister', ") || !strings.HasSuffix(v, "…}") {
@@ -79,7 +79,7 @@ func TestNodeStopReportsThroughMCP(t *testing.T) {
 	}
 	var vars VariablesResult
 	a.call("debug_variables", nil, &vars)
-	if len(vars.Variables) != 7 || !strings.HasPrefix(vars.Scope, "Block + ") || !strings.HasSuffix(vars.Scope, " + Local") || vars.Variables[2].Value != "Array 600 × 6 · 600 nulls in price, note" || vars.Variables[2].VariablesReference == 0 {
+	if len(vars.Variables) != 7 || !strings.HasPrefix(vars.Scope, "Block + ") || !strings.HasSuffix(vars.Scope, " + Local") || vars.Variables[2].Value != "Array 600 × 6 · 300 nulls in each of price, note" || vars.Variables[2].VariablesReference == 0 {
 		t.Fatalf("variables = %+v", vars)
 	}
 	a.call("debug_variables", map[string]any{"scope": "closure"}, &vars)
@@ -99,14 +99,14 @@ func TestNodeStopReportsThroughMCP(t *testing.T) {
 	}
 	// 600 rows are not compared cell by cell: the advice is a call that
 	// works on Node.
-	const advice = `debug_inspect_variable {"expression": "items", "rows": {"offset": 0, "limit": 100}}`
+	const advice = `debug_inspect_variable {"expression": "items", "rows": {"offset": 0, "limit": 100}, "max_bytes": 102400}`
 	if len(d.Inspections) != 1 || !strings.Contains(strings.Join(d.Inspections[0].Notes, "\n"), advice) {
 		t.Fatalf("diff of items = %+v", d.Inspections)
 	}
 	var page struct {
 		Page *inspect.Page `json:"page"`
 	}
-	if a.call("debug_inspect_variable", map[string]any{"expression": "items", "rows": map[string]any{"offset": 0, "limit": 100}}, &page); page.Page == nil || len(page.Page.Rows) != 100 {
+	if a.call("debug_inspect_variable", map[string]any{"expression": "items", "rows": map[string]any{"offset": 0, "limit": 100}, "max_bytes": 102400}, &page); page.Page == nil || len(page.Page.Rows) != 100 {
 		t.Fatalf("the advised call = %+v", page.Page)
 	}
 	a.call("debug_terminate", map[string]any{"remove": true}, nil)

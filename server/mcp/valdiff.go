@@ -319,7 +319,7 @@ func (d *valueDiff) diffTable(expr string, xs, ys, xp, yp map[string]any) {
 	if !whole(xp) || !whole(yp) {
 		// Browsing works on every session with a probe (Python and Node):
 		// the advice names the call.
-		d.note(`%s: cells not compared (more than %d rows): compare pages, debug_inspect_variable {"expression": %q, "rows": {"offset": 0, "limit": 100}} (with "sort" to line rows up)`, expr, maxCellRows, expr)
+		d.note(`%s: cells not compared (more than %d rows): compare pages, debug_inspect_variable {"expression": %q, "rows": {"offset": 0, "limit": 100}, "max_bytes": 102400} (with "sort" to line rows up)`, expr, maxCellRows, expr)
 		return
 	}
 	xc, _ := xp["columns"].([]any)
