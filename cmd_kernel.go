@@ -42,7 +42,9 @@ history, no output in the notebook.
 
 Exit status: 0 done, 1 a kernel or an expression failed, 2 bad usage.`
 
-func runKernel(ctx context.Context, args []string) int { return kernelCLI(ctx, args, os.Stdout, os.Stderr) }
+func runKernel(ctx context.Context, args []string) int {
+	return kernelCLI(ctx, args, os.Stdout, os.Stderr)
+}
 
 // kernelFlags are the flags every kernel subcommand takes.
 type kernelFlags struct {
