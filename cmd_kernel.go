@@ -37,7 +37,8 @@ Live Jupyter kernels. --kernel is a kernel id, a unique id prefix, a
 connection file, or a Jupyter Server URL (http://HOST:PORT/[api/kernels/ID]);
 with one running kernel it may be left out. --server URL reaches a Jupyter
 Server's kernels; its token is read from --token-file (a file private to
-you) or $JUPYTER_TOKEN. Nothing is left in the kernel: no name, no
+you) or $JUPYTER_TOKEN. A server on another host must be listed in
+--attach-hosts and use https. Nothing is left in the kernel: no name, no
 history, no output in the notebook.
 
 Exit status: 0 done, 1 a kernel or an expression failed, 2 bad usage.`
@@ -77,7 +78,8 @@ func (k *kernelFlags) listOptions() kernel.ListOptions {
 
 // attachSpec reads --kernel and --server into an attach.
 func (k *kernelFlags) attachSpec() kernel.AttachSpec {
-	spec := kernel.AttachSpec{Kernel: k.ref, ServerURL: k.server, TokenFile: k.tokenFile, List: k.listOptions()}
+	spec := kernel.AttachSpec{Kernel: k.ref, ServerURL: k.server, TokenFile: k.tokenFile, List: k.listOptions(),
+		Server: kernel.ServerOptions{AllowHosts: splitList(k.common.attach)}}
 	if strings.HasPrefix(k.ref, "http://") || strings.HasPrefix(k.ref, "https://") {
 		spec.Kernel, spec.ServerURL = "", k.ref
 		if i := strings.Index(k.ref, "/api/kernels/"); i >= 0 {
@@ -151,7 +153,7 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 	var err error
 	if k.server != "" {
 		var srv *kernel.Server
-		if srv, err = jupyterServer(k.server, k.tokenFile); err == nil {
+		if srv, err = jupyterServer(k.server, k.tokenFile, splitList(k.common.attach)); err == nil {
 			ks, err = srv.List(ctx)
 		}
 	} else {
@@ -199,8 +201,8 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 
 // jupyterServer is a Jupyter Server client with its token from file or
 // $JUPYTER_TOKEN (or a ?token= in the URL).
-func jupyterServer(url, tokenFile string) (*kernel.Server, error) {
-	o := kernel.ServerOptions{}
+func jupyterServer(url, tokenFile string, hosts []string) (*kernel.Server, error) {
+	o := kernel.ServerOptions{AllowHosts: hosts}
 	if tokenFile != "" || os.Getenv("JUPYTER_TOKEN") != "" {
 		t, err := kernel.ReadToken(tokenFile)
 		if err != nil {

@@ -66,7 +66,7 @@ func (s *Server) kernels(ctx context.Context, params json.RawMessage) (any, erro
 
 // jupyterServer is the client of a Jupyter Server URL with its token.
 func (s *Server) jupyterServer(url, tokenFile string) (*kernel.Server, error) {
-	o := kernel.ServerOptions{}
+	o := kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}
 	if tokenFile != "" {
 		t, err := kernel.ReadToken(tokenFile)
 		if err != nil {
@@ -111,6 +111,7 @@ func (s *Server) kernelAttach(ctx context.Context, params json.RawMessage) (any,
 	defer cancel()
 	at, err := kernel.AttachSession(ctx, s.mgr, kernel.AttachSpec{Kernel: p.Kernel, ConnectionFile: p.ConnectionFile,
 		ServerURL: p.ServerURL, KernelID: p.KernelID, TokenFile: p.TokenFile, List: s.opts.Kernels,
+		Server:  kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts},
 		Options: kernel.Options{Logger: s.log}, Adapter: kernel.AdapterOptions{Logger: s.log}})
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ type AttachSpec struct {
 	// $JUPYTER_TOKEN, else a ?token= in the URL.
 	Token     string
 	TokenFile string
-	Server    ServerOptions // Token is filled in from the fields above
+	Server    ServerOptions // Token is filled in from the fields above (AllowHosts: the sidecar's --attach-hosts)
 	List      ListOptions   // local discovery
 	Options   Options       // the client's
 	Adapter   AdapterOptions

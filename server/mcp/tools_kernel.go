@@ -95,7 +95,7 @@ func (s *Server) registerKernelTools() {
 			var ks []kernel.Kernel
 			var err error
 			if p.ServerURL != "" {
-				o := kernel.ServerOptions{}
+				o := kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}
 				if o.Token, err = serverToken(p.TokenFile); err != nil {
 					return nil, err
 				}
@@ -124,6 +124,7 @@ func (s *Server) registerKernelTools() {
 			defer cancel()
 			at, err := kernel.AttachSession(actx, s.mgr, kernel.AttachSpec{Kernel: p.Kernel, ConnectionFile: p.ConnectionFile,
 				ServerURL: p.ServerURL, KernelID: p.KernelID, TokenFile: p.TokenFile, List: s.opts.Kernels,
+				Server:  kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts},
 				Options: kernel.Options{Logger: s.log}, Adapter: kernel.AdapterOptions{Logger: s.log}})
 			if err != nil {
 				return nil, err
