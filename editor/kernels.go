@@ -116,9 +116,12 @@ func (s *Server) kernelAttach(ctx context.Context, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	// The first stop (the namespace, when idle) comes at once: answer with it.
-	if _, err := at.Session.Wait(ctx, 5*time.Second); err != nil {
-		return nil, err
+	// The namespace's stop comes at once when the kernel is idle: answer
+	// with it (a running cell is answered at once, status running).
+	if at.Kernel.State != kernel.StateBusy {
+		if _, err := at.Session.Wait(ctx, 5*time.Second); err != nil {
+			return nil, err
+		}
 	}
 	return KernelAttachResult{SessionID: at.Session.ID(), Summary: at.Session.Info().Summary, Kernel: at.Kernel}, nil
 }

@@ -131,9 +131,11 @@ func (s *Server) registerKernelTools() {
 			}
 			sess := at.Session
 			s.state(sess.ID())
-			st, err := sess.Wait(actx, 5*time.Second) // the namespace's stop comes at once when idle
-			if err != nil {
-				return nil, err
+			st := session.Stop{Running: true} // a running cell: answered at once
+			if at.Kernel.State != kernel.StateBusy {
+				if st, err = sess.Wait(actx, 5*time.Second); err != nil { // the namespace's stop comes at once
+					return nil, err
+				}
 			}
 			r, err := s.stopReport(ctx, sess, st)
 			if err != nil {
@@ -141,6 +143,9 @@ func (s *Server) registerKernelTools() {
 			}
 			if r.Status == session.StatusRunning {
 				r.Hint = "a cell is running in the kernel: debug_wait returns when it finishes"
+				if e := sess.NotPaused(); e != nil {
+					r.Hint = e.Message + "; debug_wait returns when it finishes"
+				}
 			}
 			return &KernelAttachResult{Kernel: at.Kernel, StopReport: r}, nil
 		})
