@@ -226,11 +226,22 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 			return 1
 		}
 	}
-	code := 0
-	var results []any
-	var texts []string
+	results, texts, code := inspectExprs(ctx, s, frameID, exprs, opts, sel, width, maxBytes)
+	loc := st.Location
+	header := fmt.Sprintf("stopped in %s at %s:%d\n\n", loc.Function, loc.File, loc.Line)
+	if !printResults(out, results, texts, opts.Format, header) {
+		return 1
+	}
+	return code
+}
+
+// inspectExprs inspects each expression in the frame (with the selection,
+// if any, as a page of rows) and returns the results for JSON, the texts
+// for tui and markdown, and the exit code (1 when one failed).
+func inspectExprs(ctx context.Context, target inspect.Target, frameID int, exprs []string, opts inspect.Options, sel *inspect.Selection,
+	width, maxBytes int) (results []any, texts []string, code int) {
 	for _, expr := range exprs {
-		res, err := inspect.Inspect(ctx, s, frameID, expr, opts)
+		res, err := inspect.Inspect(ctx, target, frameID, expr, opts)
 		if err != nil {
 			code = 1
 			ie := errcode.From(err)
@@ -240,7 +251,7 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 		}
 		var page *inspect.Page
 		if sel != nil {
-			pr, err := inspect.Browse(ctx, s, frameID, expr, *sel, opts)
+			pr, err := inspect.Browse(ctx, target, frameID, expr, *sel, opts)
 			if err != nil {
 				code = 1
 				ie := errcode.From(err)
@@ -270,20 +281,25 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 			texts = append(texts, t)
 		}
 	}
-	switch opts.Format {
+	return results, texts, code
+}
+
+// printResults writes the results in the format; header precedes the tui
+// texts. It reports whether the output could be written.
+func printResults(out io.Writer, results []any, texts []string, format, header string) bool {
+	switch format {
 	case "json":
 		b, err := json.MarshalIndent(results, "", "  ")
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
-			return 1
+			fmt.Fprintln(os.Stderr, "dapscope:", err)
+			return false
 		}
 		fmt.Fprintln(out, string(b))
 	case "markdown":
 		fmt.Fprintln(out, strings.Join(texts, "\n\n---\n\n"))
 	default:
-		loc := st.Location
-		fmt.Fprintf(out, "stopped in %s at %s:%d\n\n", loc.Function, loc.File, loc.Line)
+		fmt.Fprint(out, header)
 		fmt.Fprintln(out, strings.Join(texts, "\n\n"))
 	}
-	return code
+	return true
 }

@@ -28,6 +28,7 @@ var commands = []command{
 	{"dap", "serve one editor as a DAP proxy in front of debugpy or Delve", runDAP},
 	{"example", "run a Python program to FILE:LINE and print the frame's locals", runExample},
 	{"inspect", "run a program to FILE:LINE and inspect expressions (DataFrames, arrays, dicts, objects)", runInspect},
+	{"kernel", "live Jupyter kernels: `kernel list`, `kernel inspect EXPR...`, `kernel vars`", runKernel},
 	{"mcp", "serve MCP tools to AI agents (stdio, or --http 127.0.0.1:0)", runMCP},
 	{"serve", "serve the VS Code extension over stdio JSON-RPC (hover, inspect, proxies)", runServe},
 }

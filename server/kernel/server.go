@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -38,6 +39,9 @@ type ServerOptions struct {
 	// https unless AllowInsecureHTTP.
 	AllowRemote       bool
 	AllowInsecureHTTP bool
+	// AllowHosts are the hosts besides loopback that may be reached
+	// (the sidecar's --attach-hosts), under the same https rule.
+	AllowHosts []string
 	// Timeout bounds each REST request (default 30 s; contexts too).
 	Timeout time.Duration
 }
@@ -63,8 +67,8 @@ func NewServer(rawURL string, opts ServerOptions) (*Server, error) {
 		u.Path += "/"
 	}
 	if !isLoopbackHost(u.Hostname()) {
-		if !opts.AllowRemote {
-			return nil, fmt.Errorf("Jupyter Server %s is not on this machine (loopback): allow remote servers explicitly", u.Redacted())
+		if !opts.AllowRemote && !slices.Contains(opts.AllowHosts, u.Hostname()) {
+			return nil, fmt.Errorf("Jupyter Server %s is not on this machine (loopback): allow its host explicitly (--attach-hosts %s)", u.Redacted(), u.Hostname())
 		}
 		if u.Scheme != "https" && !opts.AllowInsecureHTTP {
 			return nil, fmt.Errorf("Jupyter Server %s: a remote server must use https (the token would travel in clear)", u.Redacted())

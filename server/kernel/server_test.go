@@ -75,6 +75,15 @@ func TestServerREST(t *testing.T) {
 	if _, err := NewServer("http://example.com:8888/", ServerOptions{Token: "t", AllowRemote: true}); err == nil || !strings.Contains(err.Error(), "https") {
 		t.Errorf("remote http server: %v", err)
 	}
+	if _, err := NewServer("http://example.com:8888/", ServerOptions{Token: "t", AllowHosts: []string{"example.com"}}); err == nil || !strings.Contains(err.Error(), "https") {
+		t.Errorf("a listed host over http: %v, want the https rule", err)
+	}
+	if _, err := NewServer("https://example.org/", ServerOptions{Token: "t", AllowHosts: []string{"example.com"}}); err == nil || !strings.Contains(err.Error(), "--attach-hosts example.org") {
+		t.Errorf("an unlisted host: %v, want a refusal naming --attach-hosts", err)
+	}
+	if _, err := NewServer("https://example.com/x/", ServerOptions{Token: "t", AllowHosts: []string{"example.com"}}); err != nil {
+		t.Errorf("a listed host over https: %v", err)
+	}
 	if _, err := NewServer("https://example.com/user/me/lab", ServerOptions{Token: "t", AllowRemote: true}); err != nil {
 		t.Errorf("remote https server: %v", err)
 	}

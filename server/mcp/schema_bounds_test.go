@@ -34,6 +34,7 @@ var argTypes = map[string]reflect.Type{
 	"debug_stack": reflect.TypeFor[stackArgs](), "debug_step": reflect.TypeFor[stepArgs](),
 	"debug_terminate": reflect.TypeFor[terminateArgs](), "debug_variables": reflect.TypeFor[variablesArgs](),
 	"debug_wait": reflect.TypeFor[waitArgs](), "debug_watch": reflect.TypeFor[watchArgs](),
+	"kernel_attach": reflect.TypeFor[kernelAttachArgs](), "kernel_list": reflect.TypeFor[kernelListArgs](),
 }
 
 // decodeAs decodes raw into a new value of type t.

@@ -22,6 +22,7 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -42,6 +43,9 @@ type Options struct {
 	// a new one closes the oldest idle ones first). httpsessions.go.
 	HTTPSessionIdle time.Duration
 	MaxHTTPSessions int
+	// Kernels is where kernel_list and kernel_attach look for local
+	// Jupyter kernels (default: the runtime directory and processes).
+	Kernels kernel.ListOptions
 }
 
 // Server is the MCP server over a session manager.
@@ -122,12 +126,13 @@ func (s *Server) registerTools() {
 	s.registerOutputTools()     // tools_output.go
 	s.registerCodeTools()       // tools_code.go: code context (inspect/code)
 	s.registerInspectTools()    // tools_inspect.go: smart inspection (inspect)
+	s.registerKernelTools()     // tools_kernel.go: live Jupyter kernels (server/kernel)
 }
 
 // instructions are what an agent reads once about the server: what it can
 // debug (every adapter, the editor's own sessions, Jupyter kernels), the
 // flow, and the conventions the tools' schemas do not repeat.
-const instructions = `dapscope debugs Python (debugpy), Go (Delve), JavaScript and TypeScript (its own Node adapter over V8's inspector), the sessions of VS Code's own debuggers (js-debug, Python, Go: origin "bridged"), and Jupyter kernels (kernel_list, kernel_attach). debug_launch picks the adapter from the program (.py; .go or a package directory; .js .mjs .cjs .ts .mts .cts) unless adapter names one; debug_attach reaches debugpy --listen or node --inspect. Typical flow: debug_launch with breakpoints (waits for the first stop) -> debug_inspect_variable / debug_evaluate / debug_variables -> debug_step or debug_continue (each waits and returns the stop with source lines and locals) -> debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
+const instructions = `dapscope debugs Python (debugpy), Go (Delve), JavaScript and TypeScript (its own Node adapter over V8's inspector), the sessions of VS Code's own debuggers (js-debug, Python, Go: origin "bridged"), and Jupyter kernels (kernel_list, kernel_attach: a session of kind kernel whose namespace the debug_* tools read; each cell run is a stop). debug_launch picks the adapter from the program (.py; .go or a package directory; .js .mjs .cjs .ts .mts .cts) unless adapter names one; debug_attach reaches debugpy --listen or node --inspect. Typical flow: debug_launch with breakpoints (waits for the first stop) -> debug_inspect_variable / debug_evaluate / debug_variables -> debug_step or debug_continue (each waits and returns the stop with source lines and locals) -> debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
 
 // codeContext answers "which symbol encloses this line, who calls it".
 type codeContext interface {
