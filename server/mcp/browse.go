@@ -21,7 +21,7 @@ type browseArgs struct {
 	Columns []columnRef `json:"columns,omitempty" jsonschema:"names, globs, positions"`
 	Rows    *rowsArg    `json:"rows,omitempty"`
 	Sort    []sortArg   `json:"sort,omitempty"`
-	Filter  string      `json:"filter,omitempty" jsonschema:"DataFrame.query; Node: a JS expression"`
+	Filter  string      `json:"filter,omitempty" jsonschema:"DataFrame.query; JS on Node"`
 }
 
 // columnRef is a column of a table: a name or glob (a string, "3" too), or

@@ -21,7 +21,7 @@ import (
 // registerDiffTools adds debug_diff.
 func (s *Server) registerDiffTools() {
 	addTool(s, toolSpec{name: "debug_diff", title: "What changed",
-		desc:  "What changed between snapshots (from, to), a snapshot and now, or the last two stops: locals, and keys, items, fields and cells inside values.",
+		desc:  "Changes between snapshots (or stops, or now), down to keys, items and cells.",
 		hints: hints{readOnly: true, idempotent: true}, more: "diff fewer snapshots' inspections"},
 		func(ctx context.Context, c *call, p *diffArgs) (*DiffResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -76,8 +76,8 @@ func (s *Server) registerDiffTools() {
 
 type diffArgs struct {
 	SessionRef
-	From string `json:"from,omitempty" jsonschema:"snapshot; default: previous stop"`
-	To   string `json:"to,omitempty" jsonschema:"snapshot; default: now"`
+	From string `json:"from,omitempty" jsonschema:"default: previous stop"`
+	To   string `json:"to,omitempty" jsonschema:"default: now"`
 }
 
 // VarChange is one changed variable.

@@ -111,7 +111,7 @@ func childNames(st inspect.Step, goLang bool) []string {
 
 type setVariableArgs struct {
 	SessionRef
-	Name    string `json:"name" jsonschema:"path: self.n, d['k']"`
+	Name    string `json:"name" jsonschema:"self.n, d['k']"`
 	Value   string `json:"value"`
 	FrameID int    `json:"frame_id,omitempty"`
 }

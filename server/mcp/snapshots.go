@@ -148,7 +148,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 
 func (s *Server) registerSnapshotTools() {
 	addTool(s, toolSpec{name: "debug_snapshot", title: "Snapshot a frame",
-		desc:  "Capture a frame's locals (and inspections) under an id for debug_diff; list, delete.",
+		desc:  "Save a frame's locals (and inspections) for debug_diff.",
 		hints: hints{}, more: "list fewer snapshots or delete old ones"},
 		func(ctx context.Context, c *call, p *snapshotArgs) (*SnapshotResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -78,7 +78,7 @@ func (r *BreakpointsResult) text() string {
 
 func (s *Server) registerBreakpointTools() {
 	addTool(s, toolSpec{name: "debug_set_breakpoints", title: "Set a file's breakpoints",
-		desc:  "Replace one file's breakpoints; returns each one's verified and actual line.",
+		desc:  "Replace a file's breakpoints; returns verified and actual lines.",
 		hints: hints{idempotent: true}},
 		func(ctx context.Context, c *call, p *setBreakpointsArgs) (*BreakpointsResult, error) {
 			sess, err := s.session(p.SessionID)

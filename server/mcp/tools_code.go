@@ -96,7 +96,7 @@ func (s *Server) registerCodeTools() {
 	}()
 
 	addTool(s, toolSpec{name: "code_inspect", title: "What is this code",
-		desc:  "A symbol or file from the code graph: snippet, callers/callees, tests, docs, provenance; default: the stopped frame's code.",
+		desc:  "A symbol or file in the code graph: snippet, callers, callees, tests, docs (default: the stop's).",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask without include_full_source, or with a smaller max_neighbors"},
 		func(ctx context.Context, c *call, p *codeInspectArgs) (*CodeResult, error) {
 			q := code.Query{Symbol: p.Symbol, Path: p.Path, Line: p.Line, IncludeFullSource: p.IncludeFullSource, MaxNeighbors: p.MaxNeighbors}

@@ -214,7 +214,7 @@ func (r *VariablesResult) text() string {
 
 func (s *Server) registerFrameTools() {
 	addTool(s, toolSpec{name: "debug_stack", title: "Stack trace",
-		desc:  "Frames of the stopped thread with each line's text; ids last until it resumes.",
+		desc:  "The stopped thread's frames and line texts; ids hold until it resumes.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer levels"},
 		func(ctx context.Context, c *call, p *stackArgs) (*StackResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -280,7 +280,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_variables", title: "Variables (bounded tree)",
-		desc:  "A scope's variables (default Locals) or a reference's children, as a bounded tree.",
+		desc:  "A scope's variables (default Locals) or a reference's children, bounded.",
 		hints: hints{readOnly: true, idempotent: true}, more: "filter with names, or expand a variables_reference"},
 		func(ctx context.Context, c *call, p *variablesArgs) (*VariablesResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -318,7 +318,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_evaluate", title: "Evaluate an expression",
-		desc:  "Evaluate in a frame (repl runs statements). Past its timeout an evaluation keeps running (still_running).",
+		desc:  "Evaluate in a frame (repl runs statements); one past its timeout keeps running.",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -333,7 +333,7 @@ func (s *Server) registerFrameTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_set_variable", title: "Set a variable",
-		desc:  "Assign a variable or path (attribute, key, index); returns old and new values.",
+		desc:  "Assign a variable or path; returns old and new values.",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *setVariableArgs) (*SetVariableResult, error) {
 			sess, err := s.session(p.SessionID)

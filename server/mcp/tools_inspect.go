@@ -18,7 +18,7 @@ import (
 
 type inspectArgs struct {
 	SessionRef
-	Expression        string  `json:"expression" jsonschema:"path: df, self.x, d['k']"`
+	Expression        string  `json:"expression" jsonschema:"df, self.x, d['k']"`
 	FrameID           int     `json:"frame_id,omitempty"`
 	MaxPreviewRows    int     `json:"max_preview_rows,omitempty" minimum:"1" maximum:"100"`
 	MaxPreviewItems   int     `json:"max_preview_items,omitempty" minimum:"1" maximum:"100"`
@@ -66,7 +66,7 @@ func (s *Server) registerInspectTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_inspect_variable", title: "Smart inspect a value",
-		desc:  "Typed, bounded facts about any value (DataFrame, array, tensor, container, object): problems, stats, preview; columns/rows/sort/filter page tables.",
+		desc:  "Typed, bounded facts about a value; columns/rows/sort/filter page a table.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
 			sess, err := s.session(p.SessionID)

@@ -87,7 +87,7 @@ func (r *KernelAttachResult) text() string {
 
 func (s *Server) registerKernelTools() {
 	addTool(s, toolSpec{name: "kernel_list", title: "List Jupyter kernels",
-		desc:  "Running Jupyter kernels (local, or a server's): id, language, state, notebook.",
+		desc:  "Running Jupyter kernels: id, language, state, notebook.",
 		hints: hints{readOnly: true, idempotent: true}, more: "kernels were omitted"},
 		func(ctx context.Context, c *call, p *kernelListArgs) (*KernelListResult, error) {
 			ctx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)
@@ -117,7 +117,7 @@ func (s *Server) registerKernelTools() {
 		})
 
 	addTool(s, toolSpec{name: "kernel_attach", title: "Attach to a Jupyter kernel",
-		desc:  "Session on a Python kernel: its namespace is the stopped frame; each cell run is a stop. debug_terminate detaches.",
+		desc:  "Attach a Python kernel: its namespace is a stopped frame; each cell run is a stop.",
 		hints: hints{idempotent: true}, more: "use debug_variables or debug_inspect_variable"},
 		func(ctx context.Context, c *call, p *kernelAttachArgs) (*KernelAttachResult, error) {
 			actx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)

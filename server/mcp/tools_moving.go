@@ -48,14 +48,14 @@ func (s *Server) registerMovingTools() {
 	}
 
 	addTool(s, toolSpec{name: "debug_continue", title: "Continue to the next stop",
-		desc:  "Resume and wait for the next stop (location, source, locals, watches) or the end.",
+		desc:  "Resume and wait for the next stop or the end (location, source, locals).",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Continue(ctx) })
 		})
 
 	addTool(s, toolSpec{name: "debug_step", title: "Step over, into or out",
-		desc:  "Step over, in or out and wait (report as debug_continue).",
+		desc:  "Step over, in or out; wait (as debug_continue).",
 		hints: hints{}, more: moreStop},
 		func(ctx context.Context, c *call, p *stepArgs) (*StopReport, error) {
 			dir := p.Direction
@@ -66,7 +66,7 @@ func (s *Server) registerMovingTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_pause", title: "Pause a running debuggee",
-		desc:  "Interrupt a running debuggee and wait for the pause.",
+		desc:  "Pause a running debuggee and wait for the stop.",
 		hints: hints{idempotent: true}, more: moreStop},
 		func(ctx context.Context, c *call, p *moveArgs) (*StopReport, error) {
 			return move(ctx, c, p.SessionID, p.Wait, p.Timeout, func(sess *session.Session) error { return sess.Pause(ctx) })

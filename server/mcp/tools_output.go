@@ -84,7 +84,7 @@ func (r *OutcomeResult) text() string {
 
 func (s *Server) registerOutputTools() {
 	addTool(s, toolSpec{name: "debug_output", title: "Program output",
-		desc:  "Captured output by absolute offset: the program's, one category, or the adapter's (debugger).",
+		desc:  "Captured output by offset: the program's, one category, or the debugger's.",
 		hints: hints{readOnly: true, idempotent: true}, more: "page with a smaller limit"},
 		func(ctx context.Context, c *call, p *outputArgs) (*OutputResult, error) {
 			sess, err := s.session(p.SessionID)
@@ -112,7 +112,7 @@ func (s *Server) registerOutputTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_outcome", title: "How the program ended",
-		desc:  "How the run ended (exited, terminated, crashed, killed, lost): code, signal, traceback.",
+		desc:  "How the run ended (exited, terminated, crashed, killed, lost) and why.",
 		hints: hints{readOnly: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *outcomeArgs) (*OutcomeResult, error) {
 			sess, err := s.session(p.SessionID)

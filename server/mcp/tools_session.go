@@ -115,7 +115,7 @@ func (r *TerminateResult) text() string {
 
 func (s *Server) registerSessionTools() {
 	addTool(s, toolSpec{name: "debug_sessions", title: "List debug sessions",
-		desc:  "Sessions (headless, editor, bridged): id, status, program, stop, how it ended; the active one.",
+		desc:  "Sessions: id, origin, status, stop, how it ended; the active one.",
 		hints: hints{readOnly: true, idempotent: true}, more: "sessions were omitted"},
 		func(ctx context.Context, c *call, p *sessionsArgs) (*SessionsResult, error) {
 			r := &SessionsResult{Active: s.mgr.Active(), Sessions: []session.Summary{}}
@@ -171,7 +171,7 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_terminate", title: "End a debug session",
-		desc:  "End a session (terminate a launch, detach an attach); returns the outcome.",
+		desc:  "End a session (terminate a launch, detach an attach).",
 		hints: hints{destructive: true, idempotent: true}},
 		func(ctx context.Context, c *call, p *terminateArgs) (*TerminateResult, error) {
 			sess, err := s.session(p.SessionID)

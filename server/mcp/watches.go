@@ -171,7 +171,7 @@ func (r *WatchResult) text() string {
 
 func (s *Server) registerWatchTools() {
 	addTool(s, toolSpec{name: "debug_watch", title: "Watch expressions",
-		desc:  "Watch expressions, evaluated at every stop (top frame, or their function's); changes flagged.",
+		desc:  "Watches: re-evaluated at each stop (top frame or their function's), changes flagged.",
 		hints: hints{idempotent: false}},
 		func(ctx context.Context, c *call, p *watchArgs) (*WatchResult, error) {
 			sess, err := s.session(p.SessionID)
