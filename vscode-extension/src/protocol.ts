@@ -255,6 +255,91 @@ export interface DapRequestParams {
   arguments?: unknown;
 }
 
+/** A running cell of a kernel, as the sidecar saw it (kernel.Cell). */
+export interface KernelCell {
+  /** The cell's code (absent when dapscope attached while it ran: its code is unknown). */
+  code?: string;
+  /** Its In[n] number. */
+  executionCount?: number;
+  /** Whether its code and number are known. */
+  known?: boolean;
+  /** When it started (RFC 3339), or when dapscope attached while it ran. */
+  started?: string;
+  /** Whether it is paused in the kernel's debugger. */
+  paused?: boolean;
+}
+
+/** One running kernel the sidecar found (dapscope/kernels; kernel.Kernel). */
+export interface KernelInfo {
+  id: string;
+  connectionFile?: string;
+  /** The Jupyter Server's URL (no token), for a server's kernel. */
+  server?: string;
+  /** The notebook using it (a Jupyter Server's session). */
+  notebook?: string;
+  kernelName?: string;
+  language?: string;
+  implementation?: string;
+  pid?: number;
+  cwd?: string;
+  /** When the kernel process started (RFC 3339). */
+  started?: string;
+  /** idle, busy, starting, dead (stale file), not answering, refused, unknown. */
+  state: string;
+  cell?: KernelCell;
+  connections?: number;
+  error?: string;
+  /** runtime-dir, process or server. */
+  found?: string;
+}
+
+/** dapscope/kernels params. */
+export interface KernelsParams {
+  serverUrl?: string;
+}
+
+/** dapscope/kernels result. */
+export interface KernelsResult {
+  kernels: KernelInfo[];
+}
+
+/** dapscope/kernelAttach params: a kernel of the listing (id, id prefix or connection file), a connection file, or a server's kernel. */
+export interface KernelAttachParams {
+  kernel?: string;
+  connectionFile?: string;
+  serverUrl?: string;
+  kernelId?: string;
+}
+
+/** dapscope/kernelAttach result: the sidecar session of kind kernel. */
+export interface KernelAttachResult {
+  sessionId: string;
+}
+
+/** dapscope/kernelVariables params. */
+export interface KernelVariablesParams {
+  sessionId: string;
+  /** Also modules, functions, classes and IPython's own names. */
+  all?: boolean;
+}
+
+/** One name of a kernel's namespace with its smart one-line summary. */
+export interface KernelVariable {
+  name: string;
+  type: string;
+  kind: string;
+  shape?: number[];
+  dtype?: string;
+  /** Bytes. */
+  memory?: number;
+  summary: string;
+}
+
+/** dapscope/kernelVariables result. */
+export interface KernelVariablesResult {
+  items: KernelVariable[];
+}
+
 interface Method<From extends 'extension' | 'sidecar', Kind extends 'request' | 'notification', P, R = never> {
   from: From;
   kind: Kind;
