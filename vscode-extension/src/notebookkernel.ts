@@ -77,6 +77,17 @@ function dirName(p: string): string {
 }
 
 /**
+ * The notebook a Jupyter Server session names: the Jupyter extension names
+ * its remote sessions `NAME.ipynb-jvsc-<hex>` (or `NAME-jvsc-<hex>`).
+ */
+export function sessionNotebook(p: string): string {
+  const i = p.lastIndexOf('-jvsc-');
+  if (i <= 0 || !/^[a-f0-9-]+$/i.test(p.slice(i + 6))) return p;
+  const f = p.slice(0, i);
+  return f.toLowerCase().endsWith('.ipynb') ? f : `${f}.ipynb`;
+}
+
+/**
  * Scores each discovered kernel against the notebook and the API's kernel;
  * `learned` is a kernel id that a coincidence of finished cells tied to this
  * notebook (Coincidences).
@@ -96,7 +107,8 @@ export function mapNotebook(nb: NotebookFacts, api: ApiKernelFacts, kernels: Ker
       c.score += 5;
       c.reasons.push('a cell of this notebook finished when, and only when, one of its cells did');
     }
-    if (k.notebook && nb.fsPath && (nb.fsPath.endsWith(k.notebook) || baseName(k.notebook) === baseName(nb.fsPath))) {
+    const session = k.notebook ? sessionNotebook(k.notebook) : undefined;
+    if (session && nb.fsPath && (nb.fsPath.endsWith(session) || baseName(session) === baseName(nb.fsPath))) {
       c.score += 4;
       c.reasons.push(`its Jupyter Server session is ${k.notebook}`);
     }

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { Jupyter, Kernel, KernelStatus } from '@vscode/jupyter-extension';
-import { Coincidences, JupyterLink, JUPYTER_EXTENSION_ID, mapNotebook, procAncestors, type ExtensionHost, type NotebookFacts, type ProcessFacts } from '../src/notebookkernel';
+import { Coincidences, JupyterLink, JUPYTER_EXTENSION_ID, mapNotebook, procAncestors, sessionNotebook, type ExtensionHost, type NotebookFacts, type ProcessFacts } from '../src/notebookkernel';
 import type { KernelInfo } from '../src/protocol';
 
 /** A fake of the Jupyter extension: its API's kernels by notebook URI; executeCode fails the test. */
@@ -168,6 +168,12 @@ test('a Jupyter Server kernel whose session is the notebook (no pid, no cwd)', (
   const m = mapNotebook(NB, { language: 'python', status: 'idle' }, kernels, procs({}));
   assert.equal(m.kernel?.id, 'srv-1');
   assert.match(m.reason, /Jupyter Server session is work\/analysis\.ipynb/);
+  // The Jupyter extension's own remote sessions carry a suffix.
+  assert.equal(sessionNotebook('work/analysis.ipynb-jvsc-0f3a9c2e-77aa-4b1c-9d1e-3a2b1c0d9e8f'), 'work/analysis.ipynb');
+  assert.equal(sessionNotebook('analysis-jvsc-abc123'), 'analysis.ipynb');
+  assert.equal(sessionNotebook('my-jvsc-notes.ipynb'), 'my-jvsc-notes.ipynb');
+  const jvsc = mapNotebook(NB, { language: 'python', status: 'idle' }, [k('srv-3', { connectionFile: undefined, notebook: 'analysis.ipynb-jvsc-0f3a9c2e' })], procs({}));
+  assert.equal(jvsc.kernel?.id, 'srv-3');
 });
 
 test('the status of the notebook\'s kernel can be followed through the fake', async () => {
