@@ -62,6 +62,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private watched?: { uri: string; sub: vscode.Disposable };
   private mapping?: Promise<void>;
   private revealed?: string;
+  private shown = false;
   private lastMapLog?: string;
 
   constructor(private readonly state: ExtensionState) {
@@ -219,6 +220,8 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private visibilityChanged(): void {
     this.stopTimers();
     if (!this.view.visible) return;
+    if (this.shown) this.refreshListing(); // shown again: what ran meanwhile
+    this.shown = true;
     const secs = vscode.workspace.getConfiguration('dapscope').get<number>('kernels.refreshSeconds', 15);
     if (secs > 0) this.relist = setInterval(() => this.refreshListing(), secs * 1000);
     this.updateTimers();
