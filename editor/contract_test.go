@@ -32,6 +32,8 @@ import (
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/dap/daptest"
+	"github.com/dapscope/dapscope/server/kernel"
+	"github.com/dapscope/dapscope/server/kernel/kerneltest"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -239,6 +241,8 @@ func TestContract(t *testing.T) {
 	c.Notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": docURI, "version": 2}, "contentChanges": []any{map[string]any{"text": string(src)}}})
 	call("textDocument/hover", hoverDF, nil)
 
+	contractKernel(t, rec)
+
 	// A dapscope session: startProxy, then VS Code's DAP through the proxy.
 	var proxy editor.StartProxyResult
 	call("dapscope/startProxy", editor.StartProxyParams{VSCodeSessionID: "vs-1", Configuration: map[string]any{
@@ -319,6 +323,75 @@ func TestContract(t *testing.T) {
 		t.Fatalf("recorded methods %v, want the channel's %v", got, want)
 	}
 	checkContract(t, rec.entries)
+}
+
+// contractKernel records the kernel methods on a channel of its own (its
+// session notifications are then the kernel session's alone, in a known
+// order): a real kernel listed, attached, its variables listed (the
+// user's, then all), inspected, a user's cell run (continued, stopped).
+func contractKernel(t *testing.T, rec *contractRecorder) {
+	k := kerneltest.Start(t, "contract")
+	k.Run(t, "import pandas as pd\ndf = pd.DataFrame({'price': [1.5, None, 3.0], 'city': ['a', 'b', None]})\nprice = df['price']\nwords = ['a', 'b']")
+	mgr := session.NewManager(session.ManagerOptions{Workspace: k.Dir, Logger: testLogger(t)})
+	srv := editor.New(editor.Options{Manager: mgr, Logger: testLogger(t), Version: "test",
+		Kernels: kernel.ListOptions{RuntimeDir: k.Dir, NoProcesses: true}})
+	var (
+		mu   sync.Mutex
+		done bool
+	)
+	trace := func(m editortest.Message) {
+		mu.Lock()
+		skip := done && m.Method == "dapscope/sessionEvent" // the detach's terminated comes while the channel closes
+		mu.Unlock()
+		if !skip {
+			rec.record(m.Method, m.From, m.Kind, m.Params, m.Result, m.IsResult)
+		}
+	}
+	c := editortest.Connect(t, srv, editortest.Options{Trace: trace})
+	call := func(method string, params, out any) {
+		t.Helper()
+		if err := c.Call(method, params, out); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+	}
+	var list editor.KernelsResult
+	call("dapscope/kernels", nil, &list)
+	if len(list.Kernels) != 1 || list.Kernels[0].ID != "contract" || list.Kernels[0].Language != "python" || list.Kernels[0].State != "idle" {
+		t.Fatalf("dapscope/kernels = %+v", list)
+	}
+	var at editor.KernelAttachResult
+	call("dapscope/kernelAttach", map[string]any{"kernel": "contr"}, &at)
+	if at.Adapter != "kernel" || at.Status != session.StatusPaused || at.Stop == nil || at.Kernel.ConnectionFile != k.File {
+		t.Fatalf("dapscope/kernelAttach = %+v", at)
+	}
+	c.SessionEvent("stopped")
+	var vars editor.KernelVariablesResult
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID}, &vars)
+	if len(vars.Items) != 3 || vars.Items[0].Name != "df" || !strings.HasPrefix(vars.Items[0].Summary, "DataFrame 3 × 2") || vars.Items[1].Dtype != "float64" {
+		t.Fatalf("dapscope/kernelVariables = %+v", vars)
+	}
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID, "all": true}, &vars)
+	if len(vars.Items) <= 3 {
+		t.Fatalf("dapscope/kernelVariables all = %+v", vars)
+	}
+	var res inspect.Result
+	call("dapscope/inspect", map[string]any{"sessionId": at.SessionID, "expression": "df", "options": map[string]any{"max_preview_rows": 5, "timeout": 10}}, &res)
+	if res.DetectedType != "dataframe" {
+		t.Fatalf("dapscope/inspect on a kernel = %+v", res)
+	}
+	k.Run(t, "words.append('c')")
+	c.SessionEvent("continued")
+	if ev := c.SessionEvent("stopped"); ev.Stop == nil || ev.Stop.Description != "after In[2]" {
+		t.Fatalf("the stop after a cell = %+v", ev)
+	}
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	call("shutdown", nil, nil)
+	c.Notify("exit", nil)
+	if err := c.Wait(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
 }
 
 // contractFile names a method's fixture: dapscope/startProxy → dapscope_startProxy.json.

@@ -2,7 +2,9 @@
 // (LSP-style framing over stdio, go.lsp.dev/jsonrpc2): initialize/shutdown,
 // hover with the smart summary of the value under the cursor, the custom
 // requests dapscope/inspect, dapscope/page, dapscope/sessions,
-// dapscope/startProxy and dapscope/mcpEndpoint, session notifications to
+// dapscope/startProxy and dapscope/mcpEndpoint, the live Jupyter kernels'
+// dapscope/kernels, dapscope/kernelAttach and dapscope/kernelVariables
+// (kernels.go), session notifications to
 // the extension, and the transport of the bridge (server/bridge: the
 // editor's own debug sessions): the tracker's dapscope/bridgeEvent in, the
 // bridge's dapscope/dapRequest out (bridged.go).
@@ -25,6 +27,7 @@ import (
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/bridge"
+	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -42,6 +45,9 @@ type Options struct {
 	// MCPEndpoint starts (once) and returns the MCP HTTP endpoint; nil when
 	// this build has no MCP HTTP transport.
 	MCPEndpoint func(ctx context.Context) (Endpoint, error)
+	// Kernels is where dapscope/kernels and dapscope/kernelAttach look for
+	// local Jupyter kernels (default: the runtime directory and processes).
+	Kernels kernel.ListOptions
 }
 
 // Server is one editor connection.
@@ -100,6 +106,9 @@ func (s *Server) routes() {
 	r.calls["dapscope/sessions"] = s.sessions
 	r.calls["dapscope/startProxy"] = s.startProxy
 	r.calls["dapscope/mcpEndpoint"] = s.mcpEndpoint
+	r.calls["dapscope/kernels"] = s.kernels // kernels.go
+	r.calls["dapscope/kernelAttach"] = s.kernelAttach
+	r.calls["dapscope/kernelVariables"] = s.kernelVariables
 	r.notes["initialized"] = func(context.Context, json.RawMessage) {}
 	r.notes["exit"] = func(context.Context, json.RawMessage) { s.exit() }
 	r.notes["textDocument/didOpen"] = s.docs.didOpen
@@ -228,7 +237,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			HoverProvider:    true,
 			Experimental: map[string]any{"dapscope": map[string]any{
 				"inspect": true, "page": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
-				"bridge": true, "notifications": []string{"dapscope/sessionEvent"},
+				"bridge": true, "kernels": true, "notifications": []string{"dapscope/sessionEvent"},
 			}},
 		},
 		"serverInfo": protocol.ServerInfo{Name: "dapscope", Version: s.opts.Version},

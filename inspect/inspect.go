@@ -26,10 +26,7 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	}
 	threadID, ok := t.Paused()
 	if !ok {
-		st := t.Status()
-		return nil, &errcode.Error{Code: errcode.NotPaused, State: st,
-			Message: "the session is not paused (status: " + st + ")",
-			Hint:    "inspection needs a stopped thread: wait for a breakpoint or pause the program"}
+		return nil, notPaused(t, "inspection needs a stopped thread: wait for a breakpoint or pause the program")
 	}
 	rctx, cancel := context.WithTimeout(ctx, seconds(opts.RequestTimeout))
 	defer cancel()
@@ -61,12 +58,39 @@ func Inspect(ctx context.Context, t Target, frameID int, expression string, opts
 	return res, nil
 }
 
+// pauseExplainer is a Target that says better than its status why it is
+// not paused (a Jupyter kernel busy with a user's cell: which cell, for how
+// long); nil when it has nothing to add.
+type pauseExplainer interface {
+	NotPaused() *errcode.Error
+}
+
+// notPaused is the NOT_PAUSED error of a request that needs a stopped
+// thread, with hint unless the target's own explanation has one.
+func notPaused(t Target, hint string) *errcode.Error {
+	if pe, ok := t.(pauseExplainer); ok {
+		if e := pe.NotPaused(); e != nil {
+			if e.Hint == "" {
+				e.Hint = hint
+			}
+			return e
+		}
+	}
+	st := t.Status()
+	return &errcode.Error{Code: errcode.NotPaused, State: st, Message: "the session is not paused (status: " + st + ")", Hint: hint}
+}
+
 // resumedError is the not-paused error when the session is no longer
 // paused (a request failed because a step or continue raced it), nil if it
 // still is.
 func resumedError(t Target) *errcode.Error {
 	if _, ok := t.Paused(); ok {
 		return nil
+	}
+	if pe, ok := t.(pauseExplainer); ok {
+		if e := pe.NotPaused(); e != nil {
+			return e
+		}
 	}
 	st := t.Status()
 	return &errcode.Error{Code: errcode.NotPaused, State: st, Message: "the debuggee resumed while the inspection was on its way (status: " + st + ")",
@@ -142,7 +166,7 @@ type topFrameKnower interface {
 func FrameAt(ctx context.Context, t Target, n int) (int, error) {
 	threadID, ok := t.Paused()
 	if !ok {
-		return 0, &errcode.Error{Code: errcode.NotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return 0, notPaused(t, "")
 	}
 	var body stackTraceBody
 	if err := t.Request(ctx, "stackTrace", stackTraceArgs{ThreadID: threadID, Levels: n + 1}, &body); err != nil {

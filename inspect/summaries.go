@@ -121,6 +121,24 @@ func ListsLocals(lang Language) bool {
 // debugpy only) in frameID (0: the top frame) with one evaluate, bounded by
 // timeout inside the debuggee; ctx bounds the wait.
 func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout time.Duration) ([]ValueSummary, error) {
+	return SummariesWith(ctx, t, frameID, paths, SummaryOptions{Timeout: timeout})
+}
+
+// SummaryOptions tune SummariesWith.
+type SummaryOptions struct {
+	Timeout time.Duration // the probe's budget inside the debuggee
+	// All: with nil paths in an IPython namespace (a Jupyter kernel's, or
+	// a frame at a cell's top level), list IPython's own names (In, Out,
+	// _i*, _, get_ipython, exit, …) and modules, functions and classes
+	// too; by default only the user's variables are listed.
+	All bool
+	// Limit bounds how many names nil paths list (default 200).
+	Limit int
+}
+
+// SummariesWith is Summaries with options.
+func SummariesWith(ctx context.Context, t Target, frameID int, paths []Path, o SummaryOptions) ([]ValueSummary, error) {
+	timeout := o.Timeout
 	p := probeFor(t.Language())
 	if p == nil || !p.has("summarize") {
 		return nil, ErrUnsupported
@@ -130,7 +148,7 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	}
 	threadID, ok := t.Paused()
 	if !ok {
-		return nil, &errcode.Error{Code: errcode.NotPaused, State: t.Status(), Message: "the session is not paused (status: " + t.Status() + ")"}
+		return nil, notPaused(t, "")
 	}
 	if frameID == 0 {
 		var err error
@@ -141,6 +159,12 @@ func Summaries(ctx context.Context, t Target, frameID int, paths []Path, timeout
 	args := map[string]any{"timeout": timeout.Seconds()}
 	if paths != nil {
 		args["names"] = paths
+	}
+	if o.All {
+		args["all"] = true
+	}
+	if o.Limit > 0 {
+		args["limit"] = o.Limit
 	}
 	b, err := json.Marshal(args)
 	if err != nil {

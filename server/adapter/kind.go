@@ -34,6 +34,10 @@ var drivers = []Driver{
 	nodeDriver{},
 }
 
+// virtual are the kinds no launch starts (kernel.go): DriverFor knows
+// them, Kinds and ParseKind do not.
+var virtual = []Driver{kernelDriver{}}
+
 // aliases are other accepted names of a kind.
 var aliases = map[string]Kind{
 	"python": Debugpy,
@@ -89,6 +93,9 @@ func ParseKind(name string) (Kind, error) {
 	if name == "" {
 		return Default, nil
 	}
+	if name == string(Kernel) {
+		return "", errKernelNotLaunched
+	}
 	if k, ok := aliases[name]; ok {
 		return k, nil
 	}
@@ -140,7 +147,7 @@ func LanguageOf(name string) inspect.Language {
 
 // DriverFor returns the driver of kind k.
 func DriverFor(k Kind) (Driver, error) {
-	for _, d := range drivers {
+	for _, d := range append(drivers[:len(drivers):len(drivers)], virtual...) {
 		if d.Kind() == k {
 			return d, nil
 		}

@@ -70,13 +70,40 @@ type ErrorMessage struct {
 	ID       int    `json:"id"`
 	Format   string `json:"format"`
 	ShowUser bool   `json:"showUser,omitempty"`
+	// Variables: an adapter inside the sidecar (a kernel session's) names
+	// its errcode here (CodeVar, StateVar), so the session returns the
+	// same typed error instead of a generic ADAPTER_ERROR. The format
+	// never references them.
+	Variables map[string]string `json:"variables,omitempty"`
 }
+
+// The Variables of an error response written with CodedErrorResponse.
+const (
+	CodeVar  = "dapscope.code"
+	StateVar = "dapscope.state"
+	FieldVar = "dapscope.field"
+	HintVar  = "dapscope.hint"
+)
 
 // ErrorResponse builds an error response to the request env; its id is the
 // code's DAP id (errcode's one table).
 func ErrorResponse(seq int, req Envelope, code errcode.Code, msg string) []byte {
 	body, _ := json.Marshal(ErrorBody{Error: &ErrorMessage{ID: code.DAPID(), Format: msg}})
 	b, _ := json.Marshal(Response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: false, Message: msg, Body: body})
+	return b
+}
+
+// CodedErrorResponse builds an error response that carries e's code (and
+// state, field, hint) for the sidecar's own sessions (ResponseError.Coded).
+func CodedErrorResponse(seq int, req Envelope, e *errcode.Error) []byte {
+	vars := map[string]string{CodeVar: string(e.Code)}
+	for k, v := range map[string]string{StateVar: e.State, FieldVar: e.Field, HintVar: e.Hint} {
+		if v != "" {
+			vars[k] = v
+		}
+	}
+	body, _ := json.Marshal(ErrorBody{Error: &ErrorMessage{ID: e.Code.DAPID(), Format: e.Message, Variables: vars}})
+	b, _ := json.Marshal(Response{Seq: seq, Type: "response", RequestSeq: req.Seq, Command: req.Command, Success: false, Message: e.Message, Body: body})
 	return b
 }
 
@@ -98,6 +125,19 @@ type ResponseError struct {
 	Command string
 	Message string
 	ID      int
+	// Variables of the error's Message (CodedErrorResponse's code).
+	Variables map[string]string
+}
+
+// Coded is the typed error an in-sidecar adapter wrote with
+// CodedErrorResponse, nil for any other error response.
+func (e *ResponseError) Coded() *errcode.Error {
+	code := e.Variables[CodeVar]
+	if code == "" {
+		return nil
+	}
+	return &errcode.Error{Code: errcode.Code(code), Message: e.Message, State: e.Variables[StateVar],
+		Field: e.Variables[FieldVar], Hint: e.Variables[HintVar]}
 }
 
 func (e *ResponseError) Error() string {
@@ -115,7 +155,7 @@ func ResponseErr(r *Response) error {
 	e := &ResponseError{Command: r.Command, Message: r.Message}
 	var eb ErrorBody
 	if len(r.Body) > 0 && json.Unmarshal(r.Body, &eb) == nil && eb.Error != nil {
-		e.ID = eb.Error.ID
+		e.ID, e.Variables = eb.Error.ID, eb.Error.Variables
 		if eb.Error.Format != "" {
 			e.Message = eb.Error.Format
 		}

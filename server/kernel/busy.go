@@ -16,15 +16,21 @@ import (
 
 // Cell is a user's cell seen running in the kernel.
 type Cell struct {
-	MsgID          string    // the execute_request's msg_id
-	Session        string    // the session of the client that sent it
-	Known          bool      // execute_input was seen: Code and ExecutionCount are set
-	Code           string    // the cell's code
-	ExecutionCount int       // its In[n] number
-	Submitted      time.Time // the request's header date (the client's clock)
-	Started        time.Time // when its status busy was seen (zero if attached while it ran)
-	Ended          time.Time // when its status idle was seen (zero while it runs)
-	Error          bool      // an IOPub error message was seen for it
+	MsgID          string    `json:"msg_id,omitempty"`          // the execute_request's msg_id
+	Session        string    `json:"session,omitempty"`         // the session of the client that sent it
+	Known          bool      `json:"known"`                     // execute_input was seen: Code and ExecutionCount are set
+	Code           string    `json:"code,omitempty"`            // the cell's code
+	ExecutionCount int       `json:"execution_count,omitempty"` // its In[n] number
+	Submitted      time.Time `json:"submitted,omitzero"`        // the request's header date (the client's clock)
+	Started        time.Time `json:"started,omitzero"`          // when its status busy was seen (zero if attached while it ran)
+	Ended          time.Time `json:"ended,omitzero"`            // when its status idle was seen (zero while it runs)
+	Error          bool      `json:"error,omitempty"`           // an IOPub error message was seen for it
+}
+
+// MarshalJSON is encoding/json's, whatever encoder asks (omitzero).
+func (c Cell) MarshalJSON() ([]byte, error) {
+	type plain Cell
+	return json.Marshal(plain(c))
 }
 
 // describe names the cell in one line for messages.

@@ -127,3 +127,18 @@ func (t *tracker) observeDebug(m *Message) {
 		t.stopped = map[int]bool{}
 	}
 }
+
+// learnStopped records threads the debugger reports stopped (debugInfo's
+// stoppedThreads) when no stopped event was seen: a client that attached
+// while a cell was already paused.
+func (c *Client) learnStopped(threads []int) {
+	if len(threads) == 0 {
+		return
+	}
+	c.mu.Lock()
+	for _, t := range threads {
+		c.track.stopped[t] = true
+	}
+	c.notifyLocked()
+	c.mu.Unlock()
+}

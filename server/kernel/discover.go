@@ -7,6 +7,7 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -37,6 +38,13 @@ type Kernel struct {
 	Error       string `json:"error,omitempty"`
 	// Found: "runtime-dir", "process" or "server".
 	Found string `json:"found"`
+}
+
+// MarshalJSON is encoding/json's, whatever encoder asks (the editor
+// channel's JSON-RPC library does not know omitzero).
+func (k Kernel) MarshalJSON() ([]byte, error) {
+	type plain Kernel
+	return json.Marshal(plain(k))
 }
 
 // Kernel states beyond the execution states.

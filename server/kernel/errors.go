@@ -47,6 +47,12 @@ type BusyError struct {
 }
 
 func (e *BusyError) Error() string {
+	return e.Summary() + "; pass a wait to queue behind it, or interrupt it"
+}
+
+// Summary says which cell holds the kernel and for how long (Error
+// without the advice to Go callers).
+func (e *BusyError) Summary() string {
 	var b strings.Builder
 	b.WriteString("kernel is busy: ")
 	b.WriteString(e.Cell.describe())
@@ -61,7 +67,6 @@ func (e *BusyError) Error() string {
 	if e.Paused {
 		b.WriteString("; it is paused in the debugger: evaluate in its frame instead")
 	}
-	b.WriteString("; pass a wait to queue behind it, or interrupt it")
 	return b.String()
 }
 

@@ -27,6 +27,9 @@ func wrap(err error) error {
 	}
 	var re *dap.ResponseError
 	if errors.As(err, &re) {
+		if ce := re.Coded(); ce != nil { // an adapter of ours (a kernel session's) said what it is
+			return ce
+		}
 		return &errcode.Error{Code: errcode.AdapterError, Message: re.Error()}
 	}
 	return err

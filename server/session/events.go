@@ -67,10 +67,11 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.mu.Lock()
 			o := s.outcomeLocked()
 			o.Completed = true
+			s.kernelEndedLocked()
 			s.notifyLocked()
 			s.mu.Unlock()
 			s.cfg.observe(Event{SessionID: s.id, Kind: "terminated"})
-			if s.origin == OriginHeadless || s.origin == OriginBridged {
+			if s.origin == OriginHeadless || s.origin == OriginBridged || s.origin == OriginKernel {
 				// The program is over: end the adapter now (its outcome and
 				// output are captured) instead of keeping the process until
 				// debug_terminate; the session's record stays. end waits for

@@ -24,6 +24,9 @@ func (s *Session) call(ctx context.Context, command string, args, out any) error
 	if err := s.bridgeRefuses(command); err != nil {
 		return err
 	}
+	if err := s.kernelRefuses(command); err != nil {
+		return err
+	}
 	ctx, cancel := s.opCtx(ctx)
 	defer cancel()
 	gen := s.StopCount()
@@ -31,11 +34,14 @@ func (s *Session) call(ctx context.Context, command string, args, out any) error
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &errcode.Error{Code: errcode.Timeout, Message: command + " did not answer within " + s.cfg.opTimeout.String()}
 	}
-	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(err)))
+	return s.explainNotPaused(s.racedResume(command, gen, s.debuggeeErr(command, wrap(err))))
 }
 func (s *Session) stoppedThread() (int, error) {
 	st := s.mux.State()
 	if !st.Paused() {
+		if e := s.kernelBusy(); e != nil {
+			return 0, e
+		}
 		return 0, &errcode.Error{Code: errcode.NotPaused, Message: "the debuggee is " + s.Status()}
 	}
 	return st.StoppedThread, nil
@@ -180,6 +186,9 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 	if err := s.bridgeRefuses("setVariable"); err != nil {
 		return "", "", err
 	}
+	if err := s.kernelRefuses("setVariable"); err != nil {
+		return "", "", err
+	}
 	scopes, err := s.Scopes(ctx, frameID)
 	if err != nil {
 		return "", "", err
@@ -206,6 +215,9 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 // SetBreakpoints replaces the breakpoints of file, as DAP does.
 func (s *Session) SetBreakpoints(ctx context.Context, file string, bps []Breakpoint) ([]BreakpointState, error) {
 	if err := s.bridgeRefuses("setBreakpoints"); err != nil {
+		return nil, err
+	}
+	if err := s.kernelRefuses("setBreakpoints"); err != nil {
 		return nil, err
 	}
 	abs, err := existingFile(s.cfg.workspace, "file", file, false)

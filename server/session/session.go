@@ -47,6 +47,7 @@ type Session struct {
 	outputs    *categoryBuffers // each category apart, the adapter's notices too
 	smart      *smartValues     // the editor's smart values (mux rewriter)
 	bridge     *bridgeInfo      // set for a session of the editor's own debugger (bridged.go)
+	kernel     *kernelInfo      // set for a session on a live Jupyter kernel (kernel.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -178,6 +179,9 @@ func (s *Session) Info() Info {
 	}
 	if s.bridge != nil {
 		in.Name, in.DebugType = s.bridge.name, s.bridge.debugType
+	}
+	if s.kernel != nil {
+		in.Name, in.Program = s.kernel.name, s.kernel.where
 	}
 	if in.Program == "" && in.Module == "" {
 		in.Program = s.rel(s.mux.State().Program) // an editor's launch

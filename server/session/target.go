@@ -18,11 +18,14 @@ func (s *Session) Request(ctx context.Context, command string, args any, out any
 	if err := s.bridgeRefuses(command); err != nil {
 		return err
 	}
+	if err := s.kernelRefuses(command); err != nil {
+		return err
+	}
 	if inspect.IsProbeCall(ctx) {
 		ctx = mux.ReadOnly(ctx) // the probe changes nothing: no new generation of values
 	}
 	gen := s.StopCount()
-	return s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out))))
+	return s.explainNotPaused(s.racedResume(command, gen, s.debuggeeErr(command, wrap(s.mux.Call(ctx, command, args, out)))))
 }
 
 // Adapter is the adapter kind (an adapter.Kind).

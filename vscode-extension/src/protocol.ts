@@ -255,87 +255,114 @@ export interface DapRequestParams {
   arguments?: unknown;
 }
 
-/** A running cell of a kernel, as the sidecar saw it (kernel.Cell). */
+/** A user's cell seen running in a kernel (kernel.Cell). */
 export interface KernelCell {
-  /** The cell's code (absent when dapscope attached while it ran: its code is unknown). */
+  msg_id?: string;
+  session?: string;
+  /** Its code and In[n] are known (false: it ran before dapscope attached). */
+  known: boolean;
   code?: string;
-  /** Its In[n] number. */
-  executionCount?: number;
-  /** Whether its code and number are known. */
-  known?: boolean;
-  /** When it started (RFC 3339), or when dapscope attached while it ran. */
+  execution_count?: number;
+  submitted?: string;
   started?: string;
-  /** Whether it is paused in the kernel's debugger. */
-  paused?: boolean;
+  ended?: string;
+  error?: boolean;
 }
 
-/** One running kernel the sidecar found (dapscope/kernels; kernel.Kernel). */
-export interface KernelInfo {
+/** A live Jupyter kernel (kernel.Kernel, server/kernel): local (connection file, process) or a Jupyter Server's. */
+export interface Kernel {
   id: string;
-  connectionFile?: string;
+  connection_file?: string;
   /** The Jupyter Server's URL (no token), for a server's kernel. */
   server?: string;
-  /** The notebook using it (a Jupyter Server's session). */
+  /** The notebook using it (a server's sessions). */
   notebook?: string;
-  kernelName?: string;
+  kernel_name?: string;
   language?: string;
   implementation?: string;
   pid?: number;
   cwd?: string;
-  /** When the kernel process started (RFC 3339). */
   started?: string;
-  /** idle, busy, starting, dead (stale file), not answering, refused, unknown. */
+  /** idle | busy | starting | dead (a stale file) | not answering | refused (a file that may not be used) | unknown */
   state: string;
+  /** The running cell, when busy. */
   cell?: KernelCell;
   connections?: number;
+  /** Why it is dead, not answering or refused. */
   error?: string;
-  /** runtime-dir, process or server. */
-  found?: string;
+  /** runtime-dir | process | server | file */
+  found: string;
 }
 
-/** dapscope/kernels params. */
+/** dapscope/kernels params (editor.KernelsParams): a Jupyter Server's kernels, else the local ones. */
 export interface KernelsParams {
   serverUrl?: string;
+  /** A private file holding the server's token (else $JUPYTER_TOKEN of the sidecar, or a ?token= in serverUrl). */
+  tokenFile?: string;
 }
 
-/** dapscope/kernels result. */
+/** dapscope/kernels result (editor.KernelsResult). */
 export interface KernelsResult {
-  kernels: KernelInfo[];
+  kernels: Kernel[];
 }
 
-/** dapscope/kernelAttach params: a kernel of the listing (id, id prefix or connection file), a connection file, or a server's kernel. */
+/** dapscope/kernelAttach params (editor.KernelAttachParams): kernel (id, id prefix or connection file; none: the only one running), or connectionFile, or serverUrl + kernelId. */
 export interface KernelAttachParams {
   kernel?: string;
   connectionFile?: string;
   serverUrl?: string;
   kernelId?: string;
+  tokenFile?: string;
 }
 
-/** dapscope/kernelAttach result: the sidecar session of kind kernel. */
+/**
+ * dapscope/kernelAttach result (editor.KernelAttachResult): the session of
+ * kind `kernel` (adapter "kernel", origin "kernel"; status "paused" in the
+ * namespace while the kernel is idle) and the kernel. Use sessionId with
+ * dapscope/inspect, dapscope/page and dapscope/kernelVariables; its
+ * dapscope/sessionEvent notifications say when a cell runs (continued) and
+ * ran (stopped: stop.description "after In[n]").
+ */
 export interface KernelAttachResult {
   sessionId: string;
+  id: string;
+  origin: string;
+  adapter: string;
+  status: string;
+  program?: string;
+  module?: string;
+  name?: string;
+  debug_type?: string;
+  stop?: StopLocation;
+  active?: boolean;
+  kernel: Kernel;
 }
 
-/** dapscope/kernelVariables params. */
+/** dapscope/kernelVariables params (editor.KernelVariablesParams). */
 export interface KernelVariablesParams {
   sessionId: string;
-  /** Also modules, functions, classes and IPython's own names. */
+  /** Also IPython's own names (In, Out, _i*…), modules, functions and classes. */
   all?: boolean;
 }
 
-/** One name of a kernel's namespace with its smart one-line summary. */
+/** One variable of a kernel's namespace (editor.KernelVariable). */
 export interface KernelVariable {
   name: string;
+  /** The short type name (DataFrame). */
   type: string;
+  /** scalar text container dataframe series index ndarray tensor model … object function class module */
   kind: string;
   shape?: number[];
   dtype?: string;
-  /** Bytes. */
+  /** Bytes (DataFrames, tensors). */
   memory?: number;
+  /** The one-line summary: `DataFrame 1,000 × 10 · 3 nulls in price · 80 KB`. */
   summary: string;
+  /** Why the value could not be read (summary is then empty). */
+  error?: string;
 }
 
-/** dapscope/kernelVariables result. */
+/** dapscope/kernelVariables result (editor.KernelVariablesResult). */
 export interface KernelVariablesResult {
   items: KernelVariable[];
 }
@@ -362,6 +389,9 @@ export interface Methods {
   'dapscope/sessions': Method<'extension', 'request', null, SessionsResult>;
   'dapscope/startProxy': Method<'extension', 'request', StartProxyParams, StartProxyResult>;
   'dapscope/mcpEndpoint': Method<'extension', 'request', null, McpEndpoint>;
+  'dapscope/kernels': Method<'extension', 'request', KernelsParams | null, KernelsResult>;
+  'dapscope/kernelAttach': Method<'extension', 'request', KernelAttachParams, KernelAttachResult>;
+  'dapscope/kernelVariables': Method<'extension', 'request', KernelVariablesParams, KernelVariablesResult>;
   'dapscope/bridgeEvent': Method<'extension', 'notification', BridgeEvent>;
   'dapscope/dapRequest': Method<'sidecar', 'request', DapRequestParams, unknown>;
   'dapscope/sessionEvent': Method<'sidecar', 'notification', SessionEvent>;
@@ -386,6 +416,9 @@ export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } =
   'dapscope/sessions': { from: 'extension', kind: 'request' },
   'dapscope/startProxy': { from: 'extension', kind: 'request' },
   'dapscope/mcpEndpoint': { from: 'extension', kind: 'request' },
+  'dapscope/kernels': { from: 'extension', kind: 'request' },
+  'dapscope/kernelAttach': { from: 'extension', kind: 'request' },
+  'dapscope/kernelVariables': { from: 'extension', kind: 'request' },
   'dapscope/bridgeEvent': { from: 'extension', kind: 'notification' },
   'dapscope/dapRequest': { from: 'sidecar', kind: 'request' },
   'dapscope/sessionEvent': { from: 'sidecar', kind: 'notification' },

@@ -10,6 +10,15 @@ import type {
   DapRequestParams,
   InspectOptions,
   InspectParams,
+  Kernel,
+  KernelAttachParams,
+  KernelAttachResult,
+  KernelCell,
+  KernelsParams,
+  KernelsResult,
+  KernelVariable,
+  KernelVariablesParams,
+  KernelVariablesResult,
   McpEndpoint,
   MethodName,
   Page,
@@ -103,6 +112,14 @@ const sessionInfo = object<SessionInfo>({
 });
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 
+const kernelCell = object<KernelCell>({
+  msg_id: opt(), session: opt(), known: req(), code: opt(), execution_count: opt(), submitted: opt(), started: opt(), ended: opt(), error: opt(),
+});
+const kernelShape = object<Kernel>({
+  id: req(), connection_file: opt(), server: opt(), notebook: opt(), kernel_name: opt(), language: opt(), implementation: opt(),
+  pid: opt(), cwd: opt(), started: opt(), state: req(), cell: opt(kernelCell), connections: opt(), error: opt(), found: req(),
+});
+
 const sortKey = object<SortKey>({ column: req(), descending: opt() });
 const rowWindow = object<RowWindow>({ offset: req(), limit: req() });
 
@@ -149,6 +166,23 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
     result: object<StartProxyResult>({ address: req(), adapter: req() }),
   },
   'dapscope/mcpEndpoint': { result: object<McpEndpoint>({ url: req(), token: req() }) },
+  'dapscope/kernels': {
+    params: nullable(object<KernelsParams>({ serverUrl: opt(), tokenFile: opt() })),
+    result: object<KernelsResult>({ kernels: req(array(kernelShape)) }),
+  },
+  'dapscope/kernelAttach': {
+    params: object<KernelAttachParams>({ kernel: opt(), connectionFile: opt(), serverUrl: opt(), kernelId: opt(), tokenFile: opt() }),
+    result: object<KernelAttachResult>({
+      sessionId: req(), id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(),
+      stop: opt(stopLocation), active: opt(), kernel: req(kernelShape),
+    }),
+  },
+  'dapscope/kernelVariables': {
+    params: object<KernelVariablesParams>({ sessionId: req(), all: opt() }),
+    result: object<KernelVariablesResult>({
+      items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), error: opt() }))),
+    }),
+  },
   'dapscope/bridgeEvent': {
     params: object<BridgeEvent>({ vscodeSessionId: req(), debugType: req(), name: req(), adapter: req(), kind: req(), threadId: opt(), frameId: opt(), line: opt(), path: opt(),
       cdp: opt(object<CdpAddress>({ host: req(), port: req(), path: opt() })), reason: opt(), allThreadsStopped: opt(), event: opt(), body: opt(record(leaf)) }),

@@ -18,6 +18,9 @@ import dapRequest from '../../editor/testdata/contract/dapscope_dapRequest.json'
 import inspect from '../../editor/testdata/contract/dapscope_inspect.json';
 import page from '../../editor/testdata/contract/dapscope_page.json';
 import mcpEndpoint from '../../editor/testdata/contract/dapscope_mcpEndpoint.json';
+import kernelAttach from '../../editor/testdata/contract/dapscope_kernelAttach.json';
+import kernelVariables from '../../editor/testdata/contract/dapscope_kernelVariables.json';
+import kernels from '../../editor/testdata/contract/dapscope_kernels.json';
 import sessionEvent from '../../editor/testdata/contract/dapscope_sessionEvent.json';
 import sessions from '../../editor/testdata/contract/dapscope_sessions.json';
 import startProxy from '../../editor/testdata/contract/dapscope_startProxy.json';
@@ -72,6 +75,9 @@ const FIXTURES: { [M in MethodName]: Fixture<M> } = {
   'dapscope/sessions': sessions,
   'dapscope/startProxy': startProxy,
   'dapscope/mcpEndpoint': mcpEndpoint,
+  'dapscope/kernels': kernels,
+  'dapscope/kernelAttach': kernelAttach,
+  'dapscope/kernelVariables': kernelVariables,
   'dapscope/bridgeEvent': bridgeEvent,
   'dapscope/dapRequest': dapRequest,
   'dapscope/sessionEvent': sessionEvent,

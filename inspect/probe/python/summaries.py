@@ -175,11 +175,67 @@ def _sum_one(obj):
     return out
 
 
-def _frame_locals(L, G):
+# IPython's own names in a kernel's namespace (besides user_ns_hidden):
+# the input/output caches (_i, _ii, _iii, _iN, _N), its tools and history.
+_IPY_OWN = frozenset(('In', 'Out', 'get_ipython', 'exit', 'quit', '_', '__', '___',
+                      '_i', '_ii', '_iii', '_ih', '_oh', '_dh', '_exit_code'))
+
+
+def _ipy_cache_name(k):
+    """_iN, _iiN… and _N: IPython's numbered input and output caches."""
+    rest = k[1:].lstrip('i') if k.startswith('_i') else k[1:] if k.startswith('_') else ''
+    return rest.isdigit() and rest.isascii()
+
+
+def _ipython_shell(ns):
+    """The IPython shell whose user namespace ns is (a Jupyter kernel's, or
+    a cell's top level in its debugger), else None. Its get_ipython is a
+    bound method of the shell: read, never called."""
+    gi = ns.get('get_ipython') if type(ns) is dict else None
+    if type(gi).__name__ != 'method':
+        return None
+    shell = getattr(gi, '__self__', None)
+    return shell if _type_is(type(shell), 'IPython', 'InteractiveShell') else None
+
+
+def _ipy_hidden(shell, k, v):
+    """IPython's own name: a cache, a tool, or a name it defined at start
+    and the user did not rebind (what %who leaves out)."""
+    if k in _IPY_OWN or _ipy_cache_name(k):
+        return True
+    hidden = getattr(shell, 'user_ns_hidden', None)
+    return type(hidden) is dict and k in hidden and hidden[k] is v
+
+
+def _plumbing(t):
+    """Modules, functions and classes: a namespace listing leaves them out."""
+    return (t is type(sys) or issubclass(t, type) or
+            t.__name__ in ('function', 'builtin_function_or_method', 'method'))
+
+
+def _own_names(ns, everything):
+    """The names of a namespace, dunders aside; an IPython namespace lists
+    the user's variables only unless everything is asked."""
+    shell = None if everything else _ipython_shell(ns)
+    out = []
+    for k in list(ns.keys()):
+        if type(k) is not str or k.startswith('__'):
+            continue
+        if shell is not None:
+            v = ns[k]
+            if _ipy_hidden(shell, k, v) or _plumbing(type(v)):
+                continue
+        out.append(k)
+    return out
+
+
+def _frame_locals(L, G, everything=False):
     """The names of the frame's own locals. pydevd evaluates in a merged
     mapping (the frame's globals, its locals, and a 'globals' function it
     adds), so the frame is found on the stack (pydevd's evaluate_expression
-    holds it as `frame`): its f_locals, or at module level its globals. If it
+    holds it as `frame`): its f_locals, or at module level its globals. A
+    namespace evaluated as itself (L is G: a Jupyter kernel's
+    user_expressions, a module's top level) is its own. If the frame
     cannot be found, a name bound to the very object of the same global is
     taken as the global."""
     f = sys._getframe(1)
@@ -190,9 +246,11 @@ def _frame_locals(L, G):
             frame = f.f_locals.get('frame')
             if frame is not None and hasattr(frame, 'f_locals'):
                 own = frame.f_globals if frame.f_locals is frame.f_globals else frame.f_locals
-                return [k for k in own.keys() if not k.startswith('__')]
+                return _own_names(own, everything)
             break
         f = f.f_back
+    if L is G:
+        return _own_names(G, everything)
     out = []
     for k in list(L.keys()):
         if k.startswith('__'):
@@ -213,7 +271,7 @@ def _summarize(L, G, args_json):
     items = []
     names = args.get('names')
     if names is None:  # every local of the frame
-        names = [[['name', k]] for k in _frame_locals(L, G)[:args.get('limit', 200)]]
+        names = [[['name', k]] for k in _frame_locals(L, G, bool(args.get('all')))[:args.get('limit', 200)]]
     for path in names:
         path = [tuple(p) for p in path]
         item = {'name': _path_str(path)}
