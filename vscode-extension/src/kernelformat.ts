@@ -4,7 +4,7 @@
 // variable's one-line summary and tooltip, its icon, and whether an error
 // the sidecar returned means "busy".
 
-import type { KernelCell, KernelInfo, KernelVariable } from './protocol';
+import type { KernelCell, Kernel as KernelInfo, KernelVariable } from './protocol';
 
 /** The last path segment of a file path or URL path. */
 export function baseName(p: string): string {
@@ -48,23 +48,49 @@ export function firstLine(code: string, max = 50): string {
 /** What a busy kernel is doing, known or not, e.g. `cell [3] train(model)`. */
 export function cellText(cell: KernelCell | undefined): string {
   if (!cell || (!cell.known && !cell.code)) return 'a cell (its code is unknown)';
-  const n = cell.executionCount ? `[${cell.executionCount}] ` : '';
+  const n = cell.execution_count ? `[${cell.execution_count}] ` : '';
   return `cell ${n}${cell.code ? firstLine(cell.code) : ''}`.trim();
 }
 
-/** Milliseconds since an RFC 3339 time, or undefined. */
-export function since(started: string | undefined, now: number): number | undefined {
-  if (!started) return undefined;
-  const t = Date.parse(started);
-  return Number.isNaN(t) ? undefined : Math.max(0, now - t);
+/** What the view knows of a running cell. */
+export interface BusyState {
+  /** When the cell started (ms since the epoch), as far as the view knows. */
+  since?: number;
+  cell?: KernelCell;
+  /** The cell is paused in the kernel's debugger. */
+  paused?: boolean;
+  /** The sidecar's own words (NOT_PAUSED while a cell runs). */
+  message?: string;
 }
 
 /** What a busy kernel is running, for how long: `busy 12 s · cell [3] train(model)`. */
-export function busyText(cell: KernelCell | undefined, startedMs: number | undefined, now: number): string {
-  const paused = cell?.paused ? 'paused in the debugger' : 'busy';
-  const unknownStart = cell !== undefined && cell.known === false;
-  const ran = startedMs === undefined ? '' : ` ${unknownStart ? 'at least ' : ''}${formatDuration(now - startedMs)}`;
-  return `${paused}${ran} · ${cellText(cell)}`;
+export function busyText(b: BusyState, now: number): string {
+  const what = b.paused ? 'paused in the debugger' : 'busy';
+  const atLeast = b.cell !== undefined && !b.cell.known ? 'at least ' : '';
+  const ran = b.since === undefined ? '' : ` ${atLeast}${formatDuration(now - b.since)}`;
+  return `${what}${ran} · ${cellText(b.cell)}`;
+}
+
+/** Milliseconds of a Go duration string (800ms, 2.1s, 1m3.2s, 1h2m3s), or undefined. */
+export function goDuration(s: string): number | undefined {
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, 'µs': 0.001, us: 0.001, ns: 1e-6 };
+  const parts = [...s.matchAll(/(\d+(?:\.\d+)?)(ms|µs|us|ns|h|m|s)/g)];
+  if (!parts.length || parts.map((p) => p[0]).join('') !== s) return undefined;
+  return parts.reduce((t, p) => t + Number(p[1]) * units[p[2]], 0);
+}
+
+/**
+ * Reads the sidecar's busy answer (server/kernel BusyError.Summary: "kernel
+ * is busy: cell [3] (train(model) …) has been running for 2.1s (at least: …);
+ * it is paused in the debugger: …") into a BusyState; undefined when the
+ * message is not one.
+ */
+export function parseBusy(message: string, now: number): BusyState | undefined {
+  const m = /kernel is busy: (?:cell \[(\d+)\] \((.*)\)|a cell \(its code is unknown\)) has been running for ([0-9][0-9.hmsuµn]*)/s.exec(message);
+  if (!m) return undefined;
+  const cell: KernelCell = m[1] ? { known: true, execution_count: Number(m[1]), code: m[2] } : { known: false };
+  const ms = goDuration(m[3]);
+  return { cell, since: ms === undefined ? undefined : now - ms, paused: /paused in the debugger/.test(message), message };
 }
 
 /** The kernel's name in the view: its notebook, else its id. */
@@ -80,18 +106,17 @@ export function unusable(k: KernelInfo): boolean {
 }
 
 /**
- * The kernel's line in the view: language, state (busy with the cell and for
- * how long), pid; `busySince` is when the view saw the cell start (ms) if the
- * listing does not say.
+ * The kernel's line in the view: language, state (busy: the cell and for how
+ * long; idle: after which cell), pid.
  */
-export function kernelDescription(k: KernelInfo, now: number, busySince?: number, cell?: KernelCell): string {
-  const lang = k.language ?? k.kernelName ?? '';
+export function kernelDescription(k: KernelInfo, now: number, busy?: BusyState, after?: string): string {
+  const lang = k.language ?? k.kernel_name ?? '';
   let state = k.state;
-  const c = cell ?? k.cell;
-  if (k.state === 'busy' || busySince !== undefined) {
-    const start = busySince ?? (c?.started ? Date.parse(c.started) : undefined);
-    state = busyText(c, start !== undefined && !Number.isNaN(start) ? start : undefined, now);
-  }
+  if (busy) state = busyText(busy, now);
+  else if (k.state === 'busy') {
+    const started = k.cell?.started ? Date.parse(k.cell.started) : NaN;
+    state = busyText({ cell: k.cell, since: Number.isNaN(started) ? undefined : started }, now);
+  } else if (after && k.state === 'idle') state = `idle · ${after}`;
   const pid = k.pid ? `pid ${k.pid}` : '';
   return [lang, state, pid].filter(Boolean).join(' · ');
 }
@@ -104,7 +129,7 @@ export function kernelTooltip(k: KernelInfo, notebookNote?: string): string {
     ['this window', notebookNote],
     ['language', [k.language, k.implementation].filter(Boolean).join(' / ') || undefined],
     ['state', k.state + (k.error ? `: ${k.error}` : '')],
-    ['connection file', k.connectionFile],
+    ['connection file', k.connection_file],
     ['server', k.server],
     ['pid', k.pid ? String(k.pid) : undefined],
     ['cwd', k.cwd],
@@ -117,9 +142,10 @@ export function kernelTooltip(k: KernelInfo, notebookNote?: string): string {
     .join('  \n');
 }
 
-/** A variable's line: the probe's smart summary, else its type and shape. */
+/** A variable's line: the probe's smart summary, else why it could not be read, else its type and shape. */
 export function variableDescription(v: KernelVariable): string {
   if (v.summary) return v.summary;
+  if (v.error) return `${v.type} · ${v.error}`;
   const shape = v.shape?.length ? ` ${v.shape.map((n) => n.toLocaleString('en-US')).join(' × ')}` : '';
   return `${v.type}${shape}`;
 }
@@ -132,6 +158,7 @@ export function variableTooltip(v: KernelVariable): string {
     ['shape', v.shape?.length ? v.shape.map((n) => n.toLocaleString('en-US')).join(' × ') : undefined],
     ['dtype', v.dtype],
     ['memory', v.memory !== undefined ? formatBytes(v.memory) : undefined],
+    ['not read', v.error],
   ];
   const head = `\`${mdEscape(v.name)}\` ${mdEscape(v.summary || v.type)}`;
   return [head, ...rows.filter(([, x]) => x).map(([n, x]) => `**${n}**: ${mdEscape(x!)}`), '', 'Click to open it in the data viewer.'].join('  \n');

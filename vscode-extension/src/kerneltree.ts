@@ -6,20 +6,14 @@
 // variables under a busy line (cell, for how long); every failure becomes
 // a message node, never an exception.
 
-import type { KernelAttachResult, KernelCell, KernelInfo, KernelsResult, KernelVariable, KernelVariablesResult, StopLocation } from './protocol';
-import { cellText, failureOf, isBusy, unusable, type CallFailure } from './kernelformat';
+import type { KernelAttachResult, Kernel as KernelInfo, KernelsResult, KernelVariable, KernelVariablesResult, StopLocation } from './protocol';
+import { cellText, failureOf, isBusy, parseBusy, unusable, type BusyState, type CallFailure } from './kernelformat';
 
 /** The sidecar calls the view makes. */
 export interface KernelCalls {
   list(): Promise<KernelsResult>;
   attach(k: KernelInfo): Promise<KernelAttachResult>;
   variables(sessionId: string, all: boolean): Promise<KernelVariablesResult & { error?: CallFailure }>;
-}
-
-export interface BusyState {
-  /** When the cell started (ms since the epoch), as far as the view knows. */
-  since?: number;
-  cell?: KernelCell;
 }
 
 export interface KernelNode {
@@ -31,8 +25,12 @@ export interface KernelNode {
   /** The last failure of attach or variables (not busy). */
   failure?: CallFailure;
   busy?: BusyState;
+  /** Where the last cell left the kernel (the stop's description: "after In[7]"). */
+  after?: string;
   /** The variables must be fetched again on the next expansion or refresh. */
   stale: boolean;
+  /** Counts session events: an answer that started before the last one is not applied. */
+  epoch: number;
   /** The active notebook this kernel was mapped to (notebookkernel.ts), for the label. */
   notebook?: string;
   loading?: Promise<void>;
@@ -58,7 +56,7 @@ export type Node = KernelNode | VariableNode | MessageNode;
 
 /** The identity of a kernel across listings: its connection file, else server and id. */
 export function kernelKey(k: KernelInfo): string {
-  return k.connectionFile ? `file:${k.connectionFile}` : `id:${k.server ?? ''}:${k.id}`;
+  return k.connection_file ? `file:${k.connection_file}` : `id:${k.server ?? ''}:${k.id}`;
 }
 
 export class KernelTree {
@@ -124,7 +122,7 @@ export class KernelTree {
             n.info = k;
             this.busyFromListing(n);
           } else {
-            const fresh: KernelNode = { kind: 'kernel', key, info: k, stale: true, varNodes: new Map() };
+            const fresh: KernelNode = { kind: 'kernel', key, info: k, stale: true, epoch: 0, varNodes: new Map() };
             this.busyFromListing(fresh);
             this.nodes.set(key, fresh);
           }
@@ -163,7 +161,7 @@ export class KernelTree {
         parent: n,
         severity: 'busy',
         text: '', // worded by the view at each tick (busyText)
-        detail: `The kernel runs ${cellText(n.busy.cell)}; its variables refresh when it finishes.${n.vars ? ' Below: the variables before it.' : ''}`,
+        detail: `${n.busy.message ?? `The kernel runs ${cellText(n.busy.cell)}.`} Its variables refresh when the cell finishes.${n.vars ? ' Below: the variables before it.' : ''}`,
       });
     }
     if (n.failure) out.push({ kind: 'message', parent: n, severity: 'error', text: n.failure.message, detail: n.failure.code });
@@ -185,7 +183,10 @@ export class KernelTree {
   load(n: KernelNode): Promise<void> {
     n.loading ??= (async () => {
       try {
-        await this.fetch(n, true);
+        // Again when a session event came meanwhile (a cell started or ended while we asked).
+        let i = 0;
+        do await this.fetch(n, true, n.epoch);
+        while (n.stale && ++i < 3);
       } finally {
         n.loading = undefined;
       }
@@ -193,7 +194,7 @@ export class KernelTree {
     return n.loading;
   }
 
-  private async fetch(n: KernelNode, retry: boolean): Promise<void> {
+  private async fetch(n: KernelNode, retry: boolean, epoch: number): Promise<void> {
     if (!n.sessionId) {
       try {
         const a = await this.calls.attach(n.info);
@@ -214,8 +215,13 @@ export class KernelTree {
     } catch (e) {
       fail = failureOf(e);
     }
+    if (n.epoch !== epoch) {
+      n.stale = true; // asked before the last event: its answer may say busy after the cell ended
+      return;
+    }
     if (fail && isBusy(fail)) {
-      n.busy ??= { since: this.now() };
+      // The sidecar names the cell and how long it has run; keep what the view knew if it does not.
+      n.busy = parseBusy(fail.message, this.now()) ?? { since: n.busy?.since ?? this.now(), cell: n.busy?.cell, message: fail.message };
       n.failure = undefined;
       n.stale = false; // refreshed by the session's "stopped" (the cell finished)
       this.log(`kernels: ${n.info.id} is busy: ${fail.message}`);
@@ -224,7 +230,7 @@ export class KernelTree {
     if (fail && retry && /NOT_FOUND|SESSION|not found|unknown session|has ended/i.test(`${fail.code ?? ''} ${fail.message}`)) {
       // The sidecar restarted or the session ended: attach again, once.
       n.sessionId = undefined;
-      return this.fetch(n, false);
+      return this.fetch(n, false, epoch);
     }
     n.stale = false;
     if (fail) {
@@ -246,12 +252,16 @@ export class KernelTree {
   onSessionEvent(sessionId: string, kind: string, stop?: StopLocation): KernelNode | 'all' | undefined {
     const n = this.bySession(sessionId);
     if (!n) return undefined;
+    n.epoch++;
     if (kind === 'continued') {
-      n.busy = { since: this.now(), cell: stop?.description ? { code: stop.description, known: true } : n.busy?.cell };
+      // A cell started: busy from now; the next variables call (answered at once) names it.
+      n.busy = { since: this.now() };
+      n.stale = true;
       return n;
     }
     if (kind === 'stopped') {
       n.busy = undefined;
+      n.after = stop?.description || n.after;
       n.stale = true;
       return n;
     }

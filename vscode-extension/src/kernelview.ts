@@ -17,7 +17,7 @@ import { busyText, kernelDescription, kernelLabel, kernelTooltip, variableDescri
 import { KernelTree, type KernelCalls, type KernelNode, type Node } from './kerneltree';
 import { Coincidences, JupyterLink, mapNotebook, procAncestors, type NotebookFacts } from './notebookkernel';
 import { kernelOwner } from './panel';
-import type { KernelAttachParams, KernelAttachResult, KernelInfo, KernelsResult, KernelVariablesResult, SessionEvent } from './protocol';
+import type { KernelAttachParams, KernelAttachResult, Kernel as KernelInfo, KernelsResult, KernelVariablesResult, SessionEvent } from './protocol';
 import type { ExtensionState } from './state';
 
 export const VIEW_ID = 'dapscope.kernels';
@@ -31,7 +31,7 @@ function sidecarCalls(state: ExtensionState): KernelCalls {
     },
     async attach(k: KernelInfo) {
       const c = await state.sidecar.start();
-      const params: KernelAttachParams = k.connectionFile ? { connectionFile: k.connectionFile } : { kernel: k.id };
+      const params: KernelAttachParams = k.connection_file ? { connectionFile: k.connection_file } : k.server ? { serverUrl: k.server, kernelId: k.id } : { kernel: k.id };
       return c.sendRequest<KernelAttachResult>('dapscope/kernelAttach', params);
     },
     async variables(sessionId: string, all: boolean) {
@@ -102,7 +102,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
       const label = n.notebook ? `${kernelLabel(n.info)} (${n.notebook})` : kernelLabel(n.info);
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `kernel\u0000${n.key}`;
-      item.description = kernelDescription(n.info, now, n.busy?.since, n.busy?.cell);
+      item.description = kernelDescription(n.info, now, n.busy, n.after);
       item.tooltip = new vscode.MarkdownString(kernelTooltip(n.info, n.notebook ? `the kernel of ${n.notebook}` : undefined));
       const busy = n.busy !== undefined || n.info.state === 'busy';
       item.iconPath = new vscode.ThemeIcon(
@@ -121,7 +121,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
       item.command = { command: 'dapscope.kernels.open', title: 'Open in the data viewer', arguments: [n] };
       return item;
     }
-    const text = n.severity === 'busy' && n.parent?.busy ? busyText(n.parent.busy.cell, n.parent.busy.since, now) : n.text;
+    const text = n.severity === 'busy' && n.parent?.busy ? busyText(n.parent.busy, now) : n.text;
     const item = new vscode.TreeItem(text, vscode.TreeItemCollapsibleState.None);
     item.tooltip = n.detail ? `${text}\n\n${n.detail}` : text;
     item.iconPath = new vscode.ThemeIcon(n.severity === 'error' ? 'warning' : n.severity === 'busy' ? 'watch' : 'info');
@@ -211,6 +211,9 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
       const uri = this.coincidences.kernelFinished(n.info.id, Date.now());
       if (uri) void this.mapActiveNotebook();
     }
+    // A cell started: ask at once (the sidecar answers from its state, sending nothing to the
+    // kernel) which cell, so a collapsed kernel's line names it too.
+    if (ev.kind === 'continued' && n) void this.tree.load(n).then(() => this.changed.fire(n));
     this.changed.fire(what === 'all' ? undefined : what);
     this.updateTimers();
   }

@@ -18,7 +18,7 @@
 
 import type { Jupyter, Kernel as JupyterKernel } from '@vscode/jupyter-extension';
 import { readFileSync } from 'fs';
-import type { KernelInfo } from './protocol';
+import type { Kernel as KernelInfo } from './protocol';
 import { baseName } from './kernelformat';
 
 export const JUPYTER_EXTENSION_ID = 'ms-toolsai.jupyter';
@@ -123,14 +123,14 @@ export function mapNotebook(nb: NotebookFacts, api: ApiKernelFacts, kernels: Ker
       c.score += 2;
       c.reasons.push(`it runs in the notebook's folder ${dir}`);
     }
-    if (k.connectionFile && /^kernel-v2-/.test(baseName(k.connectionFile))) {
+    if (k.connection_file && /^kernel-v2-/.test(baseName(k.connection_file))) {
       c.score += 1;
       c.reasons.push("its connection file is the Jupyter extension's (kernel-v2-*.json)");
     }
     if (api.status === 'busy' && k.state === 'busy' && k.cell?.code && cellTexts.has(k.cell.code.trim())) {
       c.decisive = true;
       c.score += 10;
-      c.reasons.push(`it runs ${k.cell.executionCount ? `cell [${k.cell.executionCount}]` : 'a cell'} of this notebook`);
+      c.reasons.push(`it runs ${k.cell.execution_count ? `cell [${k.cell.execution_count}]` : 'a cell'} of this notebook`);
     }
     candidates.push(c);
     byId.set(k.id, k);

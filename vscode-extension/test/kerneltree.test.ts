@@ -6,15 +6,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KernelTree, kernelKey, type KernelCalls, type KernelNode, type MessageNode, type Node, type VariableNode } from '../src/kerneltree';
-import { busyText, failureOf, formatBytes, formatDuration, isBusy, kernelDescription, kernelLabel, variableDescription, variableIcon } from '../src/kernelformat';
-import type { KernelInfo, KernelVariable } from '../src/protocol';
+import { busyText, failureOf, formatBytes, formatDuration, goDuration, isBusy, kernelDescription, kernelLabel, parseBusy, variableDescription, variableIcon } from '../src/kernelformat';
+import type { Kernel as KernelInfo, KernelAttachResult, KernelVariable } from '../src/protocol';
 
 const DF: KernelVariable = { name: 'prices', type: 'DataFrame', kind: 'dataframe', shape: [1000, 10], memory: 80_128, summary: 'DataFrame 1,000 × 10 · 3 nulls in price · 80 KB' };
 const N: KernelVariable = { name: 'n', type: 'int', kind: 'int', summary: 'int 3' };
 
 function kernel(id: string, extra: Partial<KernelInfo> = {}): KernelInfo {
-  return { id, connectionFile: `/run/kernel-${id}.json`, language: 'python', pid: 100, state: 'idle', found: 'runtime-dir', ...extra };
+  return { id, connection_file: `/run/kernel-${id}.json`, language: 'python', pid: 100, state: 'idle', found: 'runtime-dir', ...extra };
 }
+
+/** A kernel session as dapscope/kernelAttach answers (editor.KernelAttachResult). */
+function attached(sessionId: string, k: KernelInfo): KernelAttachResult {
+  return { sessionId, id: sessionId, origin: 'kernel', adapter: 'kernel', status: 'paused', kernel: k };
+}
+
+/** The sidecar's busy answer, worded as server/kernel's BusyError.Summary. */
+const BUSY = 'NOT_PAUSED: kernel is busy: cell [4] (time.sleep(30) …) has been running for 2.1s';
 
 /** A scripted sidecar: answers from the arrays, records each call. */
 interface Scripted {
@@ -50,7 +58,7 @@ function sidecar(): Scripted {
         calls.push(`attach ${k.id}`);
         if (s.attachDelay) await new Promise((r) => setTimeout(r, s.attachDelay));
         if (s.attachFails) throw new Error(s.attachFails);
-        return { sessionId: `k-${k.id}-${calls.length}` };
+        return attached(`k-${k.id}-${calls.length}`, k);
       },
       async variables(sessionId: string, all: boolean) {
         calls.push(`vars ${sessionId}${all ? ' all' : ''}`);
@@ -58,7 +66,7 @@ function sidecar(): Scripted {
           s.lostOnce = false;
           throw { code: -32803, message: `session ${sessionId} not found` };
         }
-        if (s.busy) throw { code: -32803, message: 'the kernel is busy: cell [4] (time.sleep(30)) has run for 2.1 s', data: { code: 'KERNEL_BUSY' } };
+        if (s.busy) throw { code: -32803, message: BUSY };
         return { items: s.vars };
       },
     },
@@ -99,29 +107,53 @@ test('expanding attaches once and lists the variables; they stay cached until a 
   assert.equal(again[0], kids[0]);
 });
 
-test('a busy kernel answers at once: a busy line, the last variables kept, refreshed when the cell finishes', async () => {
+test('a busy kernel answers at once: a busy line naming the cell, the last variables kept, refreshed when the cell finishes', async () => {
   let now = 1_000_000;
   const s = sidecar();
   const t = new KernelTree(s.api, () => {}, () => now);
   const [a] = kernelsOf(await t.roots());
   await t.children(a);
-  // A cell starts (the session's "continued"), with its code.
-  t.onSessionEvent(a.sessionId!, 'continued', { reason: 'cell', thread_id: 0, description: 'time.sleep(30)' });
+  // A cell starts (the session's "continued"): busy from now, to be fetched again.
+  t.onSessionEvent(a.sessionId!, 'continued');
   assert.deepEqual(t.busyKernels(), [a]);
-  now += 12_000;
-  assert.equal(busyText(a.busy!.cell, a.busy!.since, now), 'busy 12 s · cell time.sleep(30)');
-  assert.match(kernelDescription(a.info, now, a.busy!.since, a.busy!.cell), /^python · busy 12 s · cell time\.sleep\(30\) · pid 100$/);
-  // A refresh while it runs: the sidecar says busy at once; the old variables stay under the busy line.
+  assert.equal(a.stale, true);
+  assert.equal(busyText(a.busy!, now + 3000), 'busy 3 s · a cell (its code is unknown)');
+  // The view asks at once; the sidecar answers NOT_PAUSED naming the cell and how long it has run.
   s.busy = true;
-  a.stale = true;
   const kids = await t.children(a);
   assert.deepEqual(names(kids), ['(busy) ', 'prices', 'n']);
-  assert.match((kids[0] as MessageNode).detail ?? '', /variables refresh when it finishes/);
-  // The cell finishes.
+  assert.match((kids[0] as MessageNode).detail ?? '', /kernel is busy: cell \[4\].*refresh when the cell finishes\. Below: the variables before it\./);
+  assert.equal(a.busy?.since, now - 2100);
+  now += 9_900;
+  assert.equal(kernelDescription(a.info, now, a.busy), 'python · busy 12 s · cell [4] time.sleep(30) … · pid 100');
+  // The cell finishes: "stopped", after In[4].
   s.busy = false;
-  t.onSessionEvent(a.sessionId!, 'stopped');
+  t.onSessionEvent(a.sessionId!, 'stopped', { reason: 'idle', thread_id: 1, description: 'after In[4]' });
   assert.deepEqual(t.busyKernels(), []);
   assert.deepEqual(names(await t.children(a)), ['prices', 'n']);
+  assert.equal(kernelDescription(a.info, now, a.busy, a.after), 'python · idle · after In[4] · pid 100');
+});
+
+test('an answer asked before the cell ended is not applied: no kernel left busy by a late "busy"', async () => {
+  const s = sidecar();
+  const t = new KernelTree(s.api);
+  const [a] = kernelsOf(await t.roots());
+  await t.children(a);
+  t.onSessionEvent(a.sessionId!, 'continued');
+  s.busy = true;
+  // The cell ends while the variables call is on its way (its answer says busy).
+  const orig = s.api.variables;
+  s.api.variables = async (sid, all) => {
+    const r = orig(sid, all);
+    s.api.variables = orig;
+    s.busy = false;
+    t.onSessionEvent(a.sessionId!, 'stopped', { reason: 'idle', thread_id: 1, description: 'after In[2]' });
+    return r;
+  };
+  const kids = await t.children(a);
+  assert.equal(a.busy, undefined);
+  assert.deepEqual(names(kids), ['prices', 'n']);
+  assert.equal(s.calls.filter((c) => c.startsWith('vars')).length, 3, 'asked again after the event');
 });
 
 test('a kernel found busy by the variables call (a cell it was already running) is shown busy, and not refetched each tick', async () => {
@@ -130,21 +162,27 @@ test('a kernel found busy by the variables call (a cell it was already running) 
   const t = new KernelTree(s.api, () => {}, () => 5000);
   const [a] = kernelsOf(await t.roots());
   assert.deepEqual(names(await t.children(a)), ['(busy) ']);
-  assert.equal(a.busy?.since, 5000);
+  assert.equal(a.busy?.since, 5000 - 2100);
   const n = s.calls.length;
   await t.children(a);
   assert.equal(s.calls.length, n, 'a tick redraws from the cache');
 });
 
-test('the listing says a kernel is busy with a cell and since when', async () => {
+test('the sidecar\'s busy words and the listing\'s cell are read, known or not, paused or not', async () => {
   const s = sidecar();
-  s.kernels = [kernel('a', { state: 'busy', cell: { code: 'train(model)\nsave()', executionCount: 7, known: true, started: '2024-01-01T00:00:00Z' } })];
+  s.kernels = [kernel('a', { state: 'busy', cell: { code: 'train(model)\nsave()', execution_count: 7, known: true, started: '2024-01-01T00:00:00Z' } })];
   const t = new KernelTree(s.api, () => {}, () => Date.parse('2024-01-01T00:03:05Z'));
   const [a] = kernelsOf(await t.roots());
-  assert.equal(kernelDescription(a.info, Date.parse('2024-01-01T00:03:05Z'), a.busy?.since, a.busy?.cell), 'python · busy 3 min 05 s · cell [7] train(model) … · pid 100');
-  // An unknown cell (dapscope attached while it ran) says "at least".
-  assert.equal(busyText({ known: false }, 0, 61_000), 'busy at least 1 min 01 s · a cell (its code is unknown)');
-  assert.equal(busyText({ known: true, code: 'x', paused: true }, 0, 500), 'paused in the debugger 500 ms · cell x');
+  assert.equal(kernelDescription(a.info, Date.parse('2024-01-01T00:03:05Z'), a.busy), 'python · busy 3 min 05 s · cell [7] train(model) … · pid 100');
+  const unknown = parseBusy('NOT_PAUSED: kernel is busy: a cell (its code is unknown) has been running for 1m1s (at least: it was already running when dapscope attached)', 100_000);
+  assert.deepEqual(unknown?.cell, { known: false });
+  assert.equal(busyText(unknown!, 100_000), 'busy at least 1 min 01 s · a cell (its code is unknown)');
+  const paused = parseBusy('NOT_PAUSED: kernel is busy: cell [2] (f(x)) has been running for 850ms; it is paused in the debugger: evaluate in its frame instead', 1000);
+  assert.equal(busyText(paused!, 1000), 'paused in the debugger 850 ms · cell [2] f(x)');
+  assert.equal(parseBusy('NOT_PAUSED: the kernel session has ended', 0), undefined);
+  assert.equal(goDuration('1h2m3.5s'), 3_723_500);
+  assert.equal(goDuration('250ms'), 250);
+  assert.equal(goDuration('soon'), undefined);
 });
 
 test('failures are message nodes, never exceptions: listing, attach, variables, unusable kernels, empty', async () => {
@@ -213,7 +251,7 @@ test('kernels keep their node across listings (by connection file)', async () =>
   const [a2] = kernelsOf(await t.roots());
   assert.equal(a2, a);
   assert.equal(a2.info.state, 'busy');
-  assert.equal(kernelKey(kernel('x', { connectionFile: undefined, server: 'http://127.0.0.1:8888' })), 'id:http://127.0.0.1:8888:x');
+  assert.equal(kernelKey(kernel('x', { connection_file: undefined, server: 'http://127.0.0.1:8888' })), 'id:http://127.0.0.1:8888:x');
 });
 
 test('the words of the view', () => {
@@ -227,9 +265,10 @@ test('the words of the view', () => {
   assert.equal(variableDescription({ name: 'a', type: 'ndarray', kind: 'ndarray', shape: [1000, 3], summary: '' }), 'ndarray 1,000 × 3');
   assert.equal(variableIcon(DF), 'table');
   assert.equal(variableIcon(N), 'symbol-numeric');
+  assert.equal(variableDescription({ name: 'big', type: 'Frame', kind: 'object', summary: '', error: 'not read: timeout' }), 'Frame · not read: timeout');
   assert.equal(kernelLabel(kernel('a', { notebook: 'work/analysis.ipynb' })), 'analysis.ipynb');
   assert.equal(kernelLabel(kernel('v2-123')), 'v2-123');
+  assert.equal(isBusy(failureOf({ code: -32803, message: BUSY })), true);
   assert.equal(isBusy(failureOf({ message: 'x', data: { code: 'KERNEL_BUSY' } })), true);
-  assert.equal(isBusy(failureOf(new Error('the kernel is busy: cell [3]'))), true);
   assert.equal(isBusy(failureOf(new Error('signature mismatch'))), false);
 });

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { Jupyter, Kernel, KernelStatus } from '@vscode/jupyter-extension';
 import { Coincidences, JupyterLink, JUPYTER_EXTENSION_ID, mapNotebook, procAncestors, sessionNotebook, type ExtensionHost, type NotebookFacts, type ProcessFacts } from '../src/notebookkernel';
-import type { KernelInfo } from '../src/protocol';
+import type { Kernel as KernelInfo } from '../src/protocol';
 
 /** A fake of the Jupyter extension: its API's kernels by notebook URI; executeCode fails the test. */
 function fakeJupyter(kernels: Record<string, { language: string; status: KernelStatus }>, active = true) {
@@ -58,7 +58,7 @@ function procs(chains: Record<number, number[]>): ProcessFacts {
 }
 
 function k(id: string, extra: Partial<KernelInfo> = {}): KernelInfo {
-  return { id, connectionFile: `/home/u/.local/share/jupyter/runtime/kernel-${id}.json`, language: 'python', state: 'idle', ...extra };
+  return { id, connection_file: `/home/u/.local/share/jupyter/runtime/kernel-${id}.json`, language: 'python', state: 'idle', found: 'process', ...extra };
 }
 
 test('the link reads the API without running code: not installed, inactive, no kernel yet, a kernel', async () => {
@@ -88,7 +88,7 @@ test('the link reads the API without running code: not installed, inactive, no k
 
 test('the kernel this window started in the notebook\'s folder is the notebook\'s (likely), with its reasons', () => {
   const kernels = [
-    k('v2-111', { connectionFile: '/tmp/kernel-v2-111.json', pid: 900, cwd: '/home/u/work' }),
+    k('v2-111', { connection_file: '/tmp/kernel-v2-111.json', pid: 900, cwd: '/home/u/work' }),
     k('other', { pid: 901, cwd: '/srv' }),
     k('elsewhere', { pid: 902, cwd: '/home/u/work' }),
   ];
@@ -104,7 +104,7 @@ test('the kernel this window started in the notebook\'s folder is the notebook\'
 test('a running cell of the notebook is decisive, even over a kernel of the same window and folder', () => {
   const kernels = [
     k('a', { pid: 900, cwd: '/home/u/work' }),
-    k('b', { pid: 901, cwd: '/home/u/work', state: 'busy', cell: { code: 'df = load()\ntrain(df)\n', executionCount: 2, known: true } }),
+    k('b', { pid: 901, cwd: '/home/u/work', state: 'busy', cell: { code: 'df = load()\ntrain(df)\n', execution_count: 2, known: true } }),
   ];
   const m = mapNotebook(NB, { language: 'python', status: 'busy' }, kernels, procs({ 900: [500], 901: [500] }));
   assert.equal(m.kernel?.id, 'b');
@@ -164,7 +164,7 @@ test('no match: other languages, dead or refused kernels, and kernels of nobody 
 });
 
 test('a Jupyter Server kernel whose session is the notebook (no pid, no cwd)', () => {
-  const kernels = [k('srv-1', { connectionFile: undefined, server: 'http://127.0.0.1:8888', notebook: 'work/analysis.ipynb' }), k('srv-2', { connectionFile: undefined, server: 'http://127.0.0.1:8888', notebook: 'other.ipynb' })];
+  const kernels = [k('srv-1', { connection_file: undefined, server: 'http://127.0.0.1:8888', notebook: 'work/analysis.ipynb' }), k('srv-2', { connection_file: undefined, server: 'http://127.0.0.1:8888', notebook: 'other.ipynb' })];
   const m = mapNotebook(NB, { language: 'python', status: 'idle' }, kernels, procs({}));
   assert.equal(m.kernel?.id, 'srv-1');
   assert.match(m.reason, /Jupyter Server session is work\/analysis\.ipynb/);
@@ -172,7 +172,7 @@ test('a Jupyter Server kernel whose session is the notebook (no pid, no cwd)', (
   assert.equal(sessionNotebook('work/analysis.ipynb-jvsc-0f3a9c2e-77aa-4b1c-9d1e-3a2b1c0d9e8f'), 'work/analysis.ipynb');
   assert.equal(sessionNotebook('analysis-jvsc-abc123'), 'analysis.ipynb');
   assert.equal(sessionNotebook('my-jvsc-notes.ipynb'), 'my-jvsc-notes.ipynb');
-  const jvsc = mapNotebook(NB, { language: 'python', status: 'idle' }, [k('srv-3', { connectionFile: undefined, notebook: 'analysis.ipynb-jvsc-0f3a9c2e' })], procs({}));
+  const jvsc = mapNotebook(NB, { language: 'python', status: 'idle' }, [k('srv-3', { connection_file: undefined, notebook: 'analysis.ipynb-jvsc-0f3a9c2e' })], procs({}));
   assert.equal(jvsc.kernel?.id, 'srv-3');
 });
 
