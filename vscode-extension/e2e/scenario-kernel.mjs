@@ -16,7 +16,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { makeHelpers, LONG } from './util.mjs';
+import { writeFileSync } from 'node:fs';
+import { extensionLog, makeHelpers, stats, timings, LONG } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -24,6 +25,7 @@ const { chromium } = require('playwright-core');
 
 const URL_ = process.env.E2E_URL;
 const ART = process.env.E2E_ARTIFACTS;
+const UD = process.env.E2E_USERDATA;
 const KERNEL_FILE = process.env.E2E_KERNEL_FILE;
 const KERNEL_ID = 'dapscope-e2e';
 const t0 = Date.now();
@@ -144,9 +146,10 @@ async function main() {
     await h.screenshot('busy');
     const done = await user.ask('wait');
     if (done.status !== 'ok') throw new Error(`the long cell: ${JSON.stringify(done)}`);
+    const ended = Date.now();
     const totalRow = rows.filter({ hasText: /^\s*total/ }).first();
-    await h.until('the cell\'s new variable after it finished', async () => (await totalRow.isVisible()) && !/busy/.test((await kernelRow.textContent()) ?? ''), 30_000);
-    log(`after the cell: ${(await totalRow.textContent()).trim()}; kernel ${(await kernelRow.textContent()).trim()}`);
+    await h.until('the cell\'s new variable after it finished', async () => (await totalRow.isVisible()) && !/busy/.test((await kernelRow.textContent()) ?? ''), 30_000, 100);
+    log(`after the cell (${Date.now() - ended} ms after its reply reached the user): ${(await totalRow.textContent()).trim()}; kernel ${(await kernelRow.textContent()).trim()}`);
     await h.until('the data viewer refreshed after the cell', async () => Number(await wv.locator('body').getAttribute('data-generation')) > gen, 30_000);
     await h.screenshot('after-cell');
 
@@ -164,6 +167,10 @@ async function main() {
     if (traces.length) throw new Error(`the user's client saw other clients' ${traces.join(', ')} on IOPub`);
     if (!after.foreign.status) throw new Error('no status message of dapscope\'s requests was seen: the IOPub check saw nothing');
     log('the user\'s kernel shows nothing of dapscope: count, In, history and names moved only with the user\'s cell; only status messages on IOPub');
+    const ext = extensionLog(UD);
+    if (ART) writeFileSync(join(ART, 'kernel-dapscope.log'), ext); // the extension's and sidecar's log of this scenario
+    log(`LATENCY dapscope/kernelVariables (sidecar): ${stats(timings(ext, /method=dapscope\/kernelVariables id=\d+ ms=([\d.]+)/g))}`);
+    log(`LATENCY inspect prices (webview, seen by the extension): ${stats(timings(ext, /inspect prices answered in ([\d.]+) ms/g))}`);
     log('PASS');
   } catch (e) {
     log(`FAIL: ${e.stack ?? e}`);

@@ -63,6 +63,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private mapping?: Promise<void>;
   private revealed?: string;
   private shown = false;
+  private tickAt = 0;
   private lastMapLog?: string;
 
   constructor(private readonly state: ExtensionState) {
@@ -97,7 +98,8 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   // ------------------------------------------------------------ tree data
 
   getTreeItem(n: Node): vscode.TreeItem {
-    const now = Date.now();
+    // One clock per tick: a kernel's line and its busy child say the same seconds.
+    const now = Date.now() - this.tickAt < 900 ? this.tickAt : Date.now();
     if (n.kind === 'kernel') {
       const label = n.notebook ? `${kernelLabel(n.info)} (${n.notebook})` : kernelLabel(n.info);
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
@@ -246,6 +248,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
           this.tick = undefined;
           return;
         }
+        this.tickAt = Date.now();
         for (const n of b) this.changed.fire(n);
       }, 1000);
     }
