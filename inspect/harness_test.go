@@ -57,7 +57,13 @@ func startHarness(t testing.TB, fixture string) *pyHarness {
 	if _, err := os.Stat(python); err != nil {
 		t.Fatalf("%s is required: %v", python, err)
 	}
-	cmd := exec.Command(python, "testdata/harness.py", fixture)
+	return startHarnessCmd(t, exec.Command(python, "testdata/harness.py", fixture))
+}
+
+// startHarnessCmd runs a harness command (a Python answering one
+// evaluation per line) as a Target.
+func startHarnessCmd(t testing.TB, cmd *exec.Cmd) *pyHarness {
+	t.Helper()
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

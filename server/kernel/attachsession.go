@@ -43,6 +43,8 @@ type AttachSpec struct {
 type Attached struct {
 	Session *session.Session
 	Kernel  Kernel
+	// Adapter is the session's virtual adapter (nil when Reused).
+	Adapter *Adapter
 	// Reused: the kernel already had a live session, returned as it is.
 	Reused bool
 }
@@ -96,7 +98,7 @@ func AttachSession(ctx context.Context, mgr *session.Manager, spec AttachSpec) (
 		return nil, err
 	}
 	a.Start()
-	return &Attached{Session: s, Kernel: k}, nil
+	return &Attached{Session: s, Kernel: k, Adapter: a}, nil
 }
 
 // resolve finds the kernel spec names and how to dial it.

@@ -22,6 +22,7 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	WaitTimeout time.Duration
 	// Version reported to clients.
 	Version string
+	// Kernels is where kernel_list and kernel_attach look for local
+	// Jupyter kernels (default: the runtime directory and processes).
+	Kernels kernel.ListOptions
 }
 
 // Server is the MCP server over a session manager.
@@ -109,9 +113,10 @@ func (s *Server) registerTools() {
 	s.registerOutputTools()     // tools_output.go
 	s.registerCodeTools()       // tools_code.go: code context (inspect/code)
 	s.registerInspectTools()    // tools_inspect.go: smart inspection (inspect)
+	s.registerKernelTools()     // tools_kernel.go: live Jupyter kernels (server/kernel)
 }
 
-const instructions = `dapscope drives debug sessions (debugpy, Delve). Typical flow: debug_launch with breakpoints (waits for the first stop) → debug_inspect_variable / debug_evaluate / debug_variables → debug_step or debug_continue (each waits and returns the stop with source lines and locals) → debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
+const instructions = `dapscope drives debug sessions (debugpy, Delve). Typical flow: debug_launch with breakpoints (waits for the first stop) → debug_inspect_variable / debug_evaluate / debug_variables → debug_step or debug_continue (each waits and returns the stop with source lines and locals) → debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace. Jupyter: kernel_attach makes a session of kind kernel; the debug_* tools read its namespace, each cell run is a stop.`
 
 // codeContext answers "which symbol encloses this line, who calls it".
 type codeContext interface {

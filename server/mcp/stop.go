@@ -82,7 +82,11 @@ func (r *StopReport) text() string {
 	switch r.Status {
 	case session.StatusPaused:
 		l := r.Location
-		fmt.Fprintf(&b, "paused (%s) at %s:%d in %s [frame %d, thread %d]\n", r.Reason, l.File, l.Line, l.Function, l.FrameID, l.ThreadID)
+		if l.File == "" && l.Line == 0 { // a frame without source: a Jupyter kernel's namespace
+			fmt.Fprintf(&b, "paused (%s) in %s [frame %d, thread %d]\n", r.Reason, l.Function, l.FrameID, l.ThreadID)
+		} else {
+			fmt.Fprintf(&b, "paused (%s) at %s:%d in %s [frame %d, thread %d]\n", r.Reason, l.File, l.Line, l.Function, l.FrameID, l.ThreadID)
+		}
 		if r.Description != "" && r.Description != r.Reason {
 			fmt.Fprintf(&b, "%s\n", r.Description)
 		}

@@ -175,10 +175,11 @@ def _sum_one(obj):
     return out
 
 
-# IPython's own names in a kernel's namespace (besides user_ns_hidden):
-# the input/output caches (_i, _ii, _iii, _iN, _N), its tools and history.
-_IPY_OWN = frozenset(('In', 'Out', 'get_ipython', 'exit', 'quit', '_', '__', '___',
-                      '_i', '_ii', '_iii', '_ih', '_oh', '_dh', '_exit_code'))
+# IPython's caches in a kernel's namespace (the displayhook and history
+# make them, unlisted in user_ns_hidden), and the tools it defines at start
+# (listed there: hidden while the user has not rebound them).
+_IPY_CACHES = frozenset(('_', '__', '___', '_i', '_ii', '_iii', '_ih', '_oh', '_dh', '_exit_code'))
+_IPY_TOOLS = frozenset(('In', 'Out', 'get_ipython', 'exit', 'quit'))
 
 
 def _ipy_cache_name(k):
@@ -201,10 +202,12 @@ def _ipython_shell(ns):
 def _ipy_hidden(shell, k, v):
     """IPython's own name: a cache, a tool, or a name it defined at start
     and the user did not rebind (what %who leaves out)."""
-    if k in _IPY_OWN or _ipy_cache_name(k):
+    if k in _IPY_CACHES or _ipy_cache_name(k):
         return True
     hidden = getattr(shell, 'user_ns_hidden', None)
-    return type(hidden) is dict and k in hidden and hidden[k] is v
+    if type(hidden) is not dict:
+        return k in _IPY_TOOLS
+    return k in hidden and hidden[k] is v
 
 
 def _plumbing(t):

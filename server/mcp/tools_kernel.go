@@ -1,0 +1,170 @@
+// tools_kernel.go: live Jupyter kernels for agents — kernel_list and
+// kernel_attach, which makes a session of kind kernel (server/kernel): the
+// kernel's namespace is the stopped frame while it is idle, each cell a
+// user runs is a run and a stop, so debug_variables, debug_inspect_variable,
+// debug_evaluate (silent, no trace), debug_snapshot, debug_diff ("what did
+// the last cell change?"), debug_watch (after each execution) and debug_wait
+// work on it as on any session; what makes no sense on a kernel (stepping,
+// breakpoints) is refused saying what to do instead, and debug_terminate
+// detaches, leaving the kernel running.
+
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dapscope/dapscope/server/kernel"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// kernelAttachTimeout bounds finding and attaching to a kernel.
+const kernelAttachTimeout = 30 * time.Second
+
+type kernelListArgs struct {
+	ServerURL string `json:"server_url,omitempty"`
+	TokenFile string `json:"token_file,omitempty"`
+}
+
+// KernelListResult lists kernels.
+type KernelListResult struct {
+	Kernels []kernel.Kernel `json:"kernels"`
+}
+
+func (r *KernelListResult) text() string {
+	if len(r.Kernels) == 0 {
+		return "no running kernels"
+	}
+	var b strings.Builder
+	for _, k := range r.Kernels {
+		fmt.Fprintf(&b, "%s %s %s", k.ID, k.Language, k.State)
+		if k.Cell != nil && k.Cell.Known {
+			fmt.Fprintf(&b, " (running In[%d])", k.Cell.ExecutionCount)
+		}
+		if where := firstOf(k.Notebook, k.ConnectionFile); where != "" {
+			fmt.Fprintf(&b, " %s", where)
+		}
+		if k.Error != "" {
+			fmt.Fprintf(&b, ": %s", k.Error)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+type kernelAttachArgs struct {
+	Kernel         string `json:"kernel,omitempty" jsonschema:"id or prefix"`
+	ConnectionFile string `json:"connection_file,omitempty"`
+	ServerURL      string `json:"server_url,omitempty"`
+	KernelID       string `json:"kernel_id,omitempty"`
+	TokenFile      string `json:"token_file,omitempty" jsonschema:"else $JUPYTER_TOKEN"`
+}
+
+// KernelAttachResult is the kernel session's first report: the kernel,
+// and the namespace's variables (or the cell that runs).
+type KernelAttachResult struct {
+	Kernel kernel.Kernel `json:"kernel"`
+	*StopReport
+}
+
+func (r *KernelAttachResult) text() string {
+	k := r.Kernel
+	head := fmt.Sprintf("kernel %s (%s, %s) attached: session %s\n", k.ID, k.Language, firstOf(k.Notebook, k.ConnectionFile), r.SessionID)
+	return head + r.StopReport.text()
+}
+
+func (s *Server) registerKernelTools() {
+	addTool(s, toolSpec{name: "kernel_list", title: "List Jupyter kernels",
+		desc:  "Running Jupyter kernels (local, or a server's): id, language, state, notebook.",
+		hints: hints{readOnly: true, idempotent: true}, more: "kernels were omitted"},
+		func(ctx context.Context, c *call, p *kernelListArgs) (*KernelListResult, error) {
+			ctx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)
+			defer cancel()
+			var ks []kernel.Kernel
+			var err error
+			if p.ServerURL != "" {
+				o := kernel.ServerOptions{}
+				if o.Token, err = serverToken(p.TokenFile); err != nil {
+					return nil, err
+				}
+				srv, serr := kernel.NewServer(p.ServerURL, o)
+				if serr != nil {
+					return nil, argError("server_url", "%v", serr)
+				}
+				ks, err = srv.List(ctx)
+			} else {
+				ks, err = kernel.List(ctx, s.opts.Kernels)
+			}
+			if err != nil {
+				return nil, kernelListError(err)
+			}
+			if ks == nil {
+				ks = []kernel.Kernel{}
+			}
+			return &KernelListResult{Kernels: ks}, nil
+		})
+
+	addTool(s, toolSpec{name: "kernel_attach", title: "Attach to a Jupyter kernel",
+		desc:  "Session on a Python kernel: its namespace is the stopped frame; each cell run is a stop. debug_terminate detaches.",
+		hints: hints{idempotent: true}, more: "use debug_variables or debug_inspect_variable"},
+		func(ctx context.Context, c *call, p *kernelAttachArgs) (*KernelAttachResult, error) {
+			actx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)
+			defer cancel()
+			at, err := kernel.AttachSession(actx, s.mgr, kernel.AttachSpec{Kernel: p.Kernel, ConnectionFile: p.ConnectionFile,
+				ServerURL: p.ServerURL, KernelID: p.KernelID, TokenFile: p.TokenFile, List: s.opts.Kernels,
+				Options: kernel.Options{Logger: s.log}, Adapter: kernel.AdapterOptions{Logger: s.log}})
+			if err != nil {
+				return nil, err
+			}
+			sess := at.Session
+			s.state(sess.ID())
+			st, err := sess.Wait(actx, 5*time.Second) // the namespace's stop comes at once when idle
+			if err != nil {
+				return nil, err
+			}
+			r, err := s.stopReport(ctx, sess, st)
+			if err != nil {
+				return nil, err
+			}
+			if r.Status == session.StatusRunning {
+				r.Hint = "a cell is running in the kernel: debug_wait returns when it finishes"
+			}
+			return &KernelAttachResult{Kernel: at.Kernel, StopReport: r}, nil
+		})
+}
+
+// kernelListError types a listing's failure (a refused token, an
+// unreachable server).
+func kernelListError(err error) error {
+	var se *kernel.ServerError
+	if errors.As(err, &se) && (se.Status == 401 || se.Status == 403) {
+		return argError("token_file", "%v", err)
+	}
+	return err
+}
+
+// serverToken is a Jupyter Server's token: from a private token file,
+// else $JUPYTER_TOKEN ("" when neither: the URL may carry one).
+func serverToken(file string) (string, error) {
+	if file == "" {
+		t, _ := kernel.ReadToken("")
+		return t, nil
+	}
+	t, err := kernel.ReadToken(file)
+	if err != nil {
+		return "", argError("token_file", "%v", err)
+	}
+	return t, nil
+}
