@@ -4,8 +4,11 @@
 # sidecar), installs it into a fresh code-server, runs e2e/scenario.mjs
 # (F5 → stop → hover df → webview from the Variables view → step → refresh →
 # MCP endpoint), then e2e/scenario-node.mjs (a `"type": "node"` session of
-# VS Code's own js-debug, joined through the bridge), stops every process it
-# started, prints PASS/FAIL.
+# VS Code's own js-debug, joined through the bridge), then
+# e2e/scenario-kernel.mjs (a real Jupyter kernel, started here in the
+# runtime directory the sidecar searches: the Kernel variables view and the
+# data viewer on its DataFrame), stops every process it started, prints
+# PASS/FAIL. E2E_ONLY=python|node|kernel runs one scenario.
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -25,7 +28,7 @@ cleanup() {
     kill -KILL -- "-$PGID" 2>/dev/null
   fi
   mkdir -p "$ARTIFACTS/logs"
-  cp "$T/code-server.log" "$ARTIFACTS/logs/" 2>/dev/null
+  cp "$T/code-server.log" "$T/kernel.log" "$ARTIFACTS/logs/" 2>/dev/null
   find "$T/ud/logs" -name '*.log' \( -path '*dapscope*' -o -name 'exthost*.log' -o -name 'remoteexthost.log' \) -exec cp {} "$ARTIFACTS/logs/" \; 2>/dev/null
   rm -rf "$T"
   return $rc
@@ -53,6 +56,7 @@ LISTING="$(unzip -l "$VSIX")" || fail "cannot list the .vsix"
 grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/dapscope"
 
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
+mkdir -m 700 "$T/runtime"
 cp -r "$HERE/workspace/." "$T/ws/"
 cat > "$T/ud/User/settings.json" <<'JSON'
 {
@@ -77,15 +81,18 @@ cat > "$T/ud/User/settings.json" <<'JSON'
 JSON
 
 NODE="$NODE24_DIR/bin/node"
-CS=(env HOME="$T/home" "$NODE" "$CS_DIR/out/node/entry.js" --user-data-dir "$T/ud" --extensions-dir "$T/ext" --disable-telemetry --disable-update-check)
+CS=(env HOME="$T/home" JUPYTER_RUNTIME_DIR="$T/runtime" "$NODE" "$CS_DIR/out/node/entry.js" --user-data-dir "$T/ud" --extensions-dir "$T/ext" --disable-telemetry --disable-update-check)
 log "installing the .vsix into a fresh code-server"
 "${CS[@]}" --install-extension "$VSIX" >"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "code-server --install-extension failed"; }
 ls "$T/ext" | grep -q '^dapscope\.dapscope' || { cat "$T/install.log"; fail "extension not installed"; }
 [ -x "$T"/ext/dapscope.dapscope-*/bin/dapscope ] || chmod +x "$T"/ext/dapscope.dapscope-*/bin/dapscope
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-log "starting code-server on 127.0.0.1:$PORT"
-setsid bash -c 'echo $$ > "$0/pgid"; exec "$@"' "$T" "${CS[@]}" \
+# The kernel runs in code-server's process group (stopped with it), in the
+# workspace, as a user's `jupyter console` or notebook server would start it.
+KERNEL_FILE="$T/runtime/kernel-dapscope-e2e.json"
+log "starting code-server on 127.0.0.1:$PORT, and a Jupyter kernel ($KERNEL_FILE)"
+setsid bash -c 'echo $$ > "$0/pgid"; (cd "$0/ws" && HOME="$0/home" exec /usr/bin/python3 -m ipykernel_launcher -f "$0/runtime/kernel-dapscope-e2e.json" >"$0/kernel.log" 2>&1) & exec "$@"' "$T" "${CS[@]}" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-workspace-trust --reconnection-grace-time 5 "$T/ws" \
   >"$T/code-server.log" 2>&1 &
 for _ in $(seq 1 50); do [ -s "$T/pgid" ] && break; sleep 0.1; done
@@ -105,22 +112,21 @@ if [ -n "${E2E_KEEP:-}" ]; then
   exit 0
 fi
 rc=0
-# E2E_ONLY=node runs the JavaScript scenario alone (while working on it).
-if [ "${E2E_ONLY:-}" != node ]; then
-  log "running the scenario"
+scenario() { # name file: runs one scenario against this window, adds its failure to rc
+  local s0=$SECONDS r
+  log "running the $1 scenario"
   E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
-    CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
-    node "$HERE/scenario.mjs"
-  rc=$?
-fi
-# The JavaScript scenario (VS Code's own js-debug joined through the bridge), same window.
-s0=$SECONDS
-log "running the JavaScript scenario"
-E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
-  CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
-  node "$HERE/scenario-node.mjs"
-rc_node=$?
-log "the JavaScript scenario took $((SECONDS - s0)) s"
-[ $rc = 0 ] && rc=$rc_node
+    E2E_KERNEL_FILE="$KERNEL_FILE" CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
+    node "$HERE/$2"
+  r=$?
+  log "the $1 scenario took $((SECONDS - s0)) s"
+  [ $rc = 0 ] && rc=$r
+}
+only="${E2E_ONLY:-}"
+{ [ -z "$only" ] || [ "$only" = python ]; } && scenario Python scenario.mjs
+# VS Code's own js-debug joined through the bridge, same window.
+{ [ -z "$only" ] || [ "$only" = node ]; } && scenario JavaScript scenario-node.mjs
+# A live Jupyter kernel: the Kernel variables view and the data viewer.
+{ [ -z "$only" ] || [ "$only" = kernel ]; } && scenario kernel scenario-kernel.mjs
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
 exit $rc

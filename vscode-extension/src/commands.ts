@@ -69,15 +69,25 @@ function focusedFrame(session: vscode.DebugSession): number | undefined {
 }
 
 function openPanel(state: ExtensionState, session: vscode.DebugSession, expression: string, frameId?: number): void {
-  const target: InspectTarget = { vscodeSessionId: session.id, sessionName: session.name, expression, frameId: frameId ?? focusedFrame(session) };
-  state.log.info(`open inspection of ${expression} in ${session.name}`);
+  openInspection(state, { vscodeSessionId: session.id, sessionName: session.name, expression, frameId: frameId ?? focusedFrame(session) });
+}
+
+/** Opens (or reveals) the inspection panel with the data viewer on a target. */
+export function openInspection(state: ExtensionState, target: InspectTarget): void {
+  state.log.info(`open inspection of ${target.expression} in ${target.sessionName}`);
   InspectPanel.show(state.context.extensionUri, target, (t) => inspect(state, t), state.log, (t, sel) => page(state, t, sel));
+}
+
+/** The session fields of a request: a kernel's sidecar session, else the debug session's. */
+function sessionOf(state: ExtensionState, t: InspectTarget): { sessionId?: string; vscodeSessionId?: string } {
+  if (t.sessionId) return { sessionId: t.sessionId };
+  return { sessionId: state.sidecarIds.get(t.vscodeSessionId), vscodeSessionId: t.vscodeSessionId };
 }
 
 /** A page of a panel's value for the data viewer (dapscope/page), with the same short NOT_PAUSED retry. */
 async function page(state: ExtensionState, t: InspectTarget, sel: Partial<PageParams>): Promise<{ result?: PageResult; failure?: string }> {
   await state.sidecar.start();
-  const params: PageParams = { ...sel, sessionId: state.sidecarIds.get(t.vscodeSessionId), vscodeSessionId: t.vscodeSessionId, frameId: t.frameId, expression: t.expression };
+  const params: PageParams = { ...sel, ...sessionOf(state, t), frameId: t.frameId, expression: t.expression };
   try {
     let result = await state.sidecar.page(params);
     for (let i = 0; i < 20 && result?.error?.code === 'NOT_PAUSED'; i++) {
@@ -98,8 +108,7 @@ async function inspect(state: ExtensionState, t: InspectTarget): Promise<{ resul
   const t0 = performance.now();
   try {
     const params: InspectParams = {
-      sessionId: state.sidecarIds.get(t.vscodeSessionId),
-      vscodeSessionId: t.vscodeSessionId,
+      ...sessionOf(state, t),
       frameId: t.frameId,
       expression: t.expression,
       options: { max_preview_rows: vscode.workspace.getConfiguration('dapscope').get<number>('previewRows', 10) },

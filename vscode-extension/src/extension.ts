@@ -2,13 +2,15 @@
 // state (state.ts: output channel, sidecar, bridge, sessions), the
 // `dapscope` debug type and its proxy factory (debug.ts), the tracker on
 // every session (tracker.ts), the commands (commands.ts), the MCP server
-// definition provider (mcp.ts) — and starts the sidecar (sidecar.ts) once a
-// Python, Go or JavaScript file or a debug session needs it.
+// definition provider (mcp.ts), the Kernel variables view (kernelview.ts) —
+// and starts the sidecar (sidecar.ts) once a Python, Go or JavaScript file,
+// a debug session or the Kernel variables view needs it.
 
 import * as vscode from 'vscode';
 import { HOVER_LANGUAGES } from './adapter';
 import { registerCommands } from './commands';
 import { ConfigurationProvider, DescriptorFactory } from './debug';
+import { KernelView } from './kernelview';
 import { registerMcp } from './mcp';
 import { ExtensionState } from './state';
 import { TrackerFactory } from './tracker';
@@ -30,6 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCommands(state),
     vscode.debug.onDidStartDebugSession((s) => state.sessionStarted(s)),
     vscode.debug.onDidTerminateDebugSession((s) => state.sessionEnded(s)),
+    state.sessionEvents,
+    new KernelView(state),
   );
   registerMcp(context, log, () => state.sidecar.mcpEndpoint());
 

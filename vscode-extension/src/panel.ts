@@ -1,6 +1,7 @@
 // The inspection webview panel: one per (session, expression); renders the
 // result the sidecar returns, refreshes on every stop of its session, shows a
-// clear message when the session is running or gone. For the data viewer it
+// clear message when the session is running or gone (a kernel's value: after
+// each cell, and while a cell runs). For the data viewer it
 // answers the webview's page requests (dapscope/page), column statistics
 // (inspecting expr["column"]) and copies, and keeps the hidden columns per
 // expression for the debug session.
@@ -11,7 +12,10 @@ import type { InspectResult, ViewState } from './types';
 import { makeNonce, webviewHtml } from './webview/html';
 
 export interface InspectTarget {
+  /** The VS Code debug session's id, or kernelOwner(sessionId) for a kernel's value. */
   vscodeSessionId: string;
+  /** The sidecar session, when it is known here (a kernel session). */
+  sessionId?: string;
   sessionName: string;
   expression: string;
   frameId?: number;
@@ -21,6 +25,11 @@ export type Inspector = (t: InspectTarget) => Promise<{ result?: InspectResult; 
 
 /** Asks the sidecar for a page of the target's value (the selection in params). */
 export type Pager = (t: InspectTarget, params: Partial<PageParams>) => Promise<{ result?: PageResult; failure?: string }>;
+
+/** The owner key of a panel on a kernel session's value (no VS Code debug session). */
+export function kernelOwner(sessionId: string): string {
+  return `kernel:${sessionId}`;
+}
 
 /** A Python subscript of expression by a column name (JSON's string escapes are Python's). */
 export function columnExpression(expression: string, column: string): string {
@@ -63,7 +72,7 @@ export class InspectPanel {
       if (kind === 'stopped') {
         p.target.frameId = undefined; // a new stop: inspect in the new top frame
         void p.refresh();
-      } else if (kind === 'terminated') p.post({ failure: 'The debug session has ended.' });
+      } else if (kind === 'terminated') p.post({ failure: p.target.sessionId ? 'The kernel session has ended (the kernel exited, or the sidecar restarted): open the value again from the Kernel variables view.' : 'The debug session has ended.' });
       else if (kind === 'continued') void p.panel.webview.postMessage({ type: 'loading' });
     }
   }

@@ -1,12 +1,13 @@
 // The extension's one piece of state, passed explicitly to the tracker and
 // the commands: the output channel, the sidecar, the bridge for other debug
 // types, the live debug sessions and the sidecar session id of each
-// `dapscope` session.
+// `dapscope` session; the sidecar's session events, for the Kernel variables
+// view and the panels on kernel values.
 
 import * as vscode from 'vscode';
 import { Bridge } from './bridge';
-import { InspectPanel } from './panel';
-import type { BridgeEvent } from './protocol';
+import { InspectPanel, kernelOwner } from './panel';
+import type { BridgeEvent, SessionEvent } from './protocol';
 import { Sidecar } from './sidecar';
 
 export class ExtensionState {
@@ -16,6 +17,8 @@ export class ExtensionState {
   readonly sidecarIds = new Map<string, string>();
   /** Live debug sessions by id (the Variables view's context names its session by id). */
   readonly liveSessions = new Map<string, vscode.DebugSession>();
+  /** Every session event of the sidecar (kernel sessions: "continued" a cell started, "stopped" it finished). */
+  readonly sessionEvents = new vscode.EventEmitter<SessionEvent>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -38,6 +41,9 @@ export class ExtensionState {
         // Panels of dapscope sessions refresh from the tracker (the editor's own
         // view of stops); here only the end of a sidecar session matters.
         if (ev.vscodeSessionId && ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
+        // A session of no editor debug session (a kernel's): its panels follow it.
+        if (!ev.vscodeSessionId) InspectPanel.onSessionEvent(kernelOwner(ev.sessionId), ev.kind);
+        this.sessionEvents.fire(ev);
       },
       onDapRequest: (p) => this.bridge.request(p),
     });
