@@ -9,14 +9,12 @@ package editor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,6 +25,7 @@ import (
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/dap/daptest"
+	"github.com/dapscope/dapscope/server/platform"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -128,8 +127,8 @@ func hoverAtCol(t *testing.T, c *rpcClient, file string, lineNo, col int) *proto
 }
 
 func processGone(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return errors.Is(err, syscall.ESRCH)
+	_, running := platform.ProcessStart(pid)
+	return !running
 }
 
 func TestEditorChannelWithDebugpy(t *testing.T) {
