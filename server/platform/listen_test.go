@@ -54,7 +54,7 @@ func TestListenPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPrivate(t, addr)
+	checkPrivate(t, ln, addr)
 	roundTrip(t, ln, addr)
 	cleanup()
 	if c, err := Dial(context.Background(), addr); err == nil {

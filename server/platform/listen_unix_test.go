@@ -7,13 +7,14 @@
 package platform
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func checkPrivate(t *testing.T, addr string) {
+func checkPrivate(t *testing.T, _ net.Listener, addr string) {
 	t.Helper()
 	path, ok := strings.CutPrefix(addr, UnixPrefix)
 	if !ok {
@@ -26,7 +27,7 @@ func checkPrivate(t *testing.T, addr string) {
 }
 
 func TestListenPrivateLongTempDir(t *testing.T) {
-	long := filepath.Join(tempDir(t), strings.Repeat("d", 100))
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 100))
 	if err := os.MkdirAll(long, 0o700); err != nil {
 		t.Fatal(err)
 	}

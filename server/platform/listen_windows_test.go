@@ -1,9 +1,11 @@
 // listen_windows_test.go: the private pipe's ACL has one entry, for this
-// process's user.
+// process's user (read from the listener's own handle: opening the pipe by
+// name would take its one instance).
 
 package platform
 
 import (
+	"net"
 	"strings"
 	"testing"
 	"unsafe"
@@ -11,13 +13,17 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-func checkPrivate(t *testing.T, addr string) {
+func checkPrivate(t *testing.T, ln net.Listener, addr string) {
 	t.Helper()
 	path, ok := strings.CutPrefix(addr, PipePrefix)
 	if !ok || !strings.HasPrefix(path, `\\.\pipe\dapscope-`) {
 		t.Fatalf("address %q, want pipe:\\\\.\\pipe\\dapscope-…", addr)
 	}
-	sd, err := windows.GetNamedSecurityInfo(path, windows.SE_FILE_OBJECT, windows.DACL_SECURITY_INFORMATION)
+	pl, ok := ln.(*pipeListener)
+	if !ok {
+		t.Fatalf("listener %T, want a pipe", ln)
+	}
+	sd, err := windows.GetSecurityInfo(pl.handle, windows.SE_KERNEL_OBJECT, windows.DACL_SECURITY_INFORMATION)
 	if err != nil {
 		t.Fatalf("reading the pipe's security: %v", err)
 	}

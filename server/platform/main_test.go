@@ -10,10 +10,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,31 +120,4 @@ func waitGone(t *testing.T, pid int, what string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// tempDir is t.TempDir, removed file by file when os.RemoveAll fails:
-// under Wine 8, Go's RemoveAll fails ("Invalid function": Wine lacks
-// FileDispositionInformationEx), where os.Remove works.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "dapscope-platform-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if os.RemoveAll(dir) == nil {
-			return
-		}
-		var paths []string
-		_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, _ error) error {
-			paths = append(paths, p)
-			return nil
-		})
-		for i := len(paths) - 1; i >= 0; i-- { // children before their directory
-			if err := os.Remove(paths[i]); err != nil && !os.IsNotExist(err) {
-				t.Errorf("removing %s: %v", paths[i], err)
-			}
-		}
-	})
-	return dir
 }

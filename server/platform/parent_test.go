@@ -14,7 +14,7 @@ import (
 )
 
 func TestWatchParentSeesItsParentDie(t *testing.T) {
-	outFile := filepath.Join(tempDir(t), "watch.out")
+	outFile := filepath.Join(t.TempDir(), "watch.out")
 	parent := helper("spawn-watch", "WATCH_OUT="+outFile)
 	out, err := parent.StdoutPipe()
 	if err != nil {

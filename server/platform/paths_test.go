@@ -160,7 +160,7 @@ func TestFlavourURLs(t *testing.T) {
 // The host flavour against the real file system: a symbolic link names
 // the same file, and only a folding volume matches a case difference.
 func TestHostFlavourOnDisk(t *testing.T) {
-	dir := tempDir(t)
+	dir := t.TempDir()
 	f := filepath.Join(dir, "app.py")
 	if err := os.WriteFile(f, []byte("x = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -182,5 +182,38 @@ func TestHostFlavourOnDisk(t *testing.T) {
 	folds := statErr == nil // what this volume does
 	if got := Host.Same(f, upper); got != folds {
 		t.Errorf("Same(%q, %q) = %v; the volume folds case: %v", f, upper, got, folds)
+	}
+}
+
+// RealPath resolves what the system resolves: a symbolic link (Unix), and
+// the spelling on disk (a case difference on a folding volume).
+func TestRealPath(t *testing.T) {
+	dir, err := RealPath(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "Sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := RealPath(sub); err != nil || got != sub {
+		t.Errorf("RealPath(%q) = %q %v", sub, got, err)
+	}
+	if _, err := RealPath(filepath.Join(dir, "missing")); err == nil {
+		t.Error("RealPath of a missing path succeeded")
+	}
+	if runtime.GOOS == "windows" {
+		// Case on a folding volume: the name as it is on disk.
+		if got, err := RealPath(filepath.Join(dir, "SUB")); err != nil || got != sub {
+			t.Errorf("RealPath(SUB) = %q %v, want %q", got, err, sub)
+		}
+		return
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(sub, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := RealPath(filepath.Join(link, ".")); err != nil || got != sub {
+		t.Errorf("RealPath(link) = %q %v, want %q", got, err, sub)
 	}
 }

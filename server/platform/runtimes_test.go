@@ -71,7 +71,7 @@ func fakeExe(t *testing.T, dir, name string) string {
 }
 
 func TestFindOnThisSystem(t *testing.T) {
-	dir := tempDir(t)
+	dir := t.TempDir()
 	node := fakeExe(t, dir, "node")
 	t.Setenv("PATH", dir)
 	t.Setenv("GOBIN", "")
