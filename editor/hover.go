@@ -11,15 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/platform"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -70,28 +69,34 @@ func (s *Server) pausedTargets() []pausedTarget {
 
 // localPath turns a frame's source path into a file path: VS Code hands
 // bridged stack traces back with URIs in remote setups
-// (vscode-remote://host/path, file:///path).
-func localPath(p string) string {
+// (vscode-remote://host/path, file:///path, file:///c:/path on Windows).
+func localPath(p string) string { return localPathIn(platform.Host, p) }
+
+func localPathIn(f platform.Flavour, p string) string {
 	if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], "/\\") {
 		if u, err := url.Parse(p); err == nil && u.Path != "" {
-			return u.Path
+			if fp, ok := f.FromURL(p); ok {
+				return fp // file://, a Windows share's host kept
+			}
+			return f.FromURLPath(u.Path)
 		}
 	}
 	return p
 }
 
-func samePath(a, b string) bool {
-	a, b = localPath(a), localPath(b)
-	if a == "" || b == "" {
-		return false
-	}
-	a, b = filepath.Clean(a), filepath.Clean(b)
-	if a == b {
-		return true
-	}
-	ea, err1 := filepath.EvalSymlinks(a)
-	eb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ea == eb
+// samePath reports whether two frame or document paths name one file, in
+// this system's way (case on Windows and macOS, links).
+func samePath(a, b string) bool { return samePathIn(platform.Host, a, b) }
+
+func samePathIn(f platform.Flavour, a, b string) bool {
+	return f.Same(localPathIn(f, a), localPathIn(f, b))
+}
+
+// docFile is the file of a document URI ("" when it is not a file:
+// untitled:, another scheme).
+func docFile(u protocol.DocumentURI) string {
+	p, _ := platform.Host.FromURL(string(u))
+	return p
 }
 
 func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error) {
@@ -116,7 +121,10 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 		s.log.Debug("hover: no expression under the cursor", "line", p.Position.Line, "character", p.Position.Character)
 		return nil, nil
 	}
-	file := uri.URI(p.TextDocument.URI).Filename()
+	file := docFile(p.TextDocument.URI)
+	if file == "" {
+		return nil, nil
+	}
 	for _, t := range targets {
 		frameID, found := s.hoverFrame(ctx, t, file)
 		if !found {

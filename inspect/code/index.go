@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/dapscope/dapscope/server/platform"
 )
 
 // Index is an opened code index of one repository. It is safe for concurrent
@@ -57,8 +59,8 @@ func OpenContext(ctx context.Context, repoRoot string, opts Options) (*Index, er
 		return nil, errorf(ErrInvalidPath, nil, "repository root %q is not a directory", repoRoot)
 	}
 	alias := root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r // walk the real directory even when given a symlink
+	if r, err := platform.RealPath(root); err == nil {
+		root = r // walk the real directory even when given a link
 	}
 	if opts.IndexDir == "" {
 		opts.IndexDir = filepath.Join(root, ".dapscope")

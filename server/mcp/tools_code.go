@@ -9,12 +9,12 @@ package mcp
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dapscope/dapscope/inspect/code"
+	"github.com/dapscope/dapscope/server/platform"
 )
 
 // codeIndex opens the workspace's index in the background.
@@ -139,7 +139,7 @@ func (s *Server) registerCodeTools() {
 			if ix == nil {
 				return nil, &toolErr{ToolError{Code: "CODE_INDEX_UNAVAILABLE", Message: "the workspace could not be indexed", Hint: "see the server log"}}
 			}
-			if filepath.IsAbs(q.Path) {
+			if platform.Host.IsAbs(q.Path) {
 				rel, ok := ix.RelPath(q.Path)
 				if !ok {
 					return nil, &toolErr{ToolError{Code: "NOT_FOUND", Field: "path", Message: q.Path + " is outside the indexed workspace"}}
