@@ -3,6 +3,7 @@
 //
 //   - paths.go: how paths are spelled and compared (drive letters, shares,
 //     `\`, case folding, file URLs), as a Flavour value tests can pick;
+//     realpath*.go: the path the system really opens (links, junctions);
 //   - tree*.go: a child process together with everything it starts (a
 //     process group on Unix, a job object on Windows), ended politely, then
 //     at once;

@@ -33,10 +33,7 @@ func ListenPrivate() (ln net.Listener, addr string, cleanup func(), err error) {
 // Listen listens on a user-given address: unix:/path, pipe:\\.\pipe\name
 // (Windows), or a loopback host:port. Any other host is refused.
 func Listen(addr string) (net.Listener, error) {
-	if _, ok := strings.CutPrefix(addr, UnixPrefix); ok {
-		return listenNamed(addr)
-	}
-	if _, ok := strings.CutPrefix(addr, PipePrefix); ok {
+	if strings.HasPrefix(addr, UnixPrefix) || strings.HasPrefix(addr, PipePrefix) {
 		return listenNamed(addr)
 	}
 	host, _, err := net.SplitHostPort(addr)
