@@ -29,7 +29,11 @@ import (
 	"github.com/dapscope/dapscope/server/session"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines; go-winio's one I/O completion
+// goroutine (Windows: the editor's named pipe) lives as long as the process.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Microsoft/go-winio.ioCompletionProcessor"))
+}
 
 // rpcClient is the extension's side of the channel.
 type rpcClient struct {
