@@ -53,6 +53,7 @@ var pageLanguageSpecific = map[string]string{
 	"type": "the language's type name", "probe_ms": "timing",
 	"page.columns[].dtype": "dtype names (float64, number)",
 	"page.filter":          "each language's filter syntax",
+	"page.filter_na_rows":  "Python's filters are three-valued (a comparison with a missing value is unknown, counted here); JavaScript's are two-valued (null > 3 is false)",
 	"error.hint":           "each language's filter and column advice",
 }
 

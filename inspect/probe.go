@@ -180,8 +180,11 @@ type probeCallKey struct{}
 // the probe's caches are keyed on (browse.go's valuesGen).
 func IsProbeCall(ctx context.Context) bool { v, _ := ctx.Value(probeCallKey{}).(bool); return v }
 
+// asProbeCall marks ctx as that of a probe call (IsProbeCall).
+func asProbeCall(ctx context.Context) context.Context { return context.WithValue(ctx, probeCallKey{}, true) }
+
 func (p *probe) eval(ctx context.Context, t Target, frameID int, expr string) (string, error) {
-	ctx = context.WithValue(ctx, probeCallKey{}, true)
+	ctx = asProbeCall(ctx)
 	out, err := transportOf(t).EvaluateProbe(ctx, EvalRequest{FrameID: frameID, Expression: expr, Context: p.evalContext, RawString: p.raw})
 	if err != nil {
 		return "", err

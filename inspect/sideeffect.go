@@ -42,6 +42,7 @@ func sideEffectRefused(err error) bool {
 // evalChecked evaluates expr in the frame under the side-effect check,
 // after the canary has shown (once per debuggee) that the check is made.
 func evalChecked(ctx context.Context, t Target, p *probe, frameID int, expr string) (string, error) {
+	ctx = asProbeCall(ctx) // side-effect checked: it changes nothing
 	tr := transportOf(t)
 	req := EvalRequest{FrameID: frameID, Context: p.evalContext, RawString: p.raw, SideEffectFree: true}
 	if v, _ := t.Values().Load(checkedKey); v != true {
