@@ -181,7 +181,9 @@ type probeCallKey struct{}
 func IsProbeCall(ctx context.Context) bool { v, _ := ctx.Value(probeCallKey{}).(bool); return v }
 
 // asProbeCall marks ctx as that of a probe call (IsProbeCall).
-func asProbeCall(ctx context.Context) context.Context { return context.WithValue(ctx, probeCallKey{}, true) }
+func asProbeCall(ctx context.Context) context.Context {
+	return context.WithValue(ctx, probeCallKey{}, true)
+}
 
 func (p *probe) eval(ctx context.Context, t Target, frameID int, expr string) (string, error) {
 	ctx = asProbeCall(ctx)
