@@ -12,17 +12,20 @@ DLV_VERSION := v1.27.2
 # its client library, a Jupyter Server) for the kernel transport's tests.
 PY_DEBS    := python3-debugpy python3-pandas python3-numpy python3-torch python3-xarray python3-dask \
               python3-ipykernel python3-jupyter-client jupyter-server
+# The released targets (make dist; VS Code's linux-x64, linux-arm64,
+# darwin-x64, darwin-arm64, win32-x64), as GOOS/GOARCH.
+GO_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs run test test-go test-probe test-probe-bin check-size test-ext e2e e2e-setup vsix bench clean
+.PHONY: all build setup setup-python setup-dlv setup-node setup-node-libs setup-wine run test test-go test-probe test-probe-bin check-size test-cross test-windows test-ext e2e e2e-setup vsix dist bench clean
 
 all: build
 
 build:
 	$(GO) build -o dapscope .
 
-## setup: install what is missing (Debian python packages, Delve, npm packages).
-setup: setup-python setup-dlv setup-node setup-node-libs
+## setup: install what is missing (Debian python packages, Delve, npm packages, Wine).
+setup: setup-python setup-dlv setup-node setup-node-libs setup-wine
 
 setup-python:
 	@if ! $(PYTHON) -c 'import debugpy, pandas, numpy, torch, xarray, dask, ipykernel, jupyter_client, jupyter_server' 2>/dev/null; then \
@@ -49,12 +52,24 @@ setup-node-libs:
 	@if ! [ $(NODE_LIBS)/node_modules/.package-lock.json -nt $(NODE_LIBS)/package-lock.json ]; then \
 		cd $(NODE_LIBS) && npm ci --no-audit --no-fund; fi
 
+# Wine runs the Windows build's tests (test-windows); its Windows node comes
+# from testdata/windows's own npm lock, installed by that test.
+setup-wine:
+	@if ! command -v wine >/dev/null && ! [ -x /usr/lib/wine/wine64 ]; then \
+		echo "setup: installing wine64 from Debian"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q wine64 wine; \
+	fi
+
 ## run: the main job on the bundled example.
 run: setup build
 	./dapscope inspect testdata/python/example.py:34 sales prices config model
 
-## test: every test (the probe's tables, Go with -race, extension, end to end in a real VS Code).
-test: setup test-probe test-go test-ext e2e
+## test: every test (the probe's tables, Go with -race, every target built
+## and vetted, the Windows build under Wine, extension, every VSIX, end to
+## end in a real VS Code).
+test: setup test-probe test-go test-cross test-windows test-ext dist e2e
 
 ## test-probe: the Python probe's case tables run directly in a Python,
 ## no debugger: `make test-probe PYTHON=/opt/torch/.venv/bin/python3`.
@@ -98,6 +113,19 @@ check-size:
 		| awk '$$2 != "total" && $$1 > $(MAX_LINES) {print "  " $$2 " (" $$1 " lines)"}'); \
 	if [ -n "$$long" ]; then printf 'source files over $(MAX_LINES) lines (split them by feature):\n%s\n' "$$long"; exit 1; fi
 
+## test-cross: build and vet dapscope for every released target (vet also
+## compiles the tests; same flags as dist, so its builds reuse the cache).
+test-cross:
+	@for t in $(GO_TARGETS); do \
+		echo "cross: $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -trimpath -o /dev/null . && \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./... || exit 1; \
+	done
+
+## test-windows: the Windows build's tests, run under Wine (testdata/windows/run.sh).
+test-windows: setup-wine
+	testdata/windows/run.sh
+
 test-ext:
 	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi
 
@@ -108,9 +136,13 @@ e2e: setup-node
 e2e-setup: setup-node
 	vscode-extension/e2e/run.sh --setup-only
 
-## vsix: package the extension with the sidecar for linux-x64.
+## vsix: package the extension with the sidecar for this machine's platform.
 vsix: setup-node
 	npm run package
+
+## dist: one VSIX per released target, plain archives of each binary, SHA256SUMS (in dist/).
+dist: setup-node
+	npm run -s dist
 
 ## bench: benchmarks, benchstat-friendly (count 5).
 bench: setup
@@ -122,5 +154,4 @@ bench-inspect: setup
 	$(GO) test -run '^$$' -bench Debugpy -benchmem -count 5 -timeout 30m ./inspect | tee bench-inspect.txt
 
 clean:
-	rm -f dapscope bench.txt
-	rm -rf build/probe-bin
+	rm -rf dapscope bench.txt dist build/probe-bin

@@ -12,8 +12,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"strings"
 
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -31,7 +31,7 @@ func runDAP(ctx context.Context, args []string) int {
 	var c commonFlags
 	c.register(fs)
 	kind := fs.String("adapter", string(adapter.Default), "debug adapter: "+adapter.KindList("%s"))
-	listen := fs.String("listen", "", "serve one editor on 127.0.0.1:PORT or unix:/path instead of stdio")
+	listen := fs.String("listen", "", "serve one editor on 127.0.0.1:PORT, unix:/path or (Windows) pipe:\\\\.\\pipe\\NAME instead of stdio")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -64,20 +64,14 @@ func runDAP(ctx context.Context, args []string) int {
 	return 0
 }
 
-// listenLoopback listens on a unix socket or a loopback TCP address only.
+// listenLoopback listens on a unix socket, a Windows named pipe or a
+// loopback TCP address only.
 func listenLoopback(addr string) (net.Listener, error) {
-	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
-		return net.Listen("unix", path)
-	}
-	host, _, err := net.SplitHostPort(addr)
+	ln, err := platform.Listen(addr)
 	if err != nil {
-		return nil, fmt.Errorf("--listen %q: %v", addr, err)
+		return nil, fmt.Errorf("--listen %w", err)
 	}
-	ip := net.ParseIP(host)
-	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("--listen %q: only loopback addresses are allowed", addr)
-	}
-	return net.Listen("tcp", addr)
+	return ln, nil
 }
 
 func acceptCtx(ctx context.Context, ln net.Listener) (net.Conn, error) {

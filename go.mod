@@ -3,6 +3,7 @@ module github.com/dapscope/dapscope
 go 1.26.8
 
 require (
+	github.com/Microsoft/go-winio v0.6.2
 	github.com/chromedp/cdproto v0.159.2
 	github.com/coder/websocket v1.8.15
 	github.com/go-sourcemap/sourcemap v2.1.4+incompatible
@@ -17,6 +18,7 @@ require (
 	go.lsp.dev/protocol v0.12.0
 	go.lsp.dev/uri v0.3.0
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.26.0
 )
 
 require (
@@ -32,7 +34,6 @@ require (
 	go.uber.org/multierr v1.8.0 // indirect
 	go.uber.org/zap v1.21.0 // indirect
 	golang.org/x/sync v0.8.0 // indirect
-	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/text v0.15.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -37,8 +37,8 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.workspace, "workspace", "", "workspace root that paths are relative to (default: current directory)")
-	fs.StringVar(&c.python, "python", "/usr/bin/python3", "Python interpreter with debugpy")
-	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH or GOPATH/bin)")
+	fs.StringVar(&c.python, "python", "", "Python interpreter with debugpy, or a virtual environment's directory (default: $VIRTUAL_ENV's, else /usr/bin/python3, python3 or python on PATH; macOS: also Homebrew's and python.org's; Windows: python.exe or the py launcher)")
+	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH, GOBIN, GOPATH/bin or ~/go/bin)")
 	fs.StringVar(&c.node, "node", "", "node executable for JavaScript and TypeScript (default: node on PATH; TypeScript needs Node >= 22.6)")
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")

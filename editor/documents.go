@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
 
 type documents struct {
@@ -56,7 +55,11 @@ func (d *documents) get(u protocol.DocumentURI) (string, bool) {
 	if ok {
 		return t, true
 	}
-	b, err := os.ReadFile(uri.URI(u).Filename())
+	f := docFile(u)
+	if f == "" {
+		return "", false
+	}
+	b, err := os.ReadFile(f)
 	if err != nil {
 		return "", false
 	}

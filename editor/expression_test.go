@@ -2,7 +2,11 @@
 
 package editor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dapscope/dapscope/platform"
+)
 
 func TestExpressionAt(t *testing.T) {
 	cases := []struct{ line, want string }{
@@ -73,5 +77,26 @@ func TestSamePathAcceptsURIs(t *testing.T) {
 		if got := samePath(c.a, c.b); got != c.want {
 			t.Errorf("samePath(%q, %q) = %v", c.a, c.b, got)
 		}
+	}
+	// Windows' paths, checked on any system: VS Code writes the drive in
+	// lower case and URIs with %3A; a share keeps its host.
+	win := platform.Flavour{Windows: true, FoldCase: true}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{`C:\w\child.py`, `c:\w\child.py`, true},
+		{"file:///c%3A/w/child.py", `C:\w\child.py`, true},
+		{"vscode-remote://ssh-remote+winbox/c:/w/Child.py", `C:/w/child.py`, true},
+		{"file://srv/share/child.py", `\\srv\share\child.py`, true},
+		{"file://srv/share/child.py", `C:\share\child.py`, false},
+		{`C:\w\child.py`, `D:\w\child.py`, false},
+	} {
+		if got := samePathIn(win, c.a, c.b); got != c.want {
+			t.Errorf("windows samePath(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+	if got := docFile("untitled:Untitled-1"); got != "" {
+		t.Errorf("docFile(untitled) = %q, want none", got)
 	}
 }

@@ -9,16 +9,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	godap "github.com/google/go-dap"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -65,20 +64,19 @@ func (s *Server) pausedTargets() []pausedTarget {
 	return out
 }
 
-// samePath reports whether two source paths name one file; a path may be
-// a URI, as VS Code hands back bridged stack traces in remote setups.
-func samePath(a, b string) bool {
-	a, b = bridge.LocalPath(a), bridge.LocalPath(b)
-	if a == "" || b == "" {
-		return false
-	}
-	a, b = filepath.Clean(a), filepath.Clean(b)
-	if a == b {
-		return true
-	}
-	ea, err1 := filepath.EvalSymlinks(a)
-	eb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ea == eb
+// samePath reports whether two frame or document paths name one file, in
+// this system's way (case on Windows and macOS, links).
+func samePath(a, b string) bool { return samePathIn(platform.Host, a, b) }
+
+func samePathIn(f platform.Flavour, a, b string) bool {
+	return f.Same(bridge.LocalPathIn(f, a), bridge.LocalPathIn(f, b))
+}
+
+// docFile is the file of a document URI ("" when it is not a file:
+// untitled:, another scheme).
+func docFile(u protocol.DocumentURI) string {
+	p, _ := platform.Host.FromURL(string(u))
+	return p
 }
 
 func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error) {
@@ -103,7 +101,10 @@ func (s *Server) hover(ctx context.Context, params json.RawMessage) (any, error)
 		s.log.Debug("hover: no expression under the cursor", "line", p.Position.Line, "character", p.Position.Character)
 		return nil, nil
 	}
-	file := uri.URI(p.TextDocument.URI).Filename()
+	file := docFile(p.TextDocument.URI)
+	if file == "" {
+		return nil, nil
+	}
 	for _, t := range targets {
 		frameID, found := s.hoverFrame(ctx, t, file)
 		if !found {

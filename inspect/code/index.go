@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 )
 
 // Index is an opened code index of one repository. It is safe for concurrent
@@ -59,8 +60,8 @@ func OpenContext(ctx context.Context, repoRoot string, opts Options) (*Index, er
 		return nil, errorf(errcode.InvalidPath, nil, "repository root %q is not a directory", repoRoot)
 	}
 	alias := root
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r // walk the real directory even when given a symlink
+	if r, err := platform.RealPath(root); err == nil {
+		root = r // walk the real directory even when given a link
 	}
 	if opts.IndexDir == "" {
 		opts.IndexDir = filepath.Join(root, ".dapscope")

@@ -110,7 +110,7 @@ type Options struct {
 	// When it cannot be written the index lives in memory only.
 	IndexDir string
 	// Python is the interpreter whose ast module parses Python sources;
-	// default /usr/bin/python3 (then "python3" on PATH).
+	// default the system's Python 3 (platform.Find).
 	Python string
 	// MaxFileBytes skips larger source files; default 1 MiB.
 	MaxFileBytes int64

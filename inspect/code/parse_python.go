@@ -9,12 +9,13 @@ package code
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 //go:embed pyast_helper.py
@@ -68,17 +69,16 @@ func (c pyCall) toCall() call {
 	return call{Name: name, Recv: recv, Line: int(line)}
 }
 
-// pythonPath picks the interpreter: the option, /usr/bin/python3, python3.
+// pythonPath picks the interpreter: the option, else the system's Python 3
+// (platform.Find: /usr/bin/python3 first on Linux, python.exe or the py
+// launcher on Windows).
 func pythonPath(opt string) (string, error) {
 	if opt != "" {
 		return opt, nil
 	}
-	if _, err := os.Stat("/usr/bin/python3"); err == nil {
-		return "/usr/bin/python3", nil
-	}
-	p, err := exec.LookPath("python3")
+	p, err := platform.Find(platform.Python)
 	if err != nil {
-		return "", errors.New("no python3 interpreter found for parsing Python sources")
+		return "", fmt.Errorf("no Python interpreter for parsing Python sources: %w", err)
 	}
 	return p, nil
 }

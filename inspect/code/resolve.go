@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 )
 
 // target is a resolved query.
@@ -31,7 +32,7 @@ func cleanRel(p string) (string, *errcode.Error) {
 	if p == "" {
 		return "", errorf(errcode.InvalidPath, nil, "empty path")
 	}
-	if strings.HasPrefix(p, "/") || filepath.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
+	if strings.HasPrefix(p, "/") || platform.Host.IsAbs(p) || (len(p) > 1 && p[1] == ':') {
 		return "", errorf(errcode.InvalidPath, nil, "path %q must be relative to the repository root", orig)
 	}
 	for _, part := range strings.Split(p, "/") {
@@ -50,25 +51,30 @@ func cleanRel(p string) (string, *errcode.Error) {
 }
 
 // RelPath converts an absolute path inside the repository (as debuggers
-// report stop locations) to the repo-relative form, or reports false.
-func (ix *Index) RelPath(abs string) (string, bool) {
-	if !filepath.IsAbs(abs) {
+// report stop locations) to the repo-relative form, or reports false. The
+// system's path rules apply (platform.Host: drive letters and case on
+// Windows, case on macOS).
+func (ix *Index) RelPath(abs string) (string, bool) { return ix.relPathIn(platform.Host, abs) }
+
+func (ix *Index) relPathIn(f platform.Flavour, abs string) (string, bool) {
+	if !f.IsAbs(abs) {
 		p, err := cleanRel(abs)
 		return p, err == nil
 	}
 	for _, root := range []string{ix.root, ix.alias} {
-		for _, a := range []string{filepath.Clean(abs), evalOr(abs)} {
-			rel, err := filepath.Rel(root, a)
-			if err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-				return filepath.ToSlash(rel), true
+		for _, a := range []string{f.Clean(abs), evalOr(abs)} {
+			if rel, ok := f.Rel(root, a); ok && rel != "." {
+				return rel, true
 			}
 		}
 	}
 	return "", false
 }
 
+// evalOr is p with its links resolved (platform.RealPath: junctions too on
+// Windows), or p.
 func evalOr(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := platform.RealPath(p); err == nil {
 		return r
 	}
 	return p
@@ -117,10 +123,9 @@ func (ix *Index) resolve(g *graph, files map[string]*fileRec, q Query) (target, 
 	return target{mode: ModeFile, id: g.fileEnt[rel], path: rel}, nil
 }
 
-// inside reports whether abs, with symlinks resolved, stays in the root.
+// inside reports whether abs, with links resolved, stays in the root.
 func (ix *Index) inside(abs string) bool {
-	r, err := filepath.Rel(evalOr(ix.root), evalOr(abs))
-	return err == nil && !strings.HasPrefix(r, "..")
+	return platform.Host.Within(evalOr(ix.root), evalOr(abs))
 }
 
 // innermost returns the smallest definition of path covering line, or -1.

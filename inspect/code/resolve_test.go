@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 )
 
 func TestPathAndLineResolution(t *testing.T) {
@@ -132,5 +133,36 @@ func TestNoGraphStillHasSnippet(t *testing.T) {
 	r := inspect(t, ix, Query{Symbol: "notes.orphan.lonely"})
 	if r.GraphStatus != GraphIsolated || !strings.Contains(r.Snippet, "return y") {
 		t.Errorf("orphan: graph_status %s snippet %q", r.GraphStatus, r.Snippet)
+	}
+}
+
+// Stop locations as each system's debuggers write them, checked on any
+// system: Windows drive letters (any case), either separator and shares;
+// a case difference on macOS.
+func TestRelPathFlavours(t *testing.T) {
+	win := platform.Flavour{Windows: true, FoldCase: true}
+	mac := platform.Flavour{FoldCase: true}
+	for _, tc := range []struct {
+		f         platform.Flavour
+		root, abs string
+		want      string
+		ok        bool
+	}{
+		{win, `C:\repo`, `C:\repo\pkg\mod.py`, "pkg/mod.py", true},
+		{win, `C:\repo`, `c:/repo/pkg/mod.py`, "pkg/mod.py", true},
+		{win, `C:\Repo`, `C:\REPO\Mod.py`, "Mod.py", true},
+		{win, `C:\repo`, `C:\repo2\mod.py`, "", false},
+		{win, `C:\repo`, `D:\repo\mod.py`, "", false},
+		{win, `C:\repo`, `C:\repo`, "", false},
+		{win, `\\srv\share\repo`, `\\srv\share\repo\a.py`, "a.py", true},
+		{win, `C:\repo`, `pkg\mod.py`, "pkg/mod.py", true}, // already relative
+		{mac, "/Users/me/repo", "/Users/me/Repo/a.py", "a.py", true},
+		{platform.Unix, "/home/me/repo", "/home/me/Repo/a.py", "", false},
+	} {
+		ix := &Index{root: tc.root, alias: tc.root}
+		got, ok := ix.relPathIn(tc.f, tc.abs)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("RelPath(%q) under %q = %q %v, want %q %v", tc.abs, tc.root, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -7,22 +7,43 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/dapscope/dapscope/inspect"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/dapscope/dapscope/inspect"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
-// DefaultPython is the interpreter that has Debian's debugpy.
-const DefaultPython = "/usr/bin/python3"
+// DefaultPython is the interpreter debugpy runs with when none is given:
+// an activated venv's, else the first Python 3 where the system's
+// installers put it (platform.Find; on Linux /usr/bin/python3 first, which
+// has Debian's python3-debugpy); "" when there is none.
+func DefaultPython() string {
+	p, _ := platform.Find(platform.Python)
+	return p
+}
+
+// pythonOr is py, or the default interpreter when py is "".
+func pythonOr(py string) string {
+	if py == "" {
+		if py = DefaultPython(); py == "" {
+			py = "python3"
+		}
+	}
+	return py
+}
 
 // DebugpyConfig configures a debugpy adapter.
 type DebugpyConfig struct {
-	Python string // default DefaultPython
+	Python string // default DefaultPython()
 	Dir    string
 	Env    []string // extra environment for the adapter process
 	Logger *slog.Logger
@@ -32,7 +53,10 @@ type DebugpyConfig struct {
 func StartDebugpy(ctx context.Context, cfg DebugpyConfig) (*Adapter, error) {
 	py := cfg.Python
 	if py == "" {
-		py = DefaultPython
+		var err error
+		if py, err = platform.Find(platform.Python); err != nil {
+			return nil, err
+		}
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -50,6 +74,9 @@ func StartDebugpy(ctx context.Context, cfg DebugpyConfig) (*Adapter, error) {
 		return nil, err
 	}
 	a, err := startProcess(cmd, log.With("adapter", "debugpy"), false)
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return nil, platform.Missing(platform.Python, py)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("starting debugpy adapter with %s: %w", py, err)
 	}
@@ -94,11 +121,7 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	args["console"] = "internalConsole"
 	args["redirectOutput"] = true
 	args["justMyCode"] = true
-	py := cfg.Exe
-	if py == "" {
-		py = DefaultPython
-	}
-	args["python"] = []string{py}
+	args["python"] = []string{pythonOr(cfg.Exe)}
 	if cfg.Program != "" {
 		args["program"] = cfg.Program
 	} else {
@@ -154,10 +177,7 @@ const diagnoseScript = "import debugpy, debugpy._vendored.force_pydevd, pydevd"
 // without debugpy) never reaches the client. Re-run the debuggee's own
 // imports with its interpreter, env and cwd, and return their error.
 func (debugpyDriver) Diagnose(ctx context.Context, cfg LaunchConfig) string {
-	py := cfg.Exe
-	if py == "" {
-		py = DefaultPython
-	}
+	py := pythonOr(cfg.Exe)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-c", diagnoseScript)

@@ -7,14 +7,19 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/dapscope/dapscope/inspect"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/dapscope/dapscope/inspect"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // DlvConfig configures a Delve adapter.
@@ -27,26 +32,9 @@ type DlvConfig struct {
 	ConnectTimeout time.Duration
 }
 
-// FindDlv looks for dlv on PATH, then in $GOPATH/bin and ~/go/bin.
-func FindDlv() (string, error) {
-	if p, err := exec.LookPath("dlv"); err == nil {
-		return p, nil
-	}
-	var dirs []string
-	if gp := os.Getenv("GOPATH"); gp != "" {
-		dirs = append(dirs, filepath.Join(gp, "bin"))
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, "go", "bin"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "dlv")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("dlv not found on PATH or in GOPATH/bin (run `make setup`)")
-}
+// FindDlv looks for dlv (dlv.exe) on PATH, then in $GOBIN, $GOPATH/bin and
+// ~/go/bin; its error says how to install Delve.
+func FindDlv() (string, error) { return platform.Find(platform.Dlv) }
 
 // StartDlv starts `dlv dap` and waits for it to connect back.
 func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
@@ -74,6 +62,9 @@ func StartDlv(ctx context.Context, cfg DlvConfig) (*Adapter, error) {
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	a, err := startProcess(cmd, log.With("adapter", "dlv"), true)
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return nil, platform.Missing(platform.Dlv, bin)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}

@@ -8,12 +8,13 @@ package adapter
 
 import (
 	"context"
-	"fmt"
-	"github.com/dapscope/dapscope/inspect"
 	"log/slog"
 	"net"
 	"os/exec"
 
+	"github.com/dapscope/dapscope/inspect"
+
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter/node"
 )
 
@@ -27,10 +28,13 @@ type NodeConfig struct {
 func StartNode(ctx context.Context, cfg NodeConfig) (*Adapter, error) {
 	bin := cfg.Node
 	if bin == "" {
-		bin = node.DefaultNode
-	}
-	if _, err := exec.LookPath(bin); err != nil {
-		return nil, fmt.Errorf("node not found (%s): install Node.js or give its path: %w", bin, err)
+		p, err := platform.Find(platform.Node)
+		if err != nil {
+			return nil, err
+		}
+		bin = p
+	} else if _, err := exec.LookPath(bin); err != nil {
+		return nil, platform.Missing(platform.Node, bin)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -1,10 +1,11 @@
 // Package adapter starts real debug adapters (debugpy, Delve) as child
 // processes and hands back their DAP connection.
 //
-// This file holds the child-process plumbing shared by both: its own process
-// group, stderr drained continuously into the log, and staged shutdown
-// (close stdin, wait, SIGTERM, wait, SIGKILL the whole group) so that no
-// adapter, launcher or debuggee is left behind.
+// This file holds the child-process plumbing shared by both: a process
+// tree of its own (platform.Tree: a process group on Unix, a job object on
+// Windows), stderr drained continuously into the log, and staged shutdown
+// (close stdin, wait, SIGTERM where the system has it, wait, kill the whole
+// tree) so that no adapter, launcher or debuggee is left behind.
 package adapter
 
 import (
@@ -14,8 +15,9 @@ import (
 	"log/slog"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // Grace periods of the staged shutdown.
@@ -29,6 +31,7 @@ type Adapter struct {
 	Kind Kind
 	conn io.ReadWriteCloser
 	cmd  *exec.Cmd
+	tree *platform.Tree
 	log  *slog.Logger
 
 	closeOnce sync.Once
@@ -62,10 +65,9 @@ func (a *Adapter) ExitErr() error {
 	return a.waitErr
 }
 
-// startProcess starts cmd in its own process group with stderr (and stdout
-// when drainStdout) drained into the log.
+// startProcess starts cmd in a process tree of its own with stderr (and
+// stdout when drainStdout) drained into the log.
 func startProcess(cmd *exec.Cmd, log *slog.Logger, drainStdout bool) (*Adapter, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -76,10 +78,11 @@ func startProcess(cmd *exec.Cmd, log *slog.Logger, drainStdout bool) (*Adapter, 
 			return nil, err
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := platform.StartTree(cmd)
+	if err != nil {
 		return nil, err
 	}
-	a := &Adapter{cmd: cmd, log: log, waitDone: make(chan struct{})}
+	a := &Adapter{cmd: cmd, tree: tree, log: log, waitDone: make(chan struct{})}
 	var drains sync.WaitGroup
 	drains.Add(1)
 	go func() { defer drains.Done(); drain(stderr, log, "stderr") }()
@@ -110,9 +113,10 @@ func drain(r io.Reader, log *slog.Logger, stream string) {
 	_, _ = io.Copy(io.Discard, r) // keep draining past an over-long line
 }
 
-// Close ends the adapter: close its input, then SIGTERM, then SIGKILL, each
-// after a grace period, and finally kill whatever is left in its process
-// group (launcher, debuggee). It returns once the process has exited.
+// Close ends the adapter: close its input, then SIGTERM (Unix), then kill
+// its tree, each after a grace period, and finally kill whatever is left
+// in its tree (launcher, debuggee). It returns once the process has
+// exited.
 func (a *Adapter) Close() error {
 	a.closeOnce.Do(func() {
 		if a.conn != nil {
@@ -125,17 +129,16 @@ func (a *Adapter) Close() error {
 		if a.stdin != nil {
 			_ = a.stdin.Close()
 		}
-		pgid := a.cmd.Process.Pid
 		if !waitFor(a.waitDone, StdinGrace) {
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !waitFor(a.waitDone, TermGrace) {
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			// Windows has no SIGTERM: after stdin, the tree is killed.
+			if a.tree.Terminate() != nil || !waitFor(a.waitDone, TermGrace) {
+				_ = a.tree.Kill()
 				<-a.waitDone
 			}
 		}
-		// The adapter is gone; anything still in its group, and any
+		// The adapter is gone; anything still in its tree, and any
 		// debuggee it started in a group of its own, is an orphan.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		a.tree.Close()
 		a.killTracked()
 	})
 	<-a.waitDone

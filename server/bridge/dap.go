@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -192,13 +193,19 @@ func editorMessage(err error) string {
 	return err.Error()
 }
 
-// LocalPath turns a frame's source path into a file path: VS Code hands a
-// remote window's stack traces back with URIs (vscode-remote://host/path,
-// file:///path).
-func LocalPath(p string) string {
+// LocalPath turns a frame's source path into a file path: VS Code hands
+// bridged stack traces back with URIs in remote setups
+// (vscode-remote://host/path, file:///path, file:///c:/path on Windows).
+func LocalPath(p string) string { return LocalPathIn(platform.Host, p) }
+
+// LocalPathIn is LocalPath in a system's path flavour.
+func LocalPathIn(f platform.Flavour, p string) string {
 	if i := strings.Index(p, "://"); i > 0 && !strings.ContainsAny(p[:i], "/\\") {
 		if u, err := url.Parse(p); err == nil && u.Path != "" {
-			return u.Path
+			if fp, ok := f.FromURL(p); ok {
+				return fp // file://, a Windows share's host kept
+			}
+			return f.FromURLPath(u.Path)
 		}
 	}
 	return p

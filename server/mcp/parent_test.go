@@ -1,3 +1,5 @@
+//go:build linux
+
 // parent_test.go: `dapscope mcp --http` ends when the process that started
 // it dies (no re-parented server left listening), unless --detached.
 

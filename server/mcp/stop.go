@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -357,8 +357,8 @@ func (s *Server) relPath(p string) string {
 	if p == "" {
 		return p
 	}
-	if r, err := filepath.Rel(s.mgr.Workspace(), p); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
+	if r, ok := platform.Host.Rel(s.mgr.Workspace(), p); ok {
+		return r
 	}
 	return p
 }

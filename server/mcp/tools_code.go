@@ -8,12 +8,12 @@ package mcp
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/code"
+	"github.com/dapscope/dapscope/platform"
 )
 
 // codeIndex opens the workspace's index in the background.
@@ -130,7 +130,7 @@ func (s *Server) registerCodeTools() {
 			if ix == nil {
 				return nil, &errcode.Error{Code: errcode.IndexUnavailable, Message: "the workspace could not be indexed", Hint: "see the server log"}
 			}
-			if filepath.IsAbs(q.Path) {
+			if platform.Host.IsAbs(q.Path) {
 				rel, ok := ix.RelPath(q.Path)
 				if !ok {
 					return nil, &errcode.Error{Code: errcode.NotFound, Field: "path", Message: q.Path + " is outside the indexed workspace"}

@@ -1,3 +1,5 @@
+//go:build linux
+
 // bench_node_test.go: Node benchmarks on real node, each compared side by
 // side in the same run:
 //   - an evaluate round trip in a paused frame: direct CDP (one

@@ -11,11 +11,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 )
 
@@ -119,8 +119,8 @@ func TestKilledDebuggeeAndTerminate(t *testing.T) {
 		_, err := s.Evaluate(context.Background(), "__import__('time').sleep(30)", 0, "repl")
 		errc <- err
 	}()
-	time.Sleep(500 * time.Millisecond) // let the evaluate start (either order is checked below)
-	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+	time.Sleep(500 * time.Millisecond)                    // let the evaluate start (either order is checked below)
+	if err := platform.KillProcess(pids[0]); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	var se *errcode.Error

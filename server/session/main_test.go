@@ -16,7 +16,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// go-winio's one I/O completion goroutine (Windows: the editor's
+	// named pipe) lives as long as the process.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Microsoft/go-winio.ioCompletionProcessor"))
 }
 
 // repoRoot is the module root (the tests' workspace).

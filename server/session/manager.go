@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
@@ -28,7 +29,7 @@ type CustomHandler func(ctx context.Context, s *Session, args json.RawMessage) (
 // ManagerOptions configure a Manager.
 type ManagerOptions struct {
 	Workspace string // root for relative paths (default: cwd)
-	Python    string // default /usr/bin/python3
+	Python    string // an interpreter or a venv directory; default adapter.DefaultPython()
 	Dlv       string // default: found on PATH or in GOPATH/bin
 	Node      string // default: node on PATH
 	// NoDelay applies the adapter's first-stop fix (pydevd's TCP_NODELAY)
@@ -97,7 +98,9 @@ func NewManager(opts ManagerOptions) *Manager {
 		opts.Workspace = abs
 	}
 	if opts.Python == "" {
-		opts.Python = adapter.DefaultPython
+		opts.Python = adapter.DefaultPython()
+	} else if st, err := os.Stat(opts.Python); err == nil && st.IsDir() {
+		opts.Python = platform.VenvPython(opts.Python) // a virtual environment
 	}
 	opts.NoDelay = !opts.DisableNoDelay
 	if opts.InterruptTimeout == 0 {

@@ -12,8 +12,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // startInspectedNode runs node --inspect=127.0.0.1:0 prog and returns the
@@ -21,15 +22,15 @@ import (
 func startInspectedNode(t *testing.T, prog string) (*exec.Cmd, int) {
 	t.Helper()
 	cmd := exec.Command("node", "--inspect=127.0.0.1:0", prog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := platform.StartTree(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	t.Cleanup(func() { _ = tree.Kill(); _ = cmd.Wait(); tree.Close() })
 	sc := bufio.NewScanner(stderr)
 	re := regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`)
 	for sc.Scan() {

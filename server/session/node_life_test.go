@@ -1,3 +1,5 @@
+//go:build linux
+
 // node_life_test.go: Node sessions from the program alone — a TypeScript
 // program on Node 24 picks the node adapter from its extension and stops on
 // the right lines — and nothing orphaned: node ends with its session, and

@@ -143,3 +143,35 @@ func TestNodeWorkerThreadRuns(t *testing.T) {
 		t.Errorf("output = %q", out)
 	}
 }
+
+// TestNodeSetBreakpointsWhilePaused: breakpoints replaced on a paused Node
+// session (the session API's SetBreakpoints, as MCP's debug_set_breakpoints
+// calls it) take effect at the next stop; on Windows too, where the file's
+// path has a drive (run under Wine).
+func TestNodeSetBreakpointsWhilePaused(t *testing.T) {
+	m := newTestManager(t, ManagerOptions{})
+	ctx := testCtx(t)
+	prog := "testdata/node/basic.js"
+	s, err := m.Launch(ctx, LaunchSpec{Program: prog, Breakpoints: []Breakpoint{{File: prog, Line: markerLine(t, prog, "square")}}})
+	if err != nil {
+		t.Fatalf("Launch: %v", err)
+	}
+	if st := waitStop(t, s); st.Location.Function != "square" {
+		t.Fatalf("first stop = %+v", st.Location)
+	}
+	// → setBreakpoints(@loop if i === 3): replaces @square
+	states, err := s.SetBreakpoints(ctx, prog, []Breakpoint{{Line: markerLine(t, prog, "loop"), Condition: "i === 3"}})
+	if err != nil || len(states) != 1 || !states[0].Verified {
+		t.Fatalf("SetBreakpoints = %+v, %v", states, err)
+	}
+	if err := s.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st := waitStop(t, s)
+	if st.Location.Line != markerLine(t, prog, "loop") || st.Location.File != prog {
+		t.Fatalf("after SetBreakpoints: stop = %+v, want %s:%d", st.Location, prog, markerLine(t, prog, "loop"))
+	}
+	if ev, err := s.Evaluate(ctx, "i", 0, ""); err != nil || ev.Result != "3" {
+		t.Fatalf("evaluate i = %+v, %v (the square breakpoint must be gone, the condition honoured)", ev, err)
+	}
+}

@@ -1,7 +1,7 @@
 // proxy.go: an editor connecting through the proxy — ServeEditor runs one
 // editor connection as the primary client of a new session, ListenEditor
-// waits for it on a private unix socket (or loopback port) — and the "dapscope/…" requests an
-// editor sends, answered by the sidecar.
+// waits for it on a private unix socket (Windows: a named pipe) — and the
+// "dapscope/…" requests an editor sends, answered by the sidecar.
 
 package session
 
@@ -11,13 +11,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 )
 
@@ -83,12 +81,12 @@ func (m *Manager) connectEditor(ctx context.Context, d adapter.Driver, hostPort 
 
 // ListenEditor listens for ONE editor connection and serves it in the
 // background; it returns the address to connect to: "unix:/path" for a
-// socket in a private 0700 directory (preferred: only this user can
-// connect), or a loopback "host:port" where sockets are unavailable. The
+// socket in a private 0700 directory, or on Windows `pipe:\\.\pipe\name`
+// for a named pipe only this user may open (platform.ListenPrivate). The
 // listener closes as soon as that one connection arrives (or after two
 // minutes without one), so nothing else can connect to the session.
 func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, error) {
-	ln, addr, cleanup, err := listenPrivate()
+	ln, addr, cleanup, err := platform.ListenPrivate()
 	if err != nil {
 		return "", err
 	}
@@ -101,9 +99,6 @@ func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, err
 			m.log.Warn("editor did not connect", "err", err)
 			return
 		}
-		if tc, ok := c.(*net.TCPConn); ok {
-			_ = tc.SetNoDelay(true)
-		}
 		if err := m.ServeEditor(ctx, c, spec); err != nil {
 			m.log.Warn("editor session ended", "err", err)
 		}
@@ -113,40 +108,22 @@ func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, err
 
 // DialProxy connects to an address ListenEditor returned (tests, tools).
 func DialProxy(addr string) (net.Conn, error) {
-	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
-		return net.DialTimeout("unix", path, 10*time.Second)
-	}
-	return net.DialTimeout("tcp", addr, 10*time.Second)
+	return platform.Dial(context.Background(), addr)
 }
 
-// listenPrivate listens on a unix socket in a new 0700 directory, or on
-// loopback TCP when that fails.
-func listenPrivate() (net.Listener, string, func(), error) {
-	if dir, err := os.MkdirTemp("", "dapscope-"); err == nil {
-		if err := os.Chmod(dir, 0o700); err == nil {
-			path := filepath.Join(dir, "dap.sock")
-			if ln, err := net.Listen("unix", path); err == nil {
-				return ln, "unix:" + path, func() { _ = ln.Close(); _ = os.RemoveAll(dir) }, nil
-			}
-		}
-		_ = os.RemoveAll(dir)
-	}
-	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return ln, ln.Addr().String(), func() { _ = ln.Close() }, nil
-}
-
-// acceptOne accepts one connection, then closes the listener.
+// acceptOne accepts one connection, then closes the listener; it gives up
+// when ctx ends or after wait.
 func acceptOne(ctx context.Context, ln net.Listener, wait time.Duration) (net.Conn, error) {
 	defer ln.Close()
-	if d, ok := ln.(interface{ SetDeadline(time.Time) error }); ok {
-		_ = d.SetDeadline(time.Now().Add(wait))
-	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
-	return ln.Accept()
+	c, err := ln.Accept()
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("no connection: %w", context.Cause(ctx))
+	}
+	return c, err
 }
 
 // custom answers a "dapscope/…" request of an editor on session s.

@@ -8,6 +8,7 @@ package session
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
@@ -231,7 +232,9 @@ func (s *Session) SetBreakpoints(ctx context.Context, file string, bps []Breakpo
 	for i := range bps {
 		bps[i].File = abs
 	}
-	if _, err := validateBreakpoints("/", bps, "breakpoints"); err != nil {
+	// The files are resolved already: the root of abs's volume ("/"; C:\
+	// or \\server\share\ on Windows) stands for the workspace.
+	if _, err := validateBreakpoints(filepath.VolumeName(abs)+string(filepath.Separator), bps, "breakpoints"); err != nil {
 		return nil, err
 	}
 	return s.setBreakpoints(ctx, abs, bps)

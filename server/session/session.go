@@ -7,14 +7,13 @@ package session
 
 import (
 	"log/slog"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/mux"
 )
@@ -175,8 +174,8 @@ func (s *Session) rel(p string) string {
 	if p == "" || ws == "" {
 		return p
 	}
-	if r, err := filepath.Rel(ws, p); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
+	if r, ok := platform.Host.Rel(ws, p); ok {
+		return r
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 // validate.go: checks on everything an agent or the CLI can send, with
 // typed errors naming the field. Paths are workspace-relative, never `..`,
-// never a symbolic link leading out of the workspace, and must exist;
+// never a link (symbolic link, junction) leading out of the workspace, and
+// must exist (in this system's path flavour: drive letters, `\`, case);
 // lines are 1-based within the file; a node launch's runtime executable
 // must be one.
 
@@ -12,12 +13,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 )
 
@@ -37,43 +38,48 @@ const (
 // resolvePath turns a workspace-relative path into an absolute one inside
 // the workspace. Absolute paths are accepted only when inside it.
 func resolvePath(workspace, field, p string) (string, error) {
+	return resolvePathIn(platform.Host, workspace, field, p)
+}
+
+// resolvePathIn is resolvePath for the paths of flavour f (the tests give
+// other systems' flavours): drive letters and shares, either separator,
+// and case folding where f folds it. Links are resolved by this system
+// (platform.RealPath: symbolic links, and on Windows junctions too).
+func resolvePathIn(f platform.Flavour, workspace, field, p string) (string, error) {
 	if p == "" {
 		return "", errcode.Invalid(field, "required")
 	}
 	if strings.ContainsRune(p, 0) {
 		return "", errcode.Invalid(field, "contains a NUL byte")
 	}
-	for _, part := range strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' }) {
-		if part == ".." {
-			return "", errcode.Invalid(field, "%q must not contain '..'", p)
-		}
+	if f.HasDotDot(p) {
+		return "", errcode.Invalid(field, "%q must not contain '..'", p)
 	}
 	abs := p
-	if !filepath.IsAbs(p) {
-		abs = filepath.Join(workspace, p)
+	if !f.IsAbs(p) {
+		if f.Windows && (f.Clean(p)[0] == '\\' || len(p) >= 2 && p[1] == ':') {
+			// \x is on the current drive, C:x in C:'s current directory:
+			// neither is under the workspace.
+			return "", errcode.Invalid(field, "%q must be relative to the workspace, or absolute with its drive", p)
+		}
+		abs = f.Join(workspace, p)
 	}
-	abs = filepath.Clean(abs)
-	if !within(workspace, abs) {
+	abs = f.Clean(abs)
+	if !f.Within(workspace, abs) {
 		return "", errcode.Invalid(field, "%q is outside the workspace", p)
 	}
-	// Symbolic links are resolved before the check: a link inside the
-	// workspace that points outside it is refused like the outside path.
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
+	// Links are resolved before the check: a link inside the workspace
+	// that points outside it is refused like the outside path.
+	if real, err := platform.RealPath(abs); err == nil {
 		root := workspace
-		if r, err := filepath.EvalSymlinks(workspace); err == nil {
+		if r, err := platform.RealPath(workspace); err == nil {
 			root = r
 		}
-		if !within(root, real) {
-			return "", errcode.Invalid(field, "%q is a symbolic link to %q, outside the workspace", p, real)
+		if !f.Within(root, real) {
+			return "", errcode.Invalid(field, "%q is a link to %q, outside the workspace", p, real)
 		}
 	}
 	return abs, nil
-}
-
-// within reports whether abs is root or below it (both clean and absolute).
-func within(root, abs string) bool {
-	rel, err := filepath.Rel(root, abs)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // existingFile resolves p and checks it is a regular file (or a directory
@@ -170,8 +176,8 @@ func (m *Manager) runtimeExecutable(kind adapter.Kind, exe string) (string, erro
 	if kind != adapter.Node {
 		return "", errcode.Invalid(field, "is for the node adapter (this launch runs %s; its executable comes from the sidecar's flags)", kind)
 	}
-	if strings.ContainsRune(exe, '/') && !filepath.IsAbs(exe) {
-		exe = filepath.Join(m.opts.Workspace, exe)
+	if strings.ContainsAny(exe, string([]byte{'/', platform.Host.Separator()})) && !platform.Host.IsAbs(exe) {
+		exe = platform.Host.Join(m.opts.Workspace, exe)
 	}
 	path, err := exec.LookPath(exe)
 	if err != nil {

@@ -46,15 +46,21 @@ export function withDefaults(config: Record<string, unknown>, languageId?: strin
   return c as DebugConfig;
 }
 
-/** A proxy address: a unix socket path, or a loopback host and port. */
+/** A proxy address: a unix socket or Windows named pipe path, or a loopback host and port. */
 export type ProxyAddress = { pipe: string } | { host: string; port: number };
 
-/** Parses "unix:/path" or "host:port" (IPv6 in brackets allowed). */
+/** Parses "unix:/path", "pipe:\\\\.\\pipe\\name" (Windows) or "host:port" (IPv6 in brackets allowed). */
 export function parseAddress(addr: string): ProxyAddress {
   const a = addr.trim();
   if (a.startsWith('unix:')) {
     const pipe = a.slice('unix:'.length);
     if (!pipe.startsWith('/')) throw new Error(`dapscope: bad proxy socket ${JSON.stringify(addr)}`);
+    return { pipe };
+  }
+  if (a.startsWith('pipe:')) {
+    // A local named pipe only: \\.\pipe\… (Node connects to it like a socket).
+    const pipe = a.slice('pipe:'.length);
+    if (!/^\\\\\.\\pipe\\[^\\/]+$/.test(pipe)) throw new Error(`dapscope: bad proxy pipe ${JSON.stringify(addr)}`);
     return { pipe };
   }
   const m = /^\[?([^\]]*?)\]?:(\d+)$/.exec(a);

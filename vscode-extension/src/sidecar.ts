@@ -7,22 +7,54 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HOVER_LANGUAGES } from './adapter';
+import { resolveSidecar, type Host } from './binary';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, PageParams, PageResult, SessionEvent, StartProxyResult } from './protocol';
 import type { InspectResult } from './types';
 
-/** The sidecar binary: the `dapscope.path` setting, else the bundled one, else `dapscope` on PATH. */
+/** The host as resolveSidecar sees it: this machine's files and PATH. */
+const thisHost: Host = {
+  platform: process.platform,
+  arch: process.arch,
+  env: process.env,
+  exists: (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  head: (p) => {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(p, 'r');
+      const b = Buffer.alloc(4096);
+      return b.subarray(0, fs.readSync(fd, b, 0, b.length, 0));
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  },
+};
+
+/**
+ * The sidecar binary (binary.ts): the `dapscope.path` setting, else the one
+ * bundled for this platform, else `dapscope` on PATH. Throws an error that
+ * says what to install when none can run here.
+ */
 export function sidecarPath(extPath: string): string {
   const configured = vscode.workspace.getConfiguration('dapscope').get<string>('path');
-  if (configured) return configured;
-  const bundled = path.join(extPath, 'bin', process.platform === 'win32' ? 'dapscope.exe' : 'dapscope');
-  if (!fs.existsSync(bundled)) return 'dapscope';
-  try {
-    fs.accessSync(bundled, fs.constants.X_OK);
-  } catch {
-    fs.chmodSync(bundled, 0o755); // some unpackers drop the executable bit
+  const r = resolveSidecar(configured, extPath, thisHost);
+  if ('error' in r) throw new Error(r.error);
+  if (r.source === 'bundled' && process.platform !== 'win32') {
+    try {
+      fs.accessSync(r.path, fs.constants.X_OK);
+    } catch {
+      fs.chmodSync(r.path, 0o755); // some unpackers drop the executable bit
+    }
   }
-  return bundled;
+  return r.path;
 }
 
 export function workspaceRoot(): string | undefined {
@@ -76,7 +108,14 @@ export class Sidecar {
   }
 
   private async launch(): Promise<LanguageClient> {
-    const bin = sidecarPath(this.extensionPath);
+    let bin: string;
+    try {
+      bin = sidecarPath(this.extensionPath);
+    } catch (e) {
+      // Said once per start attempt, where the user sees it.
+      void vscode.window.showErrorMessage(String((e as Error).message ?? e));
+      throw e;
+    }
     const cfg = vscode.workspace.getConfiguration('dapscope');
     const args = ['serve', '--log-level', cfg.get<string>('sidecarLogLevel', 'info')];
     if (cfg.get<boolean>('trace.dap')) args.push('--trace-dap');

@@ -33,5 +33,9 @@ test('addresses', () => {
   assert.deepEqual(parseAddress('[::1]:80'), { host: '::1', port: 80 });
   assert.deepEqual(parseAddress('unix:/tmp/dapscope-1/dap.sock'), { pipe: '/tmp/dapscope-1/dap.sock' });
   assert.throws(() => parseAddress('unix:relative.sock'));
+  // Windows: the sidecar's named pipe, local only.
+  assert.deepEqual(parseAddress('pipe:\\\\.\\pipe\\dapscope-0a1b'), { pipe: '\\\\.\\pipe\\dapscope-0a1b' });
+  assert.throws(() => parseAddress('pipe:\\\\server\\pipe\\x'), /bad proxy pipe/);
+  assert.throws(() => parseAddress('pipe:\\\\.\\pipe\\a\\b'), /bad proxy pipe/);
   assert.throws(() => parseAddress('nope'), /bad proxy address/);
 });

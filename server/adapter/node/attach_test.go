@@ -12,11 +12,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
@@ -25,15 +25,15 @@ import (
 func startInspected(t *testing.T, prog string) (*exec.Cmd, int) {
 	t.Helper()
 	cmd := exec.Command("node", "--inspect=127.0.0.1:0", prog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := platform.StartTree(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	t.Cleanup(func() { _ = tree.Kill(); _ = cmd.Wait(); tree.Close() })
 	sc := bufio.NewScanner(stderr)
 	re := regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)/`)
 	for sc.Scan() {
@@ -94,8 +94,8 @@ func TestAttach(t *testing.T) {
 	// → disconnect: the program goes on running
 	c.Disconnect(false)
 	c.Event("terminated")
-	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Fatalf("the attached program ended with the session: %v", err)
+	if _, ok := platform.ProcessStart(cmd.Process.Pid); !ok {
+		t.Fatal("the attached program ended with the session")
 	}
 }
 

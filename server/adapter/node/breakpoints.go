@@ -12,7 +12,6 @@ package node
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -22,6 +21,8 @@ import (
 
 	"github.com/chromedp/cdproto/debugger"
 	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // bp is one DAP breakpoint.
@@ -330,17 +331,45 @@ func (s *Server) bindURL(ctx context.Context, th *thread, p *bp, file string, li
 
 // urlPattern matches the scripts of path: its file:// URL (how Node names
 // CommonJS and ES modules) or the bare path, for path and its real path.
-func urlPattern(path string) string {
+func urlPattern(path string) string { return urlPatternIn(platform.Host, path) }
+
+// urlPatternIn is urlPattern for flavour f: where f folds case (Windows,
+// macOS) the match ignores it, since the editor's spelling (VS Code writes
+// c:\) need not be node's (C:\).
+func urlPatternIn(f platform.Flavour, path string) string {
 	paths := []string{path}
-	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+	if real, err := platform.RealPath(path); err == nil && real != path {
 		paths = append(paths, real)
 	}
 	var alts []string
 	for _, p := range paths {
-		u := (&url.URL{Scheme: "file", Path: p}).String()
-		alts = append(alts, regexp.QuoteMeta(u), regexp.QuoteMeta(p))
+		alts = append(alts, regexp.QuoteMeta(f.ToURL(p)), regexp.QuoteMeta(p))
 	}
-	return "^(?:" + strings.Join(alts, "|") + ")$"
+	pattern := "^(?:" + strings.Join(alts, "|") + ")$"
+	if f.FoldCase {
+		pattern = foldCase(pattern)
+	}
+	return pattern
+}
+
+// foldCase makes each ASCII letter of a quoted pattern match either case
+// ([cC]): V8's regular expressions (JavaScript's) have no (?i) flag.
+func foldCase(pattern string) string {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern): // an escape stays whole
+			b.WriteByte(c)
+			i++
+			b.WriteByte(pattern[i])
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			b.WriteString("[" + string(rune(c|0x20)) + string(rune(c&^0x20)) + "]")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func (s *Server) setExceptionBreakpoints(ctx context.Context, _ *godap.Request, raw []byte) (any, error) {

@@ -1,5 +1,6 @@
-// launch.go: starting `node --inspect-brk=127.0.0.1:0 PROGRAM args…` in its
-// own process group (killed if the sidecar dies), reading the inspector's
+// launch.go: starting `node --inspect-brk=127.0.0.1:0 PROGRAM args…` in a
+// process tree of its own (platform.Tree: killed with the sidecar on Linux
+// and Windows), reading the inspector's
 // ws:// URL from its stderr, then streaming its stdout and stderr as output
 // lines (the inspector's own messages left out), and its exit status.
 
@@ -19,6 +20,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // DefaultNode is the node executable used when none is configured.
@@ -39,6 +42,7 @@ var inspectorNoise = []string{
 // process is a launched node.
 type process struct {
 	cmd  *exec.Cmd
+	tree *platform.Tree
 	url  string        // the inspector's websocket URL
 	done chan struct{} // closed once the process has exited and its pipes are drained
 	err  error         // cmd.Wait's error, set before done closes
@@ -79,7 +83,6 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 	for k, v := range spec.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -88,10 +91,11 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	tree, err := platform.StartTree(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("starting node (%s): %w", bin, err)
 	}
-	p := &process{cmd: cmd, done: make(chan struct{})}
+	p := &process{cmd: cmd, tree: tree, done: make(chan struct{})}
 	found := make(chan string, 1)
 	var early strings.Builder // stderr before the URL: the reason when there is none
 	var earlyMu sync.Mutex
@@ -129,6 +133,7 @@ func startNode(ctx context.Context, spec launchSpec, timeout time.Duration) (*pr
 	go func() {
 		pipes.Wait()
 		p.err = cmd.Wait()
+		p.tree.Close() // what the program left running ends with it
 		close(p.done)
 	}()
 	t := time.NewTimer(timeout)
@@ -173,9 +178,9 @@ func readLines(r io.Reader, f func(string)) {
 	}
 }
 
-// kill ends node and everything in its process group, and waits for it.
+// kill ends node and everything in its tree, and waits for it.
 func (p *process) kill() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_ = p.tree.Kill()
 	<-p.done
 }
 
@@ -183,22 +188,7 @@ func (p *process) kill() {
 // killed it (as a shell reports it).
 func (p *process) exitCode() int {
 	<-p.done
-	var ee *exec.ExitError
-	if errors.As(p.err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ee.ExitCode()
-	}
-	if p.err != nil {
-		return -1
-	}
-	return 0
-}
-
-// signalTerm asks node (and its process group) to end.
-func signalTerm(p *process) error {
-	return syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+	return platform.ExitCode(p.err)
 }
 
 // signaled says whether node (exited) was killed by a signal.

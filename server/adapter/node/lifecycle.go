@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/runtime"
 	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // capabilities are what this adapter supports.
@@ -324,11 +326,27 @@ func (s *Server) disconnect(ctx context.Context, req *godap.Request, raw []byte)
 
 func (s *Server) terminate(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
 	s.mu.Lock()
-	p := s.proc
+	p, c := s.proc, s.cdp
 	s.mu.Unlock()
 	if p == nil {
 		return nil, errors.New("terminate: only a launched program can be terminated")
 	}
-	_ = signalTerm(p)
+	if err := p.tree.Terminate(); errors.Is(err, platform.ErrNoPoliteStop) {
+		// Windows: node is asked through its inspector, as an attached
+		// program is (it exits before it answers), and killed when it
+		// has not ended after a grace period.
+		if c != nil {
+			_, _ = call(ctx, c, runtime.Evaluate, runtime.EvaluateParams{Expression: "process.exit()"})
+		}
+		select {
+		case <-p.done:
+		case <-time.After(terminateGrace):
+			p.kill()
+		}
+	}
 	return nil, nil
 }
+
+// terminateGrace is how long a program asked to exit (Windows) has before
+// it is killed.
+const terminateGrace = 2 * time.Second

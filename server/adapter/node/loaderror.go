@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // LoadErrorEvent is the event name of a load error (dapscope's own: the
@@ -32,8 +34,9 @@ type LoadError struct {
 const maxLoadStderr = 16 << 10
 
 var (
-	// loadWhere is node's first line of a fatal error: "PATH:LINE".
-	loadWhere = regexp.MustCompile(`^(?:file://)?(/.*):(\d+)$`)
+	// loadWhere is node's first line of a fatal error: "PATH:LINE", the
+	// path a file URL or absolute (/x, C:\x, \\server\share\x).
+	loadWhere = regexp.MustCompile(`^((?:file://)?(?:/|[A-Za-z]:[\\/]|\\\\).*):(\d+)$`)
 	// loadError is the error's own line: "SyntaxError [CODE]: message".
 	loadErrLine = regexp.MustCompile(`^((?:[A-Z][A-Za-z]*)?Error|[A-Z][A-Za-z]*Exception)(?: \[([A-Z0-9_]+)\])?: (.*)$`)
 )
@@ -46,6 +49,9 @@ func parseLoadError(stderr string) (LoadError, bool) {
 	for i, l := range lines {
 		if m := loadWhere.FindStringSubmatch(l); m != nil && start < 0 {
 			le.Path = m[1]
+			if p, ok := platform.Host.FromURL(m[1]); ok {
+				le.Path = p
+			}
 			le.Line, _ = strconv.Atoi(m[2])
 			start = i
 		}

@@ -5,6 +5,7 @@
 package node
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,11 @@ func TestParseLoadError(t *testing.T) {
 			LoadError{ErrorType: "SyntaxError", Message: "Unexpected token ';'", Path: "/w/app.js", Line: 2,
 				Text: "/w/app.js:2\nconst a = ;\n          ^\n\nSyntaxError: Unexpected token ';'\n    at wrapSafe (node:internal/modules/cjs/loader:1464:18)"}},
 		{"file:///w/a.ts:5\nenum E { A }\n^^^^^^^^^^^^\n\nSyntaxError [ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX]: TypeScript enum is not supported in strip-only mode\n    at parseTypeScript (node:internal/modules/typescript:68:40)\n{\n  code: 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX'\n}\n\nNode.js v24.21.0\n",
-			LoadError{ErrorType: "SyntaxError", Code: "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX", Message: "TypeScript enum is not supported in strip-only mode", Path: "/w/a.ts", Line: 5,
+			LoadError{ErrorType: "SyntaxError", Code: "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX", Message: "TypeScript enum is not supported in strip-only mode", Path: filepath.FromSlash("/w/a.ts"), Line: 5,
 				Text: "file:///w/a.ts:5\nenum E { A }\n^^^^^^^^^^^^\n\nSyntaxError [ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX]: TypeScript enum is not supported in strip-only mode\n    at parseTypeScript (node:internal/modules/typescript:68:40)\n{\n  code: 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX'\n}"}},
+		{"C:\\w\\app.js:2\r\nconst a = ;\r\n          ^\r\n\r\nSyntaxError: Unexpected token ';'\r\n\r\nNode.js v22.23.3\r\n", // node on Windows
+			LoadError{ErrorType: "SyntaxError", Message: "Unexpected token ';'", Path: `C:\w\app.js`, Line: 2,
+				Text: "C:\\w\\app.js:2\nconst a = ;\n          ^\n\nSyntaxError: Unexpected token ';'"}},
 		{"node:internal/modules/esm/resolve:283\n    throw new ERR_MODULE_NOT_FOUND(\n          ^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '/w/nope.mjs' imported from /w/esm.mjs\n    at finalizeResolution (node:internal/modules/esm/resolve:283:11)\n\nNode.js v20.20.2\n",
 			LoadError{ErrorType: "Error", Code: "ERR_MODULE_NOT_FOUND", Message: "Cannot find module '/w/nope.mjs' imported from /w/esm.mjs",
 				Text: "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/w/nope.mjs' imported from /w/esm.mjs\n    at finalizeResolution (node:internal/modules/esm/resolve:283:11)"}},

@@ -11,13 +11,14 @@ package node
 import (
 	"context"
 	"errors"
-	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
 	godap "github.com/google/go-dap"
+
+	"github.com/dapscope/dapscope/platform"
 )
 
 // errNotPaused is the error of a request that needs a paused program.
@@ -127,14 +128,16 @@ func (s *Server) sourceOf(th *thread, id cdp.ScriptID) *godap.Source {
 }
 
 // filePath is the file a script URL names ("": not a file).
-func filePath(u string) string {
+func filePath(u string) string { return filePathIn(platform.Host, u) }
+
+// filePathIn is filePath for flavour f (Node on Windows names CommonJS
+// scripts C:\x\app.js and ES modules file:///C:/x/app.mjs).
+func filePathIn(f platform.Flavour, u string) string {
 	if strings.HasPrefix(u, "file://") {
-		if p, err := url.Parse(u); err == nil {
-			return p.Path
-		}
-		return ""
+		p, _ := f.FromURL(u)
+		return p
 	}
-	if filepath.IsAbs(u) {
+	if f.IsAbs(u) {
 		return u
 	}
 	return ""
