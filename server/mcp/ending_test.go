@@ -9,8 +9,8 @@
 package mcp
 
 import (
+	"os"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/dapscope/dapscope/server/session"
@@ -70,7 +70,11 @@ func TestTerminateNamesDetachedSurvivors(t *testing.T) {
 			if pid <= 0 {
 				t.Fatalf("child pid = %q", ev.Result)
 			}
-			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			t.Cleanup(func() {
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill()
+				}
+			})
 
 			var tr TerminateResult
 			r := a.call("debug_terminate", nil, &tr)
