@@ -43,7 +43,7 @@ func TestKernelCLI(t *testing.T) {
 	if rc := kernelCLI(t.Context(), append([]string{"vars"}, here...), &out, &errOut); rc != 0 {
 		t.Fatalf("kernel vars: rc %d\n%s", rc, out.String())
 	}
-	if got := out.String(); !strings.Contains(got, "df  DataFrame  DataFrame 4 × 2 · 2 nulls in price, city") || !strings.Contains(got, "n   int        42") || strings.Contains("\n"+got, "\nf ") {
+	if got := out.String(); !strings.Contains(got, "df  DataFrame  DataFrame 4 × 2 · 1 null in each of price, city") || !strings.Contains(got, "n   int        42") || strings.Contains("\n"+got, "\nf ") {
 		t.Errorf("kernel vars:\n%s", got)
 	}
 	// inspect with a selection, as JSON, by id prefix.

@@ -105,7 +105,7 @@ func TestKernelSessionNamespace(t *testing.T) {
 	if strings.Join(names, ",") != "df,n,_private" {
 		t.Errorf("namespace variables = %v, want df, n, _private (no IPython names, modules, functions, classes)", names)
 	}
-	if !strings.HasPrefix(byName["df"], "DataFrame 3 × 2 · 2 nulls in price, city") || byName["n"] != "42" {
+	if !strings.HasPrefix(byName["df"], "DataFrame 3 × 2 · 1 null in each of price, city") || byName["n"] != "42" {
 		t.Errorf("values = %v", byName)
 	}
 	// The smart inspector on the namespace.

@@ -92,7 +92,7 @@ func AttachSession(ctx context.Context, mgr *session.Manager, spec AttachSpec) (
 		name += " (" + k.Notebook + ")"
 	}
 	s, err := mgr.Kernel(session.KernelSpec{Key: key, Name: name, Where: where, Conn: a.Conn(),
-		Busy: a.Busy, Refuses: a.Refusal, Ended: a.Ended})
+		Busy: a.Busy, Refuses: a.Refusal, Ended: a.Ended, Namespace: NamespaceFrame})
 	if err != nil {
 		_ = a.Conn().Close()
 		return nil, err

@@ -38,7 +38,7 @@ func TestKernelTools(t *testing.T) {
 		t.Fatalf("kernel_attach = %+v", at)
 	}
 	text := textOf(r)
-	if !strings.Contains(text, "paused (idle) in namespace after In[1]") || !strings.Contains(text, "df=DataFrame 4 × 2 · 2 nulls in price, city") {
+	if !strings.Contains(text, "paused (idle) in namespace after In[1]") || !strings.Contains(text, "df=DataFrame 4 × 2 · 1 null in each of price, city") {
 		t.Errorf("kernel_attach text:\n%s", text)
 	}
 	sid := at.SessionID

@@ -69,7 +69,7 @@ func (s *Session) frameKnown(id int) bool {
 // request then fails as not paused) or on a bridged session (the editor
 // numbers its frames).
 func (s *Session) checkFrame(ctx context.Context, id int) error {
-	if id == 0 || s.bridge != nil || s.frameKnown(id) {
+	if id == 0 || s.bridge != nil || (s.kernel != nil && id == s.kernel.namespace) || s.frameKnown(id) {
 		return nil
 	}
 	thread, err := s.stoppedThread()

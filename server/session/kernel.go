@@ -47,6 +47,9 @@ type KernelSpec struct {
 	// Ended says why the session ended on its own (the kernel died), for
 	// its outcome; "" when it did not.
 	Ended func() string
+	// Namespace is the frame id of the kernel's namespace: valid at every
+	// stop (a cell paused in the debugger too), not one of a stop's frames.
+	Namespace int
 }
 
 type kernelInfo struct {
@@ -54,6 +57,7 @@ type kernelInfo struct {
 	busy             func() *errcode.Error
 	refuses          func(string) *errcode.Error
 	ended            func() string
+	namespace        int
 }
 
 // Kernel registers a session on a live kernel behind spec.Conn. It starts
@@ -81,7 +85,7 @@ func (m *Manager) Kernel(spec KernelSpec) (*Session, error) {
 	s.attached.Store(true) // the kernel is the user's: ending the session detaches
 	s.mu.Lock()
 	s.kernel = &kernelInfo{key: spec.Key, name: clip.Bytes.Head(spec.Name, 200), where: clip.Bytes.Head(spec.Where, 1000),
-		busy: spec.Busy, refuses: spec.Refuses, ended: spec.Ended}
+		busy: spec.Busy, refuses: spec.Refuses, ended: spec.Ended, namespace: spec.Namespace}
 	s.noDelay = false // never patch a kernel
 	s.mu.Unlock()
 	s.log.Info("kernel session registered", "kernel", spec.Name)
