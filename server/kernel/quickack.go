@@ -2,8 +2,7 @@
 // acknowledges every segment at once. The server (tornado) writes each
 // relayed kernel message on its own, without TCP_NODELAY: with Linux's
 // delayed ACK every request waited ~40 ms for the ACK of an earlier write.
-// Linux leaves quick-ACK mode after a while, so it is set after each read
-// (as the Node adapter does for V8's inspector).
+// (platform.QuickAck, as the Node adapter's connection to V8's inspector).
 
 package kernel
 
@@ -11,21 +10,10 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"syscall"
 	"time"
+
+	"github.com/dapscope/dapscope/platform"
 )
-
-// quickAckConn sets TCP_QUICKACK after every read.
-type quickAckConn struct {
-	net.Conn
-	raw syscall.RawConn
-}
-
-func (q *quickAckConn) Read(b []byte) (int, error) {
-	n, err := q.Conn.Read(b)
-	quickAck(q.raw)
-	return n, err
-}
 
 // quickAckTransport dials connections that ACK at once; the websocket
 // keeps the connection of its handshake. Never proxied: the server is
@@ -39,16 +27,7 @@ func quickAckTransport() *http.Transport {
 			if err != nil {
 				return nil, err
 			}
-			tc, ok := c.(*net.TCPConn)
-			if !ok {
-				return c, nil
-			}
-			raw, err := tc.SyscallConn()
-			if err != nil {
-				return c, nil
-			}
-			quickAck(raw)
-			return &quickAckConn{Conn: c, raw: raw}, nil
+			return platform.QuickAck(c), nil
 		},
 	}
 }

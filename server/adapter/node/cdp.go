@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/coder/websocket"
+	"github.com/dapscope/dapscope/platform"
 )
 
 // maxMessage bounds one CDP message: a longer one is read no further
@@ -102,7 +103,7 @@ func dialCDP(ctx context.Context, url string, hops Hops, early func(*event) bool
 	if err := hops.CheckURL(url); err != nil { // each hop is checked too (hops.go)
 		return nil, fmt.Errorf("connecting to the inspector: %w", err)
 	}
-	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hops.client(quickAckWrap), CompressionMode: websocket.CompressionDisabled})
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hops.client(platform.QuickAck), CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the inspector at %s: %w", withoutPath(url), pathless(err))
 	}

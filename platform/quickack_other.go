@@ -2,8 +2,10 @@
 
 // quickack_other.go: no TCP_QUICKACK outside Linux (see quickack.go).
 
-package node
+package platform
 
 import "syscall"
+
+const quickAckAvailable = false
 
 func quickAck(syscall.RawConn) {}

@@ -1,8 +1,10 @@
-// quickack_linux.go: TCP_QUICKACK (Linux only; see quickack.go).
+// quickack_linux.go: TCP_QUICKACK (see quickack.go).
 
-package kernel
+package platform
 
 import "syscall"
+
+const quickAckAvailable = true
 
 func quickAck(raw syscall.RawConn) {
 	_ = raw.Control(func(fd uintptr) {
