@@ -82,23 +82,10 @@ func (l *dapLink) serve() {
 	var calls sync.WaitGroup
 	defer calls.Wait()
 	for {
-		body, err := l.r.ReadFrame()
+		env, args, err := dap.NextRequest(l.r, func(err error) { l.log.Warn("bridged session: bad frame from the session", "err", err) })
 		if err != nil {
-			var fe *dap.FrameError
-			if errors.As(err, &fe) {
-				l.log.Warn("bridged session: bad frame from the session", "err", err)
-				continue
-			}
 			return
 		}
-		env, err := dap.Peek(body)
-		if err != nil || env.Type != "request" {
-			continue
-		}
-		var req struct {
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(body, &req)
 		hold := resuming[env.Command]
 		if hold {
 			l.mu.Lock()
@@ -108,7 +95,7 @@ func (l *dapLink) serve() {
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
-			l.answer(env, req.Arguments)
+			l.answer(env, args)
 			if hold {
 				l.mu.Lock()
 				l.holds--

@@ -7,6 +7,7 @@ package dap
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -150,4 +151,32 @@ func (w *Writer) WriteFrame(body []byte) error {
 		w.buf = nil // don't pin a large buffer after a big message
 	}
 	return err
+}
+
+// NextRequest reads the next request of r, for an adapter that lives in
+// the sidecar (the bridge's, a kernel's): its envelope and arguments. A
+// malformed frame is handed to bad and skipped, anything that is not a
+// request (an envelope the adapter never answers) is skipped; the error
+// is r's when the stream ends.
+func NextRequest(r *Reader, bad func(error)) (Envelope, json.RawMessage, error) {
+	for {
+		body, err := r.ReadFrame()
+		if err != nil {
+			var fe *FrameError
+			if errors.As(err, &fe) {
+				bad(err)
+				continue
+			}
+			return Envelope{}, nil, err
+		}
+		env, err := Peek(body)
+		if err != nil || env.Type != "request" {
+			continue
+		}
+		var req struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(body, &req)
+		return env, req.Arguments, nil
+	}
 }

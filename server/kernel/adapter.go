@@ -14,7 +14,6 @@ package kernel
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -165,23 +164,10 @@ func (a *Adapter) serve() {
 	defer calls.Wait()
 	sem := make(chan struct{}, maxAdapterCalls)
 	for {
-		body, err := a.r.ReadFrame()
+		env, args, err := dap.NextRequest(a.r, func(err error) { a.log.Warn("kernel adapter: bad frame from the session", "err", err) })
 		if err != nil {
-			var fe *dap.FrameError
-			if errors.As(err, &fe) {
-				a.log.Warn("kernel adapter: bad frame from the session", "err", err)
-				continue
-			}
 			return
 		}
-		env, err := dap.Peek(body)
-		if err != nil || env.Type != "request" {
-			continue
-		}
-		var req struct {
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(body, &req)
 		select {
 		case sem <- struct{}{}:
 		case <-a.ctx.Done():
@@ -191,7 +177,7 @@ func (a *Adapter) serve() {
 		go func() {
 			defer calls.Done()
 			defer func() { <-sem }()
-			a.answer(env, req.Arguments)
+			a.answer(env, args)
 		}()
 	}
 }
