@@ -146,8 +146,11 @@ func TestKernelSessionNamespace(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	_, err = inspect.Inspect(ctx, s, 0, "df", inspect.Options{})
+	var cellErr error
+	cellDone := false
 	select {
-	case <-done:
+	case cellErr = <-done:
+		cellDone = true
 		t.Error("the busy answer came only after the cell ended: it must come at once")
 	default:
 	}
@@ -156,8 +159,11 @@ func TestKernelSessionNamespace(t *testing.T) {
 		!strings.Contains(e.Message, "has been running for") {
 		t.Errorf("inspect while a cell runs: %v, want NOT_PAUSED busy naming cell [3]", err)
 	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if !cellDone {
+		cellErr = <-done
+	}
+	if cellErr != nil {
+		t.Fatal(cellErr)
 	}
 	// Detaching leaves the kernel working.
 	if err := s.Terminate(ctx); err != nil {
