@@ -260,6 +260,8 @@ func TestContract(t *testing.T) {
 	call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "columns": []any{"price", "city"},
 		"rows": map[string]any{"offset": 0, "limit": 10}, "sort": []any{map[string]any{"column": "price", "descending": true}}, "filter": "price > 1", "timeout": 10}, nil)
 	call("dapscope/page", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "df", "filter": "price >", "timeout": 10}, nil)
+	// A page without rows: rows and positions are empty lists (issue #28.7).
+	call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "filter": "price > 1e300", "timeout": 10}, nil)
 	call("dapscope/sessions", nil, nil)
 
 	// A bridged session (another debug type): its DAP requests come back to

@@ -3,8 +3,8 @@
 // viewer sorts and filters a JavaScript table; each page equals the
 // program's own Array.prototype.sort/filter run in the frame; the filter
 // runs under V8's side-effect check (a refused one comes back inline, the
-// program unchanged); a new stop drops the cached order of a value changed
-// in place.
+// program unchanged); empty pages are empty lists (page_empty_test.go); a
+// new stop drops the cached order of a value changed in place.
 
 package editor_test
 
@@ -92,6 +92,9 @@ func TestPageWithNode(t *testing.T) {
 	if res.Error == nil || res.Error.Code != errcode.VariableNotFound || !slices.Contains(res.Error.AvailableVariables, "price") {
 		t.Fatalf("unknown column: %+v", res)
 	}
+
+	// Empty pages are empty lists (issue #28.7).
+	checkEmptyPages(t, c, "vs-js", "rows", "qty > 100", "none", 2000)
 
 	// Next: the prices change in place; the same selection sees the new order.
 	ed.Next(thread)

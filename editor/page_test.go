@@ -2,7 +2,8 @@
 // (the fake editor, editortest):
 // a sorted, filtered page of chosen columns equals pandas' own answer in
 // the debuggee; later windows, an empty window (the column list), typed
-// errors in the result (bad filter, unknown column), a new stop dropping
+// errors in the result (bad filter, unknown column), empty pages as empty
+// lists (page_empty_test.go), a new stop dropping
 // the cached order of a value changed in place, and NOT_PAUSED while
 // running.
 
@@ -117,6 +118,9 @@ func TestPageWithDebugpy(t *testing.T) {
 	if err := c.Call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1"}, nil); err == nil || !strings.Contains(err.Error(), "expression") {
 		t.Fatalf("no expression: %v", err)
 	}
+
+	// Empty pages are empty lists (issue #28.7).
+	checkEmptyPages(t, c, "vs-1", "df", "qty > 100", "empty", 2000)
 
 	// Next: the prices change in place; the same selection sees the new order.
 	ed.Next(thread)

@@ -1,7 +1,8 @@
 // This file holds dapscope/startProxy: the extension asks for a proxy for a
 // debug session of type dapscope (on a new adapter, or on a debugpy adapter
 // that already runs: a debuggee's listen(), a subprocess's child session)
-// and gets the address to connect to.
+// and gets the address to connect to; the session its connection becomes is
+// paired with the asking VS Code session by token (pairing.go).
 
 package editor
 
@@ -36,14 +37,17 @@ func (s *Server) startProxy(ctx context.Context, params json.RawMessage) (any, e
 	if kind == "" {
 		return nil, invalidParams("configuration.adapter must be %s, got %v", adapter.KindList("%s"), p.Configuration["adapter"])
 	}
-	addr, err := s.mgr.ListenEditor(s.proxyCtx, session.ProxySpec{Adapter: kind, Connect: adapterAddress(p.Configuration, kind)})
-	if err != nil {
-		return nil, err
+	spec := session.ProxySpec{Adapter: kind, Connect: adapterAddress(p.Configuration, kind)}
+	if p.VSCodeSessionID != "" { // paired by token, never by arrival order (pairing.go)
+		spec.Token = s.expectProxy(p.VSCodeSessionID)
+		spec.Pair, spec.Unpaired = s.pairProxy, s.unpairedProxy
 	}
-	if p.VSCodeSessionID != "" {
-		s.mu.Lock()
-		s.pending = append(s.pending, p.VSCodeSessionID)
-		s.mu.Unlock()
+	addr, err := s.mgr.ListenEditor(s.proxyCtx, spec)
+	if err != nil {
+		if spec.Token != "" {
+			s.unpairedProxy(spec.Token, err)
+		}
+		return nil, err
 	}
 	s.log.Info("proxy listening", "addr", addr, "adapter", kind, "vscodeSession", p.VSCodeSessionID)
 	return StartProxyResult{Address: addr, Adapter: kind}, nil

@@ -63,9 +63,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	conn     jsonrpc2.Conn
-	proxied  map[string]string // VS Code session id → sidecar session id
-	pending  []string          // VS Code session ids of proxies not yet paired
-	paired   map[string]bool   // sidecar session ids already paired
+	pairs    pairings // the proxies of dapscope/startProxy by token (pairing.go)
 	shutdown bool
 	exited   chan struct{}
 	// proxyCtx bounds the editor proxies; cancelled before the manager closes
@@ -81,15 +79,15 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Server{
-		opts:    opts,
-		log:     opts.Logger,
-		mgr:     opts.Manager,
-		r:       newRouter(opts.Logger),
-		docs:    newDocuments(),
-		proxied: map[string]string{},
-		paired:  map[string]bool{},
-		exited:  make(chan struct{}),
+		opts:   opts,
+		log:    opts.Logger,
+		mgr:    opts.Manager,
+		r:      newRouter(opts.Logger),
+		docs:   newDocuments(),
+		pairs:  newPairings(),
+		exited: make(chan struct{}),
 	}
+	opts.Manager.OnRemove(s.forgetPaired) // a forgotten session's pairing goes with it
 	s.bridge = bridge.New(bridge.Options{Manager: opts.Manager, Editor: bridge.EditorFunc(s.dapRequest), Logger: opts.Logger})
 	s.proxyCtx, s.proxyCancel = context.WithCancel(context.Background())
 	s.routes()
@@ -293,8 +291,9 @@ func (s *Server) inspectCall(ctx context.Context, params json.RawMessage) (any, 
 }
 
 // target resolves the session an editor request means: a bridged session by
-// VS Code id, a proxied one by VS Code id, a sidecar session by id, else the
-// active session.
+// VS Code id, a proxied one by VS Code id (paired by startProxy's token: one
+// that has not connected yet is NOT_FOUND, never another session), a
+// sidecar session by id, else the active session.
 func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 	if vscodeID != "" {
 		b, ended := s.bridge.Lookup(vscodeID)
@@ -304,7 +303,11 @@ func (s *Server) target(sessionID, vscodeID string) (inspect.Target, error) {
 		if ended { // not the active session instead
 			return nil, &errcode.Error{Code: errcode.NotFound, Field: "vscodeSessionId", Message: "the debug session has ended"}
 		}
-		if id := s.sidecarIDOf(vscodeID); id != "" && sessionID == "" {
+		if sessionID == "" {
+			id, err := s.sidecarIDOf(vscodeID)
+			if err != nil { // a proxy of its own that has not connected: never another session
+				return nil, err
+			}
 			sessionID = id
 		}
 	}
@@ -331,47 +334,6 @@ func (s *Server) sessions(ctx context.Context, _ json.RawMessage) (any, error) {
 		out.Bridged = append(out.Bridged, b.Info())
 	}
 	return out, nil
-}
-
-// pair matches proxies the extension asked for with editor sessions, in order.
-func (s *Server) pairLocked() {
-	if len(s.pending) == 0 {
-		return
-	}
-	for _, ss := range s.mgr.List() {
-		if len(s.pending) == 0 {
-			return
-		}
-		info := ss.Info()
-		if info.Origin != session.OriginEditor || s.paired[info.ID] {
-			continue
-		}
-		s.paired[info.ID] = true
-		s.proxied[s.pending[0]] = info.ID
-		s.pending = s.pending[1:]
-	}
-}
-
-func (s *Server) sidecarIDOf(vscodeID string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.pairLocked()
-	return s.proxied[vscodeID]
-}
-
-func (s *Server) vscodeIDOf(sidecarID string) string {
-	if v := s.bridge.VSCodeID(sidecarID); v != "" {
-		return v
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.pairLocked()
-	for v, id := range s.proxied {
-		if id == sidecarID {
-			return v
-		}
-	}
-	return ""
 }
 
 func (s *Server) mcpEndpoint(ctx context.Context, _ json.RawMessage) (any, error) {

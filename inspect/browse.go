@@ -185,7 +185,26 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if err != nil {
 		return nil, err
 	}
+	if out.Page != nil {
+		out.Page.settle()
+	}
 	return &out.PageResult, nil
+}
+
+// settle makes a page's lists empty rather than absent: an empty table, a
+// filter that matches nothing and a window past the end answer rows [] and
+// positions [] from either probe, never null (the viewer and agents index
+// them; issue #28.7).
+func (p *Page) settle() {
+	if p.Rows == nil {
+		p.Rows = Rows{}
+	}
+	if p.Positions == nil {
+		p.Positions = []int64{}
+	}
+	if p.Columns == nil {
+		p.Columns = []PageColumn{}
+	}
 }
 
 // pageAnswer is a select call's answer: a page, an error, or the
@@ -227,8 +246,17 @@ func selectCall(ctx, rctx context.Context, t Target, p *probe, frameID int, root
 // characters).
 func FormatPage(p *Page) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
-	if p.TotalRows != p.AllRows {
+	switch {
+	case len(p.Rows) > 0:
+		fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
+	case p.AllRows == 0:
+		b.WriteString("no rows: the table is empty")
+	case p.TotalRows == 0:
+		fmt.Fprintf(&b, "no rows of %d match the filter", p.AllRows)
+	default:
+		fmt.Fprintf(&b, "no rows at offset %d (limit %d) of %d", p.Offset, p.Limit, p.TotalRows)
+	}
+	if p.TotalRows != p.AllRows && p.TotalRows != 0 {
 		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
 	}
 	if p.FilterNA > 0 {

@@ -24,7 +24,7 @@ func (r *Rows) UnmarshalJSON(b []byte) error {
 		*r = nil
 		return nil
 	}
-	var out Rows
+	out := Rows{}    // [] stays an empty list, never null (issue #28.7)
 	all := string(b) // one copy: cells are substrings of it
 	err := eachElem(all, func(row string) error {
 		if row == "null" {

@@ -54,6 +54,21 @@ func TestRowsMatchEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestEmptyRowsStayAList: [] decodes to an empty list that encodes as []
+// again, and null stays null (an empty page answered rows: null, issue
+// #28.7).
+func TestEmptyRowsStayAList(t *testing.T) {
+	for in, want := range map[string]string{`[]`: `[]`, ` [ ] `: `[]`, `null`: `null`} {
+		var r Rows
+		if err := json.Unmarshal([]byte(in), &r); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if b, _ := json.Marshal(r); string(b) != want {
+			t.Errorf("%q decoded and encoded again = %s, want %s", in, b, want)
+		}
+	}
+}
+
 func FuzzRows(f *testing.F) {
 	for _, c := range rowsCases {
 		f.Add([]byte(c))

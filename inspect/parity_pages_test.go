@@ -32,6 +32,13 @@ var pageParityCases = []pageParityCase{
 		"page.kind": "records", "page.total_rows": 40, "page.positions[0]": 5, "page.rows.len": 10, "page.column_count": 4,
 	}},
 	{name: "past the end", expr: "record_list", sel: Selection{Rows: &RowWindow{Offset: 38, Limit: 10}}, want: map[string]any{"page.rows.len": 2}},
+	// Empty pages are empty lists, never null (issue #28.7: the viewer
+	// stayed on "loading rows…" after rows: null).
+	{name: "wholly past the end", expr: "record_list", sel: Selection{Rows: &RowWindow{Offset: 100, Limit: 10}}, want: map[string]any{
+		"page.rows.len": 0, "page.positions.len": 0, "page.total_rows": 40, "page.columns.len": 4,
+	}},
+	{name: "a filter that matches nothing", expr: "record_list", sel: Selection{Sort: []SortKey{{Column: "qty"}}},
+		filters: [2]string{`qty > 1000`, `qty > 1000`}, want: map[string]any{"page.rows.len": 0, "page.positions.len": 0, "page.total_rows": 0, "page.all_rows": 40}},
 	{name: "sorted descending, nulls last", expr: "record_list", sel: Selection{Sort: []SortKey{{Column: "price", Descending: true}}, Rows: &RowWindow{Limit: 40}}, want: map[string]any{
 		"page.rows[0][1]": 125.5, "page.rows[39][1]": nil,
 	}},

@@ -9,6 +9,7 @@ function main() {
     price: i % 17 === 3 ? null : ((i * 7919) % 1000) / 10,
     qty: i % 7,
   }));
+  const none = rows.slice(0, 0); // an empty table: its page is rows [] (issue #28.7)
   rows.forEach((r) => { r.price = r.price === null ? null : r.price; }); // BREAKPOINT
   rows.forEach((r, i) => { if (r.price !== null) r.price = 100 - r.price + (i % 3); });
   return rows.length;

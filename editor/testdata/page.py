@@ -11,6 +11,7 @@ df = pd.DataFrame({
     "qty": [i % 7 for i in range(n)],
     "city": [("Paris", "Lyon", "Nice")[i % 3] for i in range(n)],
 })
+empty = df.iloc[:0]  # an empty table: its page is rows [] (issue #28.7)
 df["price"] = (df["price"] * -1).where(df.index % 2 == 0, df["price"])  # BREAKPOINT
 shown = len(df)
 time.sleep(120)

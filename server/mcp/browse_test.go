@@ -1,6 +1,7 @@
 // browse_test.go: debug_inspect_variable with columns, rows, sort and
 // filter through mcp-go's client against real debugpy: the page matches
-// pandas' own answer in the debuggee, errors are typed tool results.
+// pandas' own answer in the debuggee, empty pages are empty lists
+// (browse_empty_test.go), errors are typed tool results.
 
 package mcp
 
@@ -45,6 +46,8 @@ func TestInspectBrowse(t *testing.T) {
 	if text := textOf(r); !strings.Contains(text, "| pos | price | city |") || !strings.Contains(text, "(filtered from 5000)") {
 		t.Fatalf("text: %s", text)
 	}
+	// Empty pages are empty lists, their text says why (issue #28.7).
+	checkEmptyPages(t, a, "df", "qty > 100", 5000)
 	// A bad filter is a typed tool error naming the problem.
 	e := a.fail("debug_inspect_variable", map[string]any{"expression": "df", "filter": "qty >="})
 	if e.Code != "INVALID_EXPRESSION" || !strings.Contains(e.Message, "filter") {

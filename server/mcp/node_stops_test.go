@@ -5,7 +5,8 @@
 // one-line summary (a table by its shape and nulls, never a preview cut
 // mid-token); snapshots and debug_variables cover the same set, closures on
 // request; and debug_inspect_variable browses a JavaScript table by
-// columns, rows, sort and filter (the call an agent was refused before).
+// columns, rows, sort and filter (the call an agent was refused before),
+// an empty page as empty lists (browse_empty_test.go).
 
 package mcp
 
@@ -168,6 +169,8 @@ func TestNodeBrowseThroughMCP(t *testing.T) {
 	if text := textOf(r); !strings.Contains(text, "rows 10–15 of "+ev.Result+" (filtered from 600); 2 of 6 columns") {
 		t.Fatalf("text = %q", text)
 	}
+	// Empty pages are empty lists, their text says why (issue #28.7).
+	checkEmptyPages(t, a, "items", "qty > 1000", 600)
 	// A filter that would change the program is refused, and says why.
 	e = a.fail("debug_inspect_variable", map[string]any{"expression": "items", "filter": "seen.set('x', 1) && true"})
 	if e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "could change the program") || !strings.Contains(e.Hint, "JavaScript expression") {

@@ -1,7 +1,9 @@
 // proxy.go: an editor connecting through the proxy — ServeEditor runs one
-// editor connection as the primary client of a new session, ListenEditor
-// waits for it on a private unix socket (Windows: a named pipe) — and the
-// "dapscope/…" requests an editor sends, answered by the sidecar.
+// editor connection as the primary client of a new session (paired with
+// whoever asked for the proxy by ProxySpec.Token before any DAP byte is
+// proxied), ListenEditor waits for it on a private unix socket (Windows: a
+// named pipe) — and the "dapscope/…" requests an editor sends, answered by
+// the sidecar.
 
 package session
 
@@ -28,6 +30,29 @@ type ProxySpec struct {
 	// starting one: debugpy's adapter waiting for a subprocess's child
 	// session. Loopback only unless the host is in ManagerOptions.AttachHosts.
 	Connect string `json:"connect,omitempty"`
+	// Token pairs the session with the request that asked for this proxy
+	// (the editor channel's dapscope/startProxy): it travels with the
+	// listener to the one connection it accepts, and Pair binds that
+	// connection's session to it before any DAP byte is proxied, so the
+	// asker finds its session by token, never by which connection came
+	// first. It is no credential: the private socket's permissions decide
+	// who may connect.
+	Token string `json:"-"`
+	// Pair, when set, binds the session made for the connection to Token
+	// before any DAP byte of it is proxied; an error refuses the connection
+	// (closed unread, the session ended and forgotten).
+	Pair func(token, sessionID string) error `json:"-"`
+	// Unpaired, when set, hears that no session was made for Token: no
+	// connection came (ListenEditor's wait ended), or its adapter could not
+	// start. Exactly one of Pair and Unpaired is called per connection wait.
+	Unpaired func(token string, err error) `json:"-"`
+}
+
+// unpaired tells the spec's asker that no session came of it.
+func (spec ProxySpec) unpaired(err error) {
+	if spec.Unpaired != nil {
+		spec.Unpaired(spec.Token, err)
+	}
 }
 
 // ServeEditor runs one editor connection as the primary client of a new
@@ -37,6 +62,7 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 	d, err := driverOf(spec.Adapter, "")
 	if err != nil {
 		_ = conn.Close()
+		spec.unpaired(err)
 		return err
 	}
 	var s *Session
@@ -47,7 +73,16 @@ func (m *Manager) ServeEditor(ctx context.Context, conn io.ReadWriteCloser, spec
 	}
 	if err != nil {
 		_ = conn.Close()
+		spec.unpaired(err)
 		return err
+	}
+	if spec.Pair != nil {
+		if err := spec.Pair(spec.Token, s.id); err != nil {
+			_ = conn.Close() // not one byte read from it
+			s.end(context.Background())
+			m.Remove(s.id)
+			return &errcode.Error{Code: errcode.InvalidArgument, Message: "editor connection refused: " + err.Error()}
+		}
 	}
 	err = s.mux.ServeEditor(ctx, conn)
 	s.end(context.Background())
@@ -84,7 +119,9 @@ func (m *Manager) connectEditor(ctx context.Context, d adapter.Driver, hostPort 
 // socket in a private 0700 directory, or on Windows `pipe:\\.\pipe\name`
 // for a named pipe only this user may open (platform.ListenPrivate). The
 // listener closes as soon as that one connection arrives (or after two
-// minutes without one), so nothing else can connect to the session.
+// minutes without one), so nothing else can connect to the session; the
+// spec's Token goes with it to that connection (Pair, or Unpaired when none
+// came).
 func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, error) {
 	ln, addr, cleanup, err := platform.ListenPrivate()
 	if err != nil {
@@ -97,6 +134,7 @@ func (m *Manager) ListenEditor(ctx context.Context, spec ProxySpec) (string, err
 		c, err := acceptOne(ctx, ln, 2*time.Minute)
 		if err != nil {
 			m.log.Warn("editor did not connect", "err", err)
+			spec.unpaired(err)
 			return
 		}
 		if err := m.ServeEditor(ctx, c, spec); err != nil {

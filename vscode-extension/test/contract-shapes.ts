@@ -152,8 +152,9 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
     result: object<PageResult>({
       name: req(), type: opt(), warnings: opt(), partial: opt(), timed_out: opt(), probe_ms: opt(), error: opt(inspectErrorShape),
       page: opt(object<Page>({
-        kind: req(), total_rows: req(), all_rows: req(), offset: req(), limit: req(), positions: req(), index: opt(),
-        columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(), cached: opt(), filter: opt(), filter_na_rows: opt(), sort: opt(array(sortKey)),
+        // positions and rows are lists, empty ones for a page without rows, never null (issue #28.7)
+        kind: req(), total_rows: req(), all_rows: req(), offset: req(), limit: req(), positions: req(array(leaf)), index: opt(),
+        columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(array(array(leaf))), cached: opt(), filter: opt(), filter_na_rows: opt(), sort: opt(array(sortKey)),
       })),
     }),
   },

@@ -4,8 +4,9 @@
 // language with INVALID_EXPRESSION errors, columns). Checks the virtualised
 // grid (few rows in the DOM, the last row after End), header sorting, the
 // filter box and its inline errors, the column picker, the statistics panel,
-// copies, keeping the view across a new stop, and the preview coming back
-// when the value cannot be paged.
+// copies, keeping the view across a new stop, the preview coming back when
+// the value cannot be paged, and pages without rows (a filter that matches
+// nothing, an empty table) said as such, never stuck on "loading rows…".
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -46,7 +47,7 @@ const RESULT: InspectResult = {
 
 /** The fake extension, run in the page: answers page and stats requests, records every message. */
 function fakeExtension(n: number): void {
-  const w = window as unknown as { __posted: { type: string; [k: string]: unknown }[]; acquireVsCodeApi: () => unknown; __unavailable?: boolean };
+  const w = window as unknown as { __posted: { type: string; [k: string]: unknown }[]; acquireVsCodeApi: () => unknown; __unavailable?: boolean; __nullEmpty?: boolean };
   w.__posted = [];
   const cellOf = (i: number, col: string): number | string | null => (col === 'a' ? i : col === 'b' ? (i % 1000 === 0 ? null : ((i * 7919) % 1000) / 10) : `k${i % 13}`);
   const names = ['a', 'b', 'c'];
@@ -76,7 +77,9 @@ function fakeExtension(n: number): void {
     const cols = p.columns ?? names;
     const off = p.rows?.offset ?? 0;
     const pos = order.slice(off, off + (p.rows?.limit ?? 100));
-    return { name: 'big', type: 'DataFrame', page: { kind: 'dataframe', total_rows: order.length, all_rows: n, offset: off, limit: p.rows?.limit ?? 100, positions: pos, index: pos, columns: cols.map((c) => ({ name: c, dtype: dtypes[c] })), column_count: 3, rows: pos.map((i) => cols.map((c) => cellOf(i, c))) } };
+    // __nullEmpty: a page without rows as a sidecar before issue #28.7 answered it (rows: null).
+    const none = w.__nullEmpty && !pos.length;
+    return { name: 'big', type: 'DataFrame', page: { kind: 'dataframe', total_rows: order.length, all_rows: n, offset: off, limit: p.rows?.limit ?? 100, positions: none ? null : pos, index: pos, columns: cols.map((c) => ({ name: c, dtype: dtypes[c] })), column_count: 3, rows: none ? null : pos.map((i) => cols.map((c) => cellOf(i, c))) } };
   };
   let state: unknown;
   w.acquireVsCodeApi = () => ({
@@ -90,13 +93,15 @@ function fakeExtension(n: number): void {
   });
 }
 
-async function open(): Promise<{ page: Page; posted: () => Promise<{ type: string; [k: string]: unknown }[]>; cspErrors: string[] }> {
+async function open(n = N): Promise<{ page: Page; posted: () => Promise<{ type: string; [k: string]: unknown }[]>; cspErrors: string[]; pageErrors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const cspErrors: string[] = [];
+  const pageErrors: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
   });
-  await page.addInitScript(fakeExtension, N);
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.addInitScript(fakeExtension, n);
   const html = webviewHtml({ cspSource: ORIGIN, nonce: 'n0nce', scriptUri: `${ORIGIN}/dist/webview.js`, styleUri: `${ORIGIN}/media/webview.css`, title: 'test' });
   await page.route(`${ORIGIN}/**`, async (route) => {
     const u = new URL(route.request().url());
@@ -105,7 +110,7 @@ async function open(): Promise<{ page: Page; posted: () => Promise<{ type: strin
     return route.fulfill({ contentType: file.endsWith('.css') ? 'text/css' : 'text/javascript', body: readFileSync(file) });
   });
   await page.goto(`${ORIGIN}/`);
-  return { page, posted: () => page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted), cspErrors };
+  return { page, posted: () => page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted), cspErrors, pageErrors };
 }
 
 async function post(page: Page, state: ViewState) {
@@ -244,5 +249,46 @@ test('picker, statistics, copies, a new stop, and the preview when paging is una
   await post(page, { expression: 'other', generation: 3, updatedAt: '12:00:06', result: { ...RESULT, name: 'other' } });
   await page.waitForSelector('.previewtable');
   assert.equal(await page.locator('.viewer').count(), 0);
+  await page.close();
+});
+
+/** Waits for the row count's text (5 s: a viewer stuck on "loading rows…" fails here, saying what it shows). */
+async function countIs(page: Page, want: string) {
+  await page
+    .waitForFunction((w) => document.querySelector('.vcount')?.textContent === w, want, { timeout: 5000 })
+    .catch(async () => assert.fail(`the count reads ${JSON.stringify(await page.textContent('.vcount'))}, want ${JSON.stringify(want)}`));
+}
+
+test('an empty page: "no rows match" for a filter, "no rows" for an empty table, never stuck loading (issue #28.7)', async () => {
+  // As this sidecar answers a page without rows (rows: []), and as one
+  // before the fix did (rows: null): the viewer says so either way.
+  for (const nullEmpty of [false, true]) {
+    const { page, pageErrors } = await open();
+    if (nullEmpty) await page.evaluate(() => ((window as unknown as { __nullEmpty: boolean }).__nullEmpty = true));
+    await post(page, { expression: 'big', generation: 1, updatedAt: '12:00:00', result: RESULT });
+    await firstRow(page, rowText(0));
+    await page.fill('.vfilter', 'a > 1000000');
+    await page.press('.vfilter', 'Enter');
+    await countIs(page, 'no rows match the filter (of 100,000)');
+    assert.equal((await rows(page)).length, 0);
+    assert.equal(await page.textContent('.vtable tbody tr.vempty'), 'No rows match the filter.');
+    assert.deepEqual(await page.$$eval('.vtable thead .vsort', (b) => b.map((x) => x.textContent)), ['a', 'b', 'c'], 'the columns stay');
+    assert.equal(await page.locator('.verror:not([hidden])').count(), 0, 'an empty page is no error');
+    // A filter that matches again shows its rows.
+    await page.fill('.vfilter', 'a >= 99990');
+    await page.press('.vfilter', 'Enter');
+    await firstRow(page, rowText(99990));
+    await countIs(page, 'rows 1–10 of 10 (filtered from 100,000)');
+    if (!nullEmpty) await page.screenshot({ path: join(artifacts, 'viewer-empty.png') });
+    assert.deepEqual(pageErrors, [], nullEmpty ? 'rows: null' : 'rows: []');
+    await page.close();
+  }
+  // A table without rows.
+  const { page, pageErrors } = await open(0);
+  const empty: InspectResult = { ...RESULT, summary: 'DataFrame 0 rows × 3 columns', structure: { ...RESULT.structure, shape: [0, 3] }, preview: { columns: ['a', 'b', 'c'], head: [], tail: [] }, statistics: undefined };
+  await post(page, { expression: 'big', generation: 1, updatedAt: '12:00:00', result: empty });
+  await countIs(page, 'no rows');
+  assert.equal(await page.textContent('.vtable tbody tr.vempty'), 'No rows: the table is empty.');
+  assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from '../src/protocol';
 import { copyAsCode, pyString, toDelimited } from '../src/webview/copy';
-import { BLOCK, BlockCache, MAX_BLOCKS, MAX_SCROLL_PX, firstRowAt, nextSort, renderGridHeader, renderGridRows, rowsLabel, scrollTopFor, spacerHeight } from '../src/webview/grid';
+import { BLOCK, BlockCache, MAX_BLOCKS, MAX_SCROLL_PX, firstRowAt, nextSort, renderEmptyRows, renderGridHeader, renderGridRows, rowsLabel, scrollTopFor, settledPage, spacerHeight } from '../src/webview/grid';
 import { renderPicker, renderStatsPanel, shownColumns } from '../src/webview/panels';
 import { columnStats } from '../src/webview/render';
 import { browsable, filterPlaceholder } from '../src/webview/viewer';
@@ -76,8 +76,22 @@ test('grid header and rows: sort marks, escaping, placeholders for rows still lo
   assert.match(html, /data-row="195" data-pos="390" aria-rowindex="197"><th scope="row" class="idx">i195<\/th><td class="num" title="">195<\/td><td title="">s195<\/td>/);
   assert.equal(renderGridRows(c, 245, 30, 2).match(/<tr/g)?.length, 5, 'no rows past the total');
   assert.equal(rowsLabel(0, 30, 1234, 5000), 'rows 1–30 of 1,234 (filtered from 5,000)');
-  assert.equal(rowsLabel(0, 30, 0, 10), 'no rows (filtered from 10)');
+  assert.equal(rowsLabel(0, 30, 0, 10), 'no rows match the filter (of 10)');
+  assert.equal(rowsLabel(0, 30, 0, 0), 'no rows');
   assert.equal(rowsLabel(10, 30, 20, 20), 'rows 11–20 of 20');
+});
+
+test('a page without rows: lists even where an older sidecar sent null, and a body that says why', () => {
+  const none = { ...page(0, 0, 0), rows: null, positions: null } as unknown as Page;
+  const p = settledPage(none);
+  assert.deepEqual([p.rows, p.positions], [[], []]);
+  const c = new BlockCache();
+  c.put(0, p);
+  assert.equal(c.total, 0);
+  assert.equal(c.row(0), undefined);
+  assert.equal(renderGridRows(c, 0, 30, 2), '');
+  assert.equal(renderEmptyRows(2, true), '<tr class="vempty"><td colspan="3">No rows match the filter.</td></tr>');
+  assert.match(renderEmptyRows(2, false), /No rows: the table is empty\./);
 });
 
 test('column picker: a checkbox per column, hidden ones unchecked', () => {

@@ -23,6 +23,15 @@ export interface Block {
   rows: unknown[][];
 }
 
+/**
+ * A page as the grid reads it: its lists always lists. The sidecar answers
+ * rows [] and positions [] for a page without rows; one before issue #28.7
+ * answered null, and the viewer then threw and stayed on "loading rows…".
+ */
+export function settledPage(p: Page): Page {
+  return { ...p, positions: p.positions ?? [], rows: p.rows ?? [], columns: p.columns ?? [] };
+}
+
 /** Row blocks of one selection of one stop, least recently used dropped first. */
 export class BlockCache {
   private blocks = new Map<number, Block>();
@@ -163,12 +172,20 @@ export function renderGridRows(cache: BlockCache, first: number, count: number, 
   return out.join('');
 }
 
-/** "rows 1–30 of 1,234 (filtered from 5,000)". */
+/** "rows 1–30 of 1,234 (filtered from 5,000)"; "no rows match the filter (of 5,000)"; "no rows" (an empty table). */
 export function rowsLabel(first: number, shown: number, total: number | undefined, allRows: number | undefined): string {
   if (total === undefined) return 'loading rows…';
   const fmt = (n: number) => n.toLocaleString('en-US');
-  const range = total === 0 ? 'no rows' : `rows ${fmt(first + 1)}–${fmt(Math.min(total, first + shown))} of ${fmt(total)}`;
-  return allRows !== undefined && allRows !== total ? `${range} (filtered from ${fmt(allRows)})` : range;
+  const filtered = allRows !== undefined && allRows !== total;
+  if (total === 0) return filtered ? `no rows match the filter (of ${fmt(allRows)})` : 'no rows';
+  const range = `rows ${fmt(first + 1)}–${fmt(Math.min(total, first + shown))} of ${fmt(total)}`;
+  return filtered ? `${range} (filtered from ${fmt(allRows)})` : range;
+}
+
+/** The grid's body when the view has no rows: one row that says so. */
+export function renderEmptyRows(ncols: number, filtered: boolean): string {
+  const text = filtered ? 'No rows match the filter.' : 'No rows: the table is empty.';
+  return `<tr class="vempty"><td colspan="${ncols + 1}">${text}</td></tr>`;
 }
 
 /** A column's width in ch from its header and the first loaded cells (bounded). */

@@ -8,7 +8,7 @@
 import type { PageColumn, PageParams, PageResult } from '../protocol';
 import type { InspectResult, Statistics, ViewState } from '../types';
 import { copyAsCode, toDelimited, type CopyRow, type ViewSelection } from './copy';
-import { BLOCK, BlockCache, columnWidths, firstRowAt, nextSort, renderGridHeader, renderGridRows, rowsLabel, scrollTopFor, spacerHeight } from './grid';
+import { BLOCK, BlockCache, columnWidths, firstRowAt, nextSort, renderEmptyRows, renderGridHeader, renderGridRows, rowsLabel, scrollTopFor, settledPage, spacerHeight } from './grid';
 import { renderPicker, renderStatsPanel, shownColumns } from './panels';
 import { cellText, columnStats, escapeHtml } from './render';
 
@@ -141,16 +141,17 @@ export class Viewer {
       this.wake();
       return;
     }
+    const page = settledPage(result.page);
     if (req.block === undefined) {
-      this.allColumns = result.page.columns;
+      this.allColumns = page.columns;
       for (const h of [...this.hidden]) if (!this.allColumns.some((c) => c.name === h)) this.hidden.delete(h);
       this.renderPicker();
       this.fetchVisible();
       return;
     }
     this.showError('');
-    this.cache.put(req.block, result.page);
-    if (!this.widthsSet) this.setWidths(result.page.rows);
+    this.cache.put(req.block, page);
+    if (!this.widthsSet) this.setWidths(page.rows);
     this.wake();
     this.draw();
     if (this.restoreScroll) {
@@ -200,7 +201,9 @@ export class Viewer {
   private drawRows(): void {
     const vis = this.visible();
     const range = this.anchor === undefined ? undefined : { from: Math.min(this.anchor, this.cursor), to: Math.max(this.anchor, this.cursor) };
-    this.q<HTMLElement>('.vtable tbody').innerHTML = renderGridRows(this.cache, this.first, vis + 1, this.cache.columns.length, range, this.cursor);
+    const total = this.cache.total;
+    this.q<HTMLElement>('.vtable tbody').innerHTML =
+      total === 0 ? renderEmptyRows(this.cache.columns.length, this.cache.allRows !== 0) : renderGridRows(this.cache, this.first, vis + 1, this.cache.columns.length, range, this.cursor);
     const tr = this.q<HTMLElement>('.vtable tbody tr');
     if (tr?.offsetHeight && Math.abs(tr.offsetHeight - this.rowH) > 0.5) this.rowH = tr.offsetHeight;
     this.q<HTMLElement>('.vcount').textContent = this.failed === this.epoch ? '' : rowsLabel(this.first, vis, this.cache.total, this.cache.allRows);
