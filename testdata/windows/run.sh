@@ -9,9 +9,11 @@
 # What cannot run here, and why (the packages below run the rest):
 #   - anything with debugpy or Delve: no Windows Python or dlv is installed
 #     in the Wine prefix (and Debian's are Linux programs);
-#   - Node 24 (TypeScript tests): it aborts under Wine 8.0 at start-up
-#     ("Fatal process out of memory: SegmentedTable::InitializeTable"), so
-#     the Windows node is Node 22;
+#   - Node 24 (TypeScript tests, and the worker test's Node 24 run): it
+#     aborts under Wine 8.0 at start-up ("Fatal process out of memory:
+#     SegmentedTable::InitializeTable"), so the Windows node is Node 22;
+#   - the source-map tests: they compile their fixtures with typescript and
+#     esbuild from node_modules, whose node is Linux's;
 #   - the npm data libraries of testdata/node/libs (their native nodejs-polars
 #     binary is Linux's), and goldens that hold Node 20's stack lines;
 #   - symbolic links and junctions: Wine 8.0 does not make real ones.
@@ -85,7 +87,7 @@ platform;;
 server/dap;;
 server/mux;;
 inspect/clip;;
-server/adapter/node;;TestTypeScript
+server/adapter/node;;TestTypeScript|TestSourceMaps|TestWorkerThreads/node_24
 server/adapter;TestParseKind|TestKindFor|TestDebugpyTraceback;
 server/session;TestNode.*|TestResolvePathFlavours|TestEnvKeyQuotedWhole|TestParseLaunchOptions|TestParseEvalError|TestDebuggeeErrMapping|TestLaunchValidation|TestProxyConnectLoopbackOnly|TestProxyPairsByTokenBeforeAnyByte|TestProxyRefusedPairingProxiesNothing|TestProxyUnpaired|TestEndedSessionsPruned;
 editor;TestBridgeJSDebugSession|TestPanicBecomesError|TestChannel.*|TestExpressionAt|TestUTF16|TestSamePath|TestAdapterAddress|FuzzEditorStream;

@@ -16,6 +16,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
 
@@ -113,8 +114,8 @@ func TestInspectorLost(t *testing.T) {
 	if err := m.Unmarshal(&lost); err != nil || !lost.Killed || !strings.Contains(lost.Reason, "inspector connection is closed") {
 		t.Fatalf("lost = %+v, %v", lost, err)
 	}
-	if code := waitEnd(t, c); code != 137 {
-		t.Errorf("exit code %d, want 137 (ended by the adapter)", code)
+	if code := waitEnd(t, c); code != platform.KilledExitCode {
+		t.Errorf("exit code %d, want %d (ended by the adapter)", code, platform.KilledExitCode)
 	}
 }
 
