@@ -50,28 +50,65 @@ func (a *Adapter) killTracked() {
 	}
 }
 
-// procStart reads the start time field of /proc/pid/stat.
+// procStart reads the start time field of /proc/pid/stat ("" and false
+// for a process that is gone or a zombie).
 func procStart(pid int) (string, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	st, ok := readStat(pid)
+	if !ok || st.state == 'Z' {
 		return "", false
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", false
-	}
-	f := strings.Fields(s[i+1:])
-	// Fields after the command: state is f[0]; starttime is field 22 of
-	// the whole line, f[19] here.
-	if len(f) < 20 || f[0] == "Z" {
-		return "", false
-	}
-	return f[19], true
+	return st.start, true
 }
 
-// DebuggeeAlive reports whether a tracked debuggee still runs. With none
-// tracked (attach, or before the process event) it answers true: unknown.
+// pfExiting is the kernel's PF_EXITING task flag (include/linux/sched.h):
+// set as a process enters its exit. Its files, sockets included, are closed
+// after that and before it is a zombie: an adapter can see the debuggee's
+// connection end while its state still reads R or D.
+const pfExiting = 0x4
+
+// procStat is what the sidecar reads of /proc/pid/stat.
+type procStat struct {
+	state byte   // R, S, D, Z, X, …
+	flags uint64 // the kernel's PF_* flags
+	start string // start time (clock ticks after boot)
+}
+
+// ended: the process has exited (a zombie waiting to be reaped, or dead)
+// or is exiting.
+func (p procStat) ended() bool {
+	return p.state == 'Z' || p.state == 'X' || p.flags&pfExiting != 0
+}
+
+func readStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	return parseStat(string(b))
+}
+
+// parseStat reads a /proc/pid/stat line: the fields after the command
+// (which may hold spaces and parentheses) are state (f[0], field 3 of the
+// line), flags (f[6], field 9) and starttime (f[19], field 22).
+func parseStat(s string) (procStat, bool) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	if err != nil {
+		return procStat{}, false
+	}
+	return procStat{state: f[0][0], flags: flags, start: f[19]}, true
+}
+
+// DebuggeeAlive reports whether a tracked debuggee still runs: not gone,
+// not a zombie, not exiting. With none tracked (attach, or before the
+// process event) it answers true: unknown.
 func (a *Adapter) DebuggeeAlive() bool {
 	a.trackMu.Lock()
 	list := a.tracked
@@ -80,22 +117,11 @@ func (a *Adapter) DebuggeeAlive() bool {
 		return true
 	}
 	for _, p := range list {
-		if st, ok := procStart(p.pid); ok && st == p.start && !zombie(p.pid) {
+		if st, ok := readStat(p.pid); ok && st.start == p.start && !st.ended() {
 			return true
 		}
 	}
 	return false
-}
-
-// zombie: the process has exited and waits to be reaped.
-func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && len(s) > i+2 && s[i+2] == 'Z'
 }
 
 // TrackedPIDs lists the tracked debuggee pids.
