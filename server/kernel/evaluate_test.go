@@ -176,8 +176,9 @@ func TestSilentEvaluateLeavesNoTrace(t *testing.T) {
 		t.Errorf("the user's client saw no status of ours: the IOPub check cannot see anything (%d foreign messages)", len(seen))
 	}
 
-	// The same checks catch a visible execution of the same expression.
-	if _, err := c.Execute(ctx, "'dapscope-marker-' + str(len(df))", ExecOptions{Visible: true}); err != nil {
+	// The same checks catch a visible execution of the same expression
+	// (after the snapshot cell's idle status, as the evaluations above).
+	if _, err := c.Execute(ctx, "'dapscope-marker-' + str(len(df))", ExecOptions{Visible: true, CallOptions: settle}); err != nil {
 		t.Fatal(err)
 	}
 	seen = u.foreignUntil(c.Session(), 1)

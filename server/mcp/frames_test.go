@@ -8,8 +8,11 @@
 package mcp
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dapscope/dapscope/errcode"
 )
@@ -85,4 +88,63 @@ func slicesEqual(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// A stop report's locals are its own stop's. Frame ids are per stop (Delve
+// numbers every stop's top frame alike), so the capture taken at an
+// earlier stop, with the same frame id, is never the fallback of a later
+// stop whose locals cannot be read: the report says they are missing. The
+// capture of the stop itself still is.
+func TestStopReportLocalsAreTheStops(t *testing.T) {
+	t.Parallel()
+	a, srv := newHTTPAgent(t, Options{})
+	const file = "testdata/go/hello/main.go"
+	loop := lineWith(t, file, "total += x")
+	var first, second StopReport
+	a.call("debug_launch", map[string]any{"adapter": "dlv", "program": "testdata/go/hello",
+		"breakpoints": []map[string]any{{"file": file, "line": loop}}, "timeout": 120}, &first)
+	if first.Location == nil || local(t, first, "total") != "0" {
+		t.Fatalf("first stop = %+v", first)
+	}
+	a.call("debug_continue", nil, &second)
+	if second.Location == nil || local(t, second, "total") != "1" {
+		t.Fatalf("second stop = %+v", second)
+	}
+	if first.Location.FrameID != second.Location.FrameID {
+		t.Fatalf("Delve gave the top frames ids %d and %d: this test needs an id that two stops share", first.Location.FrameID, second.Location.FrameID)
+	}
+	sess, err := srv.session(second.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sess.Wait(testCtx(t), time.Minute)
+	if err != nil || st.Location == nil {
+		t.Fatalf("wait = %+v, %v", st, err)
+	}
+	state := srv.state(sess.ID())
+	state.mu.Lock()
+	earlier, own := state.prevStop, state.lastStop
+	if earlier == nil || own == nil || own.gen != st.Gen || earlier.gen == st.Gen || state.refreshedGen != st.Gen {
+		state.mu.Unlock()
+		t.Fatalf("captures: earlier %+v, last %+v, refreshed at %d, stop %d", earlier, own, state.refreshedGen, st.Gen)
+	}
+	state.lastStop = earlier // as if the capture at this stop had failed
+	state.mu.Unlock()
+	// The locals cannot be read (the call's context is done).
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := srv.stopReport(done, sess, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Locals) > 0 || !slices.ContainsFunc(r.Missing, func(m string) bool { return strings.HasPrefix(m, "locals: ") }) {
+		t.Errorf("report of stop %d with the earlier stop's capture: locals %+v, missing %q; want none, and missing locals", st.Gen, r.Locals, r.Missing)
+	}
+	state.mu.Lock()
+	state.lastStop = own
+	state.mu.Unlock()
+	if r, err = srv.stopReport(done, sess, st); err != nil || local(t, StopReport{Locals: r.Locals}, "total") != "1" {
+		t.Errorf("report of stop %d with its own capture: %+v, %v", st.Gen, r, err)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -221,11 +222,18 @@ func (a *agent) fail(name string, args any) errcode.Error {
 	return e.Error
 }
 
+// decodeStructured decodes a result's structured content into out, which
+// it zeroes first: a variable reused for several calls holds only the last
+// result (json.Unmarshal keeps the fields a result omits, so a missing
+// field would read as the previous call's).
 func decodeStructured(t testing.TB, r *mcpgo.CallToolResult, out any) {
 	t.Helper()
 	b, err := json.Marshal(r.StructuredContent)
 	if err != nil || r.StructuredContent == nil {
 		t.Fatalf("no structured content (%v): %s", err, textOf(r))
+	}
+	if v := reflect.ValueOf(out); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().SetZero()
 	}
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("decoding structured content: %v\n%s", err, b)

@@ -36,6 +36,8 @@ type snapshot struct {
 	Nested map[string]json.RawMessage `json:"nested,omitempty"`
 	GoLang bool                       `json:"go,omitempty"` // paths are written in Go
 	Bytes  int64                      `json:"bytes,omitempty"`
+	// gen is the stop the capture of a stop (refreshAtStop) was taken at.
+	gen int
 }
 
 // SnapshotInfo describes a stored snapshot.

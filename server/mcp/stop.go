@@ -225,10 +225,12 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 	defer cancel()
 	// Locals are read now (an agent may have set a variable since the stop),
 	// once: when this call took the stop's capture, that is it; the capture
-	// taken at the stop is the fallback.
+	// taken at this stop is the fallback. A capture is this stop's by its
+	// number, not by the frame id: ids are per stop, and the next stop may
+	// hand out the same ones.
 	var vars []VarValue
 	var err error
-	if snap := s.refreshAtStop(ctx, sess); snap != nil && snap.FrameID == loc.FrameID {
+	if snap := s.refreshAtStop(ctx, sess); snap != nil && snap.gen == st.Gen && snap.FrameID == loc.FrameID {
 		vars = snap.Locals
 	} else {
 		vars, _, err = s.reportLocals(ctx, sess, loc.FrameID, 200)
@@ -237,8 +239,8 @@ func (s *Server) stopReport(ctx context.Context, sess *session.Session, st sessi
 		r.Locals, r.LocalsOmitted = stopLocals(vars)
 	}
 	st2.mu.Lock()
-	if r.Locals == nil && st2.lastStop != nil && st2.lastStop.FrameID == loc.FrameID {
-		r.Locals, r.LocalsOmitted = stopLocals(st2.lastStop.Locals)
+	if last := st2.lastStop; r.Locals == nil && last != nil && last.gen == st.Gen && last.FrameID == loc.FrameID {
+		r.Locals, r.LocalsOmitted = stopLocals(last.Locals)
 	}
 	if r.Locals == nil && err != nil {
 		r.Missing = append(r.Missing, "locals: "+err.Error())
@@ -324,10 +326,11 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) *snap
 		return nil
 	}
 	vars, omitted, err := s.reportLocals(ctx, sess, frame.Id, 200)
-	if err != nil {
-		return nil
+	if err != nil || sess.StopCount() != gen {
+		return nil // a newer stop came meanwhile: what was read may be of either
 	}
-	snap := &snapshot{SessionID: sess.ID(), FrameID: frame.Id, Location: s.frameLocation(frame), CapturedAt: time.Now(), Locals: vars, LocalsOmitted: omitted}
+	snap := &snapshot{SessionID: sess.ID(), FrameID: frame.Id, Location: s.frameLocation(frame), CapturedAt: time.Now(),
+		Locals: vars, LocalsOmitted: omitted, gen: gen}
 	st.prevStop, st.lastStop = st.lastStop, snap
 	st.refreshedGen = gen
 	if len(st.watches) == 0 {

@@ -224,7 +224,7 @@ func (s *Session) processStop(gen, threadID int, reason, desc string) {
 		o := s.outcomeLocked()
 		o.ErrorType, o.ErrorMessage, o.Traceback, o.Truncated = exc.ErrorType, exc.ErrorMessage, exc.Traceback, exc.Truncated
 	}
-	s.stop = &Stop{Location: loc, Frame: top, BreakpointErrors: s.takeBreakpointErrorsLocked()}
+	s.stop = &Stop{Location: loc, Frame: top, BreakpointErrors: s.takeBreakpointErrorsLocked(), Gen: gen}
 	s.stopGen = gen
 	s.notifyLocked()
 	s.mu.Unlock()

@@ -93,6 +93,9 @@ type Stop struct {
 	// BreakpointErrors are the breakpoints whose condition threw since the
 	// previous stop.
 	BreakpointErrors []BreakpointError `json:"breakpoint_errors,omitempty"`
+	// Gen is the stop's number (StopCount): frame ids are a stop's own,
+	// and an adapter may hand out the same ids at its next stop (Delve).
+	Gen int `json:"-"`
 }
 
 // How a run ended (Outcome.Ended): one word, the same in every report.

@@ -11,6 +11,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -399,9 +400,12 @@ func (s *Server) setExceptionBreakpoints(ctx context.Context, _ *godap.Request, 
 	s.pauseOnExceptions = state
 	s.mu.Unlock()
 	for _, th := range s.readyThreads() {
-		if _, err := call(ctx, th.c, debugger.SetPauseOnExceptions, debugger.SetPauseOnExceptionsParams{State: state}); err != nil {
+		_, err := call(ctx, th.c, debugger.SetPauseOnExceptions, debugger.SetPauseOnExceptionsParams{State: state})
+		if err != nil && !errors.Is(err, ErrClosed) && !errors.Is(err, errWorkerGone) {
 			return nil, err
 		}
+		// A program that ended (a syntax error ends it before the client
+		// configures) or a worker gone has nothing left to set it in.
 	}
 	return godap.SetExceptionBreakpointsResponseBody{}, nil
 }

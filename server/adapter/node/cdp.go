@@ -309,6 +309,9 @@ func (c *conn) raw(ctx context.Context, method string, params, out any) error {
 	b = append([]byte(fmt.Sprintf(`{"id":%d`, id)), b[len(`{"id":0`):]...)
 	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
 		c.forget(c.pending, id)
+		if errors.Is(err, net.ErrClosed) { // the close frame is out, or the connection is gone
+			return fmt.Errorf("%s: %w (%v)", method, ErrClosed, err)
+		}
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return await(ctx, method, ch, out, func() { c.forget(c.pending, id) })

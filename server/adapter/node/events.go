@@ -83,8 +83,9 @@ func (s *Server) handleEvent(ev event) {
 		s.forgetStopLocked(th)
 		s.mu.Unlock()
 		if wasPaused {
-			s.event("continued", s.continuedBody(th))
-			s.reannounce(th)
+			s.stopGate.Lock()
+			s.reannounce(s.continued(s.continuedBody(th), th))
+			s.stopGate.Unlock()
 		}
 	case runtime.ConsoleAPICalled.Method:
 		s.mu.Lock()
@@ -187,8 +188,19 @@ type parsedScript struct {
 // changes nothing they see). V8 reports a script for every evaluation, so
 // the event loop is not woken for those while node is still preparing the
 // evaluation's answer. A script with a source map still goes through the
-// queue: its map is loaded there.
+// queue: its map is loaded there. A worker's end fails its pending calls
+// there too (and is queued): a request waiting on one may hold stopGate,
+// which the event loop may be waiting for ahead of the detach.
 func (s *Server) early(ev *event) bool {
+	if ev.Method == "NodeWorker.detachedFromWorker" {
+		var e struct {
+			SessionID string `json:"sessionId"`
+		}
+		if c, err := s.inspector(); err == nil && decode(ev.Params, &e) {
+			c.detachWorker(e.SessionID)
+		}
+		return false
+	}
 	if ev.Method != debugger.ScriptParsed.Method {
 		return false
 	}
@@ -268,8 +280,16 @@ func (s *Server) stopped(th *thread, e *debugger.EventPaused, reason, action str
 		body.Description += " in " + th.name
 	}
 	s.stopGate.Lock() // after the response of the request that resumed
-	s.stopGate.Unlock()
-	s.event("stopped", body)
+	defer s.stopGate.Unlock()
+	s.mu.Lock()
+	current := th.paused == e // not resumed meanwhile (its continued event is out)
+	if current {
+		th.shown = e
+	}
+	s.mu.Unlock()
+	if current {
+		s.event("stopped", body)
+	}
 }
 
 // exceptionText reads a paused event's exception data (a RemoteObject):

@@ -181,10 +181,13 @@ func TestProgramsThatCannotRun(t *testing.T) {
 		t.Fatalf("missing program: %s", m.Raw)
 	}
 	// A syntax error: the launch completes, node's error is the output,
-	// the exit code 1.
+	// the exit code 1. The program is over before the client configures
+	// it: the exception filters an editor sends then are still accepted.
 	prog := program(t, "syntax_error.js")
 	launch := c.StartLaunch(launchConfig(prog))
-	c.Event("initialized")
+	initialized(t, c, launch)
+	c.SetBreakpoints(prog, 2)
+	c.SetExceptionBreakpoints("uncaught")
 	c.ConfigurationDone()
 	c.OK(launch)
 	if code := waitEnd(t, c); code != 1 {

@@ -43,7 +43,7 @@ func TestLoadErrorEvent(t *testing.T) {
 	c := start(t, Options{})
 	prog := program(t, "syntax_error.js")
 	launch := c.StartLaunch(launchConfig(prog))
-	c.Event("initialized")
+	initialized(t, c, launch)
 	c.ConfigurationDone()
 	c.OK(launch)
 	ev := c.Event(LoadErrorEvent)

@@ -119,6 +119,18 @@ func varsByName(vs []godap.Variable) map[string]godap.Variable {
 	return m
 }
 
+// initialized waits for the initialized event that follows the launch
+// (or attach) request seq. That request is answered only after
+// configurationDone: an answer first is a failed start, and the test
+// fails with it at once rather than waiting out the timeout.
+func initialized(t *testing.T, c *daptest.Client, seq int) {
+	t.Helper()
+	m := c.Expect("initialized", func(m daptest.Msg) bool { return m.IsEvent("initialized") || m.IsResponse(seq) })
+	if m.IsResponse(seq) {
+		t.Fatalf("the launch was answered before initialized: %s", m.Raw)
+	}
+}
+
 // waitEnd waits for exited and terminated and returns the exit code.
 func waitEnd(t *testing.T, c *daptest.Client) int {
 	t.Helper()

@@ -57,7 +57,9 @@ type Server struct {
 
 	wmu sync.Mutex // one frame at a time
 	// stopGate is held by a resuming request until its response is
-	// written; a stopped event waits for it (stepping.go).
+	// written (stepping.go), and while a stopped or continued event is
+	// sent: which stops clients were told of before a continued event is
+	// exact (threads.go, continued).
 	stopGate sync.Mutex
 	w        *dap.Writer
 	seq      int
@@ -346,7 +348,7 @@ func (s *Server) newHandle(th *thread, v any) int {
 
 // forgetStopLocked forgets th's stop and its handles (s.mu held).
 func (s *Server) forgetStopLocked(th *thread) {
-	th.paused = nil
+	th.paused, th.shown = nil, nil
 	for id, h := range s.handles {
 		if h.th == th {
 			delete(s.handles, id)

@@ -64,7 +64,7 @@ func (s *Server) resume(ctx context.Context, req *godap.Request, raw []byte, bod
 	s.mu.Unlock()
 	s.stopGate.Lock()
 	defer s.stopGate.Unlock()
-	s.event("continued", s.continuedBody(th))
+	other := s.continued(s.continuedBody(th), th)
 	_, _ = call(ctx, th.c, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
 	if err := th.c.raw(ctx, method, cdp.Empty{}, nil); err != nil && !errors.Is(err, ErrClosed) && !errors.Is(err, errWorkerGone) {
 		return nil, err
@@ -73,7 +73,7 @@ func (s *Server) resume(ctx context.Context, req *godap.Request, raw []byte, bod
 	// end, which exited and terminated report.
 	s.respond(req, body)
 	if action == "" {
-		go s.reannounce(th) // another thread still paused is stopped again
+		s.reannounce(other) // another thread still paused is stopped again
 	}
 	return nil, errNoBody
 }

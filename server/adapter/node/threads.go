@@ -32,6 +32,7 @@ type thread struct {
 	w       *workerConn // nil for main
 
 	paused     *debugger.EventPaused    // nil while running
+	shown      *debugger.EventPaused    // the pause whose stopped event is out (nil: none)
 	lastAction string                   // "step" or "pause": the reason of the next stop
 	step       *stepping                // an unfinished step in mapped code (stepping.go)
 	scripts    map[cdp.ScriptID]*script // every script parsed in it
@@ -77,15 +78,16 @@ func (s *Server) threadOf(session string) *thread {
 	return s.bySession[session]
 }
 
-// othersPaused is another paused thread than th, if any (s.mu held).
-func (s *Server) otherPausedLocked(th *thread) *thread {
+// otherShownLocked is the first thread (by id) other than th that is
+// paused where its stopped event told clients it is (s.mu held).
+func (s *Server) otherShownLocked(th *thread) *thread {
 	ids := make([]int, 0, len(s.threads))
 	for id := range s.threads {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
 	for _, id := range ids {
-		if o := s.threads[id]; o != th && o.paused != nil {
+		if o := s.threads[id]; o != th && o.paused != nil && o.shown == o.paused {
 			return o
 		}
 	}
@@ -212,31 +214,54 @@ func (s *Server) detachedFromWorker(params []byte) {
 	s.forgetStopLocked(th)
 	s.mu.Unlock()
 	s.bps.forgetThread(th.id)
+	s.stopGate.Lock()
+	defer s.stopGate.Unlock()
 	if wasPaused {
-		s.event("continued", godap.ContinuedEventBody{ThreadId: th.id})
+		s.reannounce(s.continued(godap.ContinuedEventBody{ThreadId: th.id}, th))
 	}
 	s.event("thread", godap.ThreadEventBody{Reason: "exited", ThreadId: th.id})
 	s.output("important", fmt.Sprintf("dapscope: %s (thread %d) ended\n", th.name, th.id))
-	s.reannounce(th)
 }
 
-// reannounce sends the stop of another thread still paused after th
-// resumed or ended: clients that track one stop (the session, an editor
-// that marked every thread running) see it paused again.
-func (s *Server) reannounce(th *thread) {
+// shownStop is a thread's stop that clients were told of.
+type shownStop struct {
+	th *thread
+	e  *debugger.EventPaused
+}
+
+// continued sends the continued event of th, which clients that track one
+// stop (the mux, the session) read as "nothing is paused", and returns the
+// stop of another thread they had been told of before it, if any, for
+// reannounce. A pause whose stopped event is not out yet is not one: its
+// own event comes after this one. Called with stopGate held, as stopped
+// sends under it: whether a stop was told comes before or after is exact.
+func (s *Server) continued(body godap.ContinuedEventBody, th *thread) shownStop {
 	s.mu.Lock()
-	o := s.otherPausedLocked(th)
-	var e *debugger.EventPaused
-	if o != nil {
-		e = o.paused
+	var o shownStop
+	if t := s.otherShownLocked(th); t != nil {
+		o = shownStop{th: t, e: t.paused}
 	}
 	s.mu.Unlock()
-	if o == nil {
+	s.event("continued", body)
+	return o
+}
+
+// reannounce sends again the stop that a continued event hid (continued),
+// when that thread is still paused there: clients that track one stop
+// see it paused again. Called with stopGate held.
+func (s *Server) reannounce(o shownStop) {
+	if o.th == nil {
 		return
 	}
-	body := godap.StoppedEventBody{Reason: "pause", ThreadId: o.id, PreserveFocusHint: true,
-		Description: "still paused (" + o.name + ")"}
-	if len(e.HitBreakpoints) > 0 {
+	s.mu.Lock()
+	still := o.th.paused == o.e
+	s.mu.Unlock()
+	if !still {
+		return // resumed meanwhile: its own continued event said so
+	}
+	body := godap.StoppedEventBody{Reason: "pause", ThreadId: o.th.id, PreserveFocusHint: true,
+		Description: "still paused (" + o.th.name + ")"}
+	if len(o.e.HitBreakpoints) > 0 {
 		body.Reason = "breakpoint"
 	}
 	s.event("stopped", body)

@@ -1,7 +1,7 @@
 // workers_test.go: worker threads as DAP threads (real node): a worker is
 // announced as a thread, a breakpoint in its code stops it (the stop names
 // its thread, the main thread goes on), its stack, scopes and evaluations
-// are its own, and its end is reported.
+// are its own, and its end is reported; two threads paused at once.
 
 package node
 
@@ -88,6 +88,82 @@ func TestWorkerThreads(t *testing.T) {
 			if notes := output(c, "important"); !strings.Contains(notes, "(thread 2) ended") {
 				t.Errorf("no notice of the worker's end: %q", notes)
 			}
+			// The main thread stopped once: its stop was announced after the
+			// worker's continued event, so neither the continue nor the
+			// worker's end announces it again (a second stopped event moves
+			// a one-stop client to a new stop: its frame ids are refused).
+			if bad := repeatedStops(c.Transcript()); len(bad) > 0 {
+				t.Errorf("stops announced again with no continued event between: %s", strings.Join(bad, "\n"))
+			}
 		})
 	}
+}
+
+// Two threads paused at once: continuing one announces the other again
+// ("still paused"), for clients that track one stop and read the continued
+// event as "nothing is paused"; its frames are still there. Which thread
+// stops first is node's choice: the test follows either order.
+func TestWorkerThreadsPausedAtOnce(t *testing.T) {
+	c := start(t, Options{Logger: testLogger()})
+	prog := program(t, "workers_paused.js")
+	lines := map[string]int{"main": line(t, prog, "main"), "worker": line(t, prog, "worker")}
+	launch := c.StartLaunch(launchConfig(prog))
+	c.Event("initialized")
+	c.SetBreakpoints(prog, lines["main"], lines["worker"])
+	c.ConfigurationDone()
+	c.OK(launch)
+	first, second := c.Stopped(), c.Stopped()
+	if first.Body.ThreadId == second.Body.ThreadId {
+		t.Fatalf("stops = %+v, %+v: want one per thread", first.Body, second.Body)
+	}
+	lineOf := func(thread int) int {
+		if thread == ThreadID {
+			return lines["main"]
+		}
+		return lines["worker"]
+	}
+	// → continue the thread that stopped last ← the other one is still paused
+	c.Continue(second.Body.ThreadId)
+	again := c.Stopped()
+	if again.Body.ThreadId != first.Body.ThreadId || again.Body.Reason != "breakpoint" || !again.Body.PreserveFocusHint ||
+		!strings.HasPrefix(again.Body.Description, "still paused") {
+		t.Fatalf("after continuing thread %d: %+v, want thread %d still paused", second.Body.ThreadId, again.Body, first.Body.ThreadId)
+	}
+	if top := c.TopFrame(first.Body.ThreadId); top.Line != lineOf(first.Body.ThreadId) {
+		t.Errorf("the thread still paused is at %+v, want line %d", top, lineOf(first.Body.ThreadId))
+	}
+	c.Continue(first.Body.ThreadId)
+	if code := waitEnd(t, c); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if out := output(c, "stdout"); !strings.Contains(out, "main got stopping") || !strings.Contains(out, "worker goes on") {
+		t.Errorf("stdout = %q", out)
+	}
+	if n := c.Count(func(m daptest.Msg) bool { return m.IsEvent("stopped") }); n != 3 {
+		t.Errorf("%d stopped events, want 3 (each thread's stop, one still paused)", n)
+	}
+	if bad := repeatedStops(c.Transcript()); len(bad) > 0 {
+		t.Errorf("stops announced again with no continued event between: %s", strings.Join(bad, "\n"))
+	}
+}
+
+// repeatedStops are the stopped events of a transcript that tell of a
+// thread already shown stopped: no continued event came since its last
+// stopped event. A continued event, of any thread, reads as "nothing is
+// paused" to a client that tracks one stop (dapscope's mux and sessions).
+func repeatedStops(ms []daptest.Msg) []string {
+	shown := map[int]bool{}
+	var out []string
+	for _, m := range ms {
+		switch ev := m.Decoded.(type) {
+		case *godap.ContinuedEvent:
+			clear(shown)
+		case *godap.StoppedEvent:
+			if shown[ev.Body.ThreadId] {
+				out = append(out, string(m.Raw))
+			}
+			shown[ev.Body.ThreadId] = true
+		}
+	}
+	return out
 }
