@@ -1,13 +1,13 @@
 // parent_darwin.go: the parent's exit seen by kqueue (EVFILT_PROC,
 // NOTE_EXIT on its pid); a parent already gone when the watch starts is
-// seen through getppid. See parent.go.
+// seen through getppid, which is also the fallback without kqueue
+// (parent_poll_unix.go). See parent.go.
 
 package platform
 
 import (
 	"context"
 	"os"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,26 +39,6 @@ func watchParent(ctx context.Context, exited func(int)) int {
 			if n > 0 {
 				exited(ppid)
 				return
-			}
-		}
-	}()
-	return ppid
-}
-
-// pollParent is the getppid poll, where kqueue is unavailable.
-func pollParent(ctx context.Context, ppid int, exited func(int)) int {
-	go func() {
-		t := time.NewTicker(parentPoll)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if os.Getppid() != ppid {
-					exited(ppid)
-					return
-				}
 			}
 		}
 	}()
