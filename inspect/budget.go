@@ -156,19 +156,8 @@ func keepPriorityColumns(r *Result, total int, fits func() bool) int {
 			}
 		}
 	}
-	// The largest k that fits (binary search; at least one column).
-	lo, hi := 1, len(allCols)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		keep(mid)
-		if fits() {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	keep(lo)
-	return lo
+	// The largest k that fits (at least one column).
+	return keepMost(1, len(allCols), keep, fits)
 }
 
 // FitPage keeps the most leading rows of p (at least one) for which fits
@@ -184,7 +173,13 @@ func FitPage(p *Page, fits func() bool) int {
 			p.Index = idx[:k]
 		}
 	}
-	lo, hi := min(1, len(rows)), len(rows)
+	return keepMost(min(1, len(rows)), len(rows), keep, fits)
+}
+
+// keepMost finds by binary search the largest k in [lo, hi] for which
+// fits holds after keep(k) (lo when none does), leaves keep(k) applied and
+// returns k. fits must hold for every k below one for which it holds.
+func keepMost(lo, hi int, keep func(int), fits func() bool) int {
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		keep(mid)
