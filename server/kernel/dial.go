@@ -25,7 +25,13 @@ func Dial(ctx context.Context, info *ConnectionInfo, opts Options) (*Client, err
 		c.cancel()
 		return nil, err
 	}
-	c.tr = z
+	return c.start(ctx, z)
+}
+
+// start runs c over its connected transport tr: it attaches (kernel_info)
+// and starts the liveness loop; a failed attach closes c.
+func (c *Client) start(ctx context.Context, tr transport) (*Client, error) {
+	c.tr = tr
 	if err := c.attach(ctx); err != nil {
 		_ = c.Close()
 		return nil, err

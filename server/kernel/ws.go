@@ -50,14 +50,7 @@ func (s *Server) Dial(ctx context.Context, kernelID string, opts Options) (*Clie
 		c.cancel()
 		return nil, err
 	}
-	c.tr = w
-	if err := c.attach(ctx); err != nil {
-		_ = c.Close()
-		return nil, err
-	}
-	c.wg.Add(1)
-	go c.liveLoop()
-	return c, nil
+	return c.start(ctx, w)
 }
 
 // wsHTTPClient is the websocket handshake's client: quick ACKs (see
