@@ -93,16 +93,7 @@ func (m *Manager) Bridge(spec BridgeSpec) (*Session, error) {
 	s.noDelay = false // never patch a debuggee we did not start
 	s.mu.Unlock()
 	s.log.Info("bridged session registered", "name", spec.Name, "debugType", spec.DebugType, "adapter", d.Kind())
-	sub := mx.Subscribe(m.opts.EventBuffer) // 0: mux's default
-	s.events = sub
-	s.bg.Add(1)
-	go s.watch(sub)
-	m.wg.Add(1)
-	go func() {
-		defer m.wg.Done()
-		_ = mx.Run()
-		_ = ad.Close()
-	}()
+	m.serve(s, mx, ad, m.opts.EventBuffer)
 	return s, nil
 }
 

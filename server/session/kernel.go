@@ -89,15 +89,7 @@ func (m *Manager) Kernel(spec KernelSpec) (*Session, error) {
 	s.noDelay = false // never patch a kernel
 	s.mu.Unlock()
 	s.log.Info("kernel session registered", "kernel", spec.Name)
-	sub := mx.Subscribe(4096)
-	s.bg.Add(1)
-	go s.watch(sub)
-	m.wg.Add(1)
-	go func() {
-		defer m.wg.Done()
-		_ = mx.Run()
-		_ = ad.Close()
-	}()
+	m.serve(s, mx, ad, 4096)
 	return s, nil
 }
 

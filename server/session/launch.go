@@ -139,7 +139,16 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 	}
 	smart.t, smart.log, s.smart = s, s.log, smart // before any editor traffic
 	s.log.Info("session started", "origin", origin, "adapter", ad.Kind, "pid", ad.PID())
-	sub := mx.Subscribe(m.opts.EventBuffer) // 0: mux's default
+	m.serve(s, mx, ad, m.opts.EventBuffer) // 0: mux's default
+	return s, nil
+}
+
+// serve follows s's events (a subscription of buffer events, its losses
+// reported with s's outcome) and runs mx until the adapter is gone, then
+// closes ad: a crashed or ended adapter's process is reaped, so nothing is
+// orphaned.
+func (m *Manager) serve(s *Session, mx *mux.Mux, ad *adapter.Adapter, buffer int) {
+	sub := mx.Subscribe(buffer)
 	s.events = sub
 	s.bg.Add(1)
 	go s.watch(sub)
@@ -147,10 +156,8 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 	go func() {
 		defer m.wg.Done()
 		_ = mx.Run()
-		// Adapter gone (crash or end): reap the process so nothing is orphaned.
 		_ = ad.Close()
 	}()
-	return s, nil
 }
 
 // Launch starts a program headless: adapter, initialize, launch,
