@@ -110,11 +110,16 @@ func jsVariables(ctx context.Context, sess *session.Session, refs []int) ([]goda
 	return out, nil
 }
 
-// jsSummaries are the probe's summaries of vars by name (those whose name
-// is a path; ONE evaluate), bounded by a second inside the debuggee.
-func jsSummaries(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable) map[string]inspect.ValueSummary {
+// summariesOf are the probe's summaries of vars by name (those whose name
+// is a path and that want takes, every one when want is nil; ONE
+// evaluate), bounded by a second inside the debuggee; nil when the probe
+// fails.
+func summariesOf(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable, want func(godap.Variable) bool) map[string]inspect.ValueSummary {
 	var paths []inspect.Path
 	for _, v := range vars {
+		if want != nil && !want(v) {
+			continue
+		}
 		if p, err := inspect.ParsePathFor(sess.Language(), v.Name); err == nil {
 			paths = append(paths, p)
 		}
@@ -146,7 +151,7 @@ func (s *Server) jsLocals(ctx context.Context, sess *session.Session, frameID, l
 	}
 	omitted := max(0, len(vars)-limit)
 	vars = vars[:min(len(vars), limit)]
-	sums := jsSummaries(ctx, sess, frameID, vars)
+	sums := summariesOf(ctx, sess, frameID, vars, nil)
 	out := make([]VarValue, 0, len(vars))
 	for _, v := range vars {
 		out = append(out, jsValue(v, sums))

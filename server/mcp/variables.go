@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	godap "github.com/google/go-dap"
 
@@ -161,24 +160,12 @@ func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, fr
 		return nil
 	}
 	js := sess.Language() == inspect.JavaScript
-	var paths []inspect.Path
-	for _, v := range vars {
-		if !js && !inspect.SummaryType(sess.Language(), v.Type) {
-			continue
-		}
-		if p, err := inspect.ParsePathFor(sess.Language(), v.Name); err == nil {
-			paths = append(paths, p)
-		}
-	}
-	if len(paths) == 0 {
-		return nil
-	}
-	items, err := inspect.Summaries(ctx, sess, frameID, paths, time.Second)
-	if err != nil {
-		return nil
+	var want func(godap.Variable) bool
+	if !js {
+		want = func(v godap.Variable) bool { return inspect.SummaryType(sess.Language(), v.Type) }
 	}
 	out := map[string]string{}
-	for _, it := range items {
+	for _, it := range summariesOf(ctx, sess, frameID, vars, want) {
 		if line := it.Line(); line != "" && (js || it.Recognized()) {
 			out[it.Name] = line
 		}
