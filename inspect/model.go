@@ -149,6 +149,11 @@ func (s *Structure) tensorParts() []string {
 
 // keysByCount lists a map's keys, the largest count first.
 func keysByCount(m map[string]int64) string {
+	return strings.Join(byCount(m), ", ")
+}
+
+// byCount is a map's keys, the largest count first (ties by name).
+func byCount(m map[string]int64) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -159,7 +164,7 @@ func keysByCount(m map[string]int64) string {
 		}
 		return keys[i] < keys[j]
 	})
-	return strings.Join(keys, ", ")
+	return keys
 }
 
 func listOf(names []string, n int) string {

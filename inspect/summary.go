@@ -6,7 +6,6 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dapscope/dapscope/inspect/clip"
@@ -231,16 +230,7 @@ func typeList(m map[string]int64, single string) string {
 	if len(m) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := byCount(m)
 	if len(keys) > 3 {
 		keys = append(keys[:3], "…")
 	}
