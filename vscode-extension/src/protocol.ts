@@ -174,10 +174,10 @@ export interface Outcome {
   survivors?: { pid: number; command?: string }[];
 }
 
-/** A sidecar session (session.Info). */
-export interface SessionInfo {
+/** What a session is and where it stands (session.Summary). */
+export interface SessionSummary {
   id: string;
-  /** headless | editor (a `dapscope` session) | bridged (the editor's own debugger, e.g. js-debug) */
+  /** headless | editor (a `dapscope` session) | bridged (the editor's own debugger, e.g. js-debug) | kernel */
   origin: string;
   adapter: string;
   status: string;
@@ -186,18 +186,22 @@ export interface SessionInfo {
   /** The editor's session name and debug type, for a bridged session. */
   name?: string;
   debug_type?: string;
+  stop?: StopLocation;
+  active?: boolean;
+  /** The outcome's ended, once the run is over. */
+  ended?: string;
+}
+
+/** A sidecar session (session.Info): its summary and the rest. */
+export interface SessionInfo extends SessionSummary {
   args?: string[];
   env_keys?: string[];
   created_at: string;
   updated_at: string;
-  stop?: StopLocation;
   last_breakpoint?: BreakpointState;
   timings: { last_run_ms: number; total_run_ms: number };
   breakpoints?: BreakpointState[];
   outcome?: Outcome;
-  active?: boolean;
-  /** The outcome's ended, once the run is over. */
-  ended?: string;
 }
 
 /** A session of another debug type reached through the bridge (bridge.Info, server/bridge). */
@@ -333,18 +337,8 @@ export interface KernelAttachParams {
  * dapscope/sessionEvent notifications say when a cell runs (continued) and
  * ran (stopped: stop.description "after In[n]").
  */
-export interface KernelAttachResult {
+export interface KernelAttachResult extends SessionSummary {
   sessionId: string;
-  id: string;
-  origin: string;
-  adapter: string;
-  status: string;
-  program?: string;
-  module?: string;
-  name?: string;
-  debug_type?: string;
-  stop?: StopLocation;
-  active?: boolean;
   kernel: Kernel;
 }
 

@@ -175,7 +175,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
     params: object<KernelAttachParams>({ kernel: opt(), connectionFile: opt(), serverUrl: opt(), kernelId: opt(), tokenFile: opt() }),
     result: object<KernelAttachResult>({
       sessionId: req(), id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(),
-      stop: opt(stopLocation), active: opt(), kernel: req(kernelShape),
+      stop: opt(stopLocation), active: opt(), ended: opt(), kernel: req(kernelShape),
     }),
   },
   'dapscope/kernelVariables': {
