@@ -149,22 +149,10 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	var ks []kernel.Kernel
-	var err error
-	if k.server != "" {
-		var srv *kernel.Server
-		if srv, err = jupyterServer(k.server, k.tokenFile, splitList(k.common.attach)); err == nil {
-			ks, err = srv.List(ctx)
-		}
-	} else {
-		ks, err = kernel.List(ctx, k.listOptions())
-	}
+	ks, err := kernel.Kernels(ctx, k.serverRef(), k.listOptions())
 	if err != nil {
 		fmt.Fprintln(errw, "dapscope kernel list:", err)
 		return 1
-	}
-	if ks == nil {
-		ks = []kernel.Kernel{}
 	}
 	if k.format == "json" {
 		b, _ := json.MarshalIndent(ks, "", "  ")
@@ -199,18 +187,10 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 	return 0
 }
 
-// jupyterServer is a Jupyter Server client with its token from file or
-// $JUPYTER_TOKEN (or a ?token= in the URL).
-func jupyterServer(url, tokenFile string, hosts []string) (*kernel.Server, error) {
-	o := kernel.ServerOptions{AllowHosts: hosts}
-	if tokenFile != "" || os.Getenv("JUPYTER_TOKEN") != "" {
-		t, err := kernel.ReadToken(tokenFile)
-		if err != nil {
-			return nil, err
-		}
-		o.Token = t
-	}
-	return kernel.NewServer(url, o)
+// serverRef is the Jupyter Server --server names (none without it), its
+// token from --token-file, $JUPYTER_TOKEN or the URL.
+func (k *kernelFlags) serverRef() kernel.ServerRef {
+	return kernel.ServerRef{URL: k.server, TokenFile: k.tokenFile, Options: kernel.ServerOptions{AllowHosts: splitList(k.common.attach)}}
 }
 
 // attachKernel attaches a session for the command's run and waits for the

@@ -44,43 +44,12 @@ func (s *Server) kernels(ctx context.Context, params json.RawMessage) (any, erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)
 	defer cancel()
-	var ks []kernel.Kernel
-	var err error
-	if p.ServerURL != "" {
-		var srv *kernel.Server
-		if srv, err = s.jupyterServer(p.ServerURL, p.TokenFile); err != nil {
-			return nil, err
-		}
-		ks, err = srv.List(ctx)
-	} else {
-		ks, err = kernel.List(ctx, s.opts.Kernels)
-	}
+	ref := kernel.ServerRef{URL: p.ServerURL, TokenFile: p.TokenFile, Options: kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}}
+	ks, err := kernel.Kernels(ctx, ref, s.opts.Kernels)
 	if err != nil {
 		return nil, errcode.From(err)
 	}
-	if ks == nil {
-		ks = []kernel.Kernel{}
-	}
 	return KernelsResult{Kernels: ks}, nil
-}
-
-// jupyterServer is the client of a Jupyter Server URL with its token.
-func (s *Server) jupyterServer(url, tokenFile string) (*kernel.Server, error) {
-	o := kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}
-	if tokenFile != "" {
-		t, err := kernel.ReadToken(tokenFile)
-		if err != nil {
-			return nil, errcode.Invalid("tokenFile", "%v", err)
-		}
-		o.Token = t
-	} else if t, err := kernel.ReadToken(""); err == nil {
-		o.Token = t
-	}
-	srv, err := kernel.NewServer(url, o)
-	if err != nil {
-		return nil, errcode.Invalid("serverUrl", "%v", err)
-	}
-	return srv, nil
 }
 
 // KernelAttachParams are the dapscope/kernelAttach parameters: kernel (an

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,18 +104,9 @@ func AttachSession(ctx context.Context, mgr *session.Manager, spec AttachSpec) (
 func resolve(ctx context.Context, spec AttachSpec) (Kernel, func(context.Context) (*Client, error), error) {
 	switch {
 	case spec.ServerURL != "":
-		o := spec.Server
-		o.Token = spec.Token
-		if o.Token == "" && (spec.TokenFile != "" || os.Getenv("JUPYTER_TOKEN") != "") {
-			t, err := ReadToken(spec.TokenFile)
-			if err != nil {
-				return Kernel{}, nil, errcode.Invalid("token_file", "%v", err)
-			}
-			o.Token = t
-		}
-		srv, err := NewServer(spec.ServerURL, o)
+		srv, err := ServerRef{URL: spec.ServerURL, Token: spec.Token, TokenFile: spec.TokenFile, Options: spec.Server}.Open()
 		if err != nil {
-			return Kernel{}, nil, errcode.Invalid("server_url", "%v", err)
+			return Kernel{}, nil, err
 		}
 		ks, err := srv.List(ctx)
 		if err != nil {

@@ -92,26 +92,10 @@ func (s *Server) registerKernelTools() {
 		func(ctx context.Context, c *call, p *kernelListArgs) (*KernelListResult, error) {
 			ctx, cancel := context.WithTimeout(ctx, kernelAttachTimeout)
 			defer cancel()
-			var ks []kernel.Kernel
-			var err error
-			if p.ServerURL != "" {
-				o := kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}
-				if o.Token, err = serverToken(p.TokenFile); err != nil {
-					return nil, err
-				}
-				srv, serr := kernel.NewServer(p.ServerURL, o)
-				if serr != nil {
-					return nil, argError("server_url", "%v", serr)
-				}
-				ks, err = srv.List(ctx)
-			} else {
-				ks, err = kernel.List(ctx, s.opts.Kernels)
-			}
+			ref := kernel.ServerRef{URL: p.ServerURL, TokenFile: p.TokenFile, Options: kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}}
+			ks, err := kernel.Kernels(ctx, ref, s.opts.Kernels)
 			if err != nil {
 				return nil, kernelListError(err)
-			}
-			if ks == nil {
-				ks = []kernel.Kernel{}
 			}
 			return &KernelListResult{Kernels: ks}, nil
 		})
@@ -159,18 +143,4 @@ func kernelListError(err error) error {
 		return argError("token_file", "%v", err)
 	}
 	return err
-}
-
-// serverToken is a Jupyter Server's token: from a private token file,
-// else $JUPYTER_TOKEN ("" when neither: the URL may carry one).
-func serverToken(file string) (string, error) {
-	if file == "" {
-		t, _ := kernel.ReadToken("")
-		return t, nil
-	}
-	t, err := kernel.ReadToken(file)
-	if err != nil {
-		return "", argError("token_file", "%v", err)
-	}
-	return t, nil
 }
