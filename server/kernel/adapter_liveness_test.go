@@ -44,7 +44,14 @@ func TestKernelSessionRestartedMidEvaluation(t *testing.T) {
 	}
 	_, at := kernelSession(t, k, AttachSpec{Options: fast, Adapter: AdapterOptions{DeadGrace: 30 * time.Second}})
 	s := at.Session
-	waitStop(t, s, 0)
+	first := waitStop(t, s, 0)
+	// A cell the session sees: the old process's last cell.
+	if _, err := user.Execute(ctx, "seen = 1", ExecOptions{Visible: true}); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitStop(t, s, first.Gen); st.Location.Description != "after In[2]" {
+		t.Fatalf("stop after the seen cell = %+v", st.Location)
+	}
 	if _, err := inspect.Inspect(ctx, s, 0, "old", inspect.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -75,9 +82,16 @@ func TestKernelSessionRestartedMidEvaluation(t *testing.T) {
 	if _, err := user2.Execute(ctx, "new = {'a': 1}", ExecOptions{Visible: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitStop(t, s, gen)
+	if st := waitStop(t, s, gen); st.Location.Description != "after In[1]" {
+		t.Errorf("stop after the new kernel's first cell = %+v", st.Location)
+	}
 	if res, err := inspect.Inspect(ctx, s, 0, "new", inspect.Options{}); err != nil || res.DetectedType != "dict" {
 		t.Errorf("inspect in the new namespace (the probe sent again) = %+v, %v", res, err)
+	}
+	// Four stops: attached, the seen cell, the restart, the new cell. The
+	// old process's last cell is not announced again in the new one.
+	if n := s.StopCount(); n != 4 {
+		t.Errorf("%d stops, want 4", n)
 	}
 }
 

@@ -223,12 +223,16 @@ func (t *tracker) finish(id string, now time.Time) *Cell {
 	return &c
 }
 
+// reset forgets what the tracker knew of a kernel process that died or
+// was replaced: its running requests, paused threads and its last cell (a
+// new process has run none of it).
 func (t *tracker) reset() {
 	t.running = map[string]*activity{}
 	t.order = nil
 	t.unknown, t.unknownBy = false, Header{}
 	t.stopped = map[int]bool{}
 	t.learnt = false
+	t.lastCell = nil
 }
 
 // blocking is the user cell that holds the shell, if any: a known cell of
