@@ -120,6 +120,9 @@ func typed(err error) *errcode.Error {
 			Hint: "the kernel restarted: its variables are gone; run your cells again, then retry"}
 	case errors.Is(err, ErrClosed):
 		return &errcode.Error{Code: errcode.AdapterExited, Message: "the kernel session has ended"}
+	case errors.Is(err, ErrAborted):
+		return &errcode.Error{Code: errcode.AdapterError, Message: err.Error(),
+			Hint: "a cell failed just before: retry"}
 	case errors.Is(err, ErrUnsupported):
 		return &errcode.Error{Code: errcode.NotSupported, Message: err.Error()}
 	case errors.Is(err, context.DeadlineExceeded):

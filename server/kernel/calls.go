@@ -73,7 +73,7 @@ func (c *Client) EvaluateRepr(ctx context.Context, expr string, o CallOptions) (
 	case "error":
 		return "", &EvalError{Name: r.EName, Value: r.EValue, Traceback: r.Traceback}
 	default:
-		return "", fmt.Errorf("%s: the kernel answered %q to the evaluation (aborted after a failed cell?)", c.name, r.Status)
+		return "", statusError(c.name, "evaluation", r.Status)
 	}
 	raw, ok := r.UserExpressions["v"]
 	if !ok {
@@ -201,9 +201,18 @@ func (c *Client) Execute(ctx context.Context, code string, o ExecOptions) (*Exec
 		return res, res.Error
 	}
 	if r.Status != "ok" {
-		return res, fmt.Errorf("%s: the kernel answered %q to the execution (aborted after a failed cell?)", c.name, r.Status)
+		return res, statusError(c.name, "execution", r.Status)
 	}
 	return res, nil
+}
+
+// statusError is an execute_reply's status other than ok or error:
+// ErrAborted for "aborted".
+func statusError(kernel, what, status string) error {
+	if status == "aborted" {
+		return fmt.Errorf("%s: the %s: %w", kernel, what, ErrAborted)
+	}
+	return fmt.Errorf("%s: the kernel answered %q to the %s", kernel, status, what)
 }
 
 // InspectResult is Jupyter's inspect_reply.

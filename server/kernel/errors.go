@@ -28,6 +28,10 @@ var (
 	ErrClosed = errors.New("kernel client closed")
 	// ErrUnsupported: the kernel does not implement what was asked.
 	ErrUnsupported = errors.New("not supported by this kernel")
+	// ErrAborted: the kernel answered "aborted" and did not run the code:
+	// ipykernel drops execute requests that arrive right after a cell
+	// failed (stop_on_error); sending it again runs it.
+	ErrAborted = errors.New("the kernel aborted it without running it (it drops what arrives right after a failed cell)")
 )
 
 // BusyError says that a call would have queued behind a running cell.

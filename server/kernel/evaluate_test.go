@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/errcode"
 )
 
 func TestEvaluateAndExecute(t *testing.T) {
@@ -199,5 +201,42 @@ func TestSilentEvaluateLeavesNoTrace(t *testing.T) {
 	// The user's notebook goes on as before.
 	if r := u.execute("print(seen + 1)"); r.Stdout() != "2\n" {
 		t.Errorf("user cell after ours printed %q", r.Stdout())
+	}
+}
+
+// TestExecuteAbortedAfterAFailedCell: what was queued behind a cell that
+// raised is aborted by ipykernel without running; the answer is
+// ErrAborted (ADAPTER_ERROR with a retry hint in a session), never mistaken
+// for a run, and running it again works.
+func TestExecuteAbortedAfterAFailedCell(t *testing.T) {
+	k := startKernel(t)
+	user := k.dial(t, Options{})
+	ctx := testCtx(t, 60*time.Second)
+	sub := user.Subscribe()
+	defer sub.Close()
+	failed := make(chan error, 1)
+	go func() {
+		_, err := user.Execute(ctx, "import time\ntime.sleep(1)\n1/0", ExecOptions{Visible: true})
+		failed <- err
+	}()
+	waitEvent(t, ctx, sub, "the failing cell to start", func(e Event) bool {
+		return e.Kind == EventMessage && e.Ours && statusOf(e.Msg) == "busy" && e.Msg.Parent.MsgType == "execute_request"
+	})
+	_, err := user.Execute(ctx, "queued = 1", ExecOptions{Visible: true}) // queued behind it
+	var ee *EvalError
+	if ferr := <-failed; !errors.As(ferr, &ee) || ee.Name != "ZeroDivisionError" {
+		t.Fatalf("the failing cell: %v", ferr)
+	}
+	if !errors.Is(err, ErrAborted) {
+		t.Fatalf("the cell queued behind it: %v, want ErrAborted", err)
+	}
+	if e := typed(err); e == nil || e.Code != errcode.AdapterError || !strings.Contains(e.Hint, "retry") {
+		t.Errorf("as a session error: %+v", e)
+	}
+	if v, err := user.EvaluateRepr(ctx, "'queued' in globals()", CallOptions{}); err != nil || v != "False" {
+		t.Errorf("the aborted cell ran: queued defined = %q, %v", v, err)
+	}
+	if _, err := user.Execute(ctx, "queued = 1", ExecOptions{Visible: true}); err != nil {
+		t.Errorf("run again: %v", err)
 	}
 }
