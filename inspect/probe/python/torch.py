@@ -127,8 +127,14 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
     lo, hi = mn.to(wd), mx.to(wd)
     same = lo == hi
     lo, hi = torch.where(same, lo - 0.5, lo), torch.where(same, hi + 0.5, hi)
-    edges = lo + torch.arange(1, 10, device=dev).to(wd) * ((hi - lo) / 10)
-    cuts = torch.searchsorted(ss, edges.to(ss.dtype))
+    # numpy's edges (lo + i * step). The step is divided by a tensor: CUDA
+    # divides by a Python number as a multiply by its reciprocal, which
+    # moves an edge such as 5 * 25.4 past 127.
+    edges = lo + torch.arange(1, 10, device=dev).to(wd) * ((hi - lo) / torch.tensor(10.0, dtype=wd, device=dev))
+    # Compared in the float dtype, as numpy compares an integer sample with
+    # float edges (an edge cast to the sample's integer dtype would be
+    # truncated: 101.6 to 101, moving the 101s up a bin).
+    cuts = torch.searchsorted(ss if ss.dtype == wd else ss.to(wd), edges)
     idx = torch.arange(S, device=dev)
     inside = idx < m
     change = torch.zeros(S, dtype=torch.bool, device=dev)
