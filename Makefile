@@ -85,12 +85,14 @@ test-probe:
 ## test-probe-bin: the same tables as a prebuilt test binary with what it
 ## reads, for a machine without Go (the GPU machine): build/probe-bin/run.sh
 ## PYTHON [go test flags] runs them there, e.g.
-## build/probe-bin/run.sh /opt/torch/.venv/bin/python3 -test.bench Tensor.
+## build/probe-bin/run.sh /opt/torch/.venv/bin/python3 -test.bench Tensor;
+## build/probe-bin/probe.py is the probe for testdata/python/gpu_demo.py.
 test-probe-bin:
 	rm -rf build/probe-bin && mkdir -p build/probe-bin/inspect build/probe-bin/testdata
 	$(GO) test -c -o build/probe-bin/inspect/probe.test ./inspect
 	cp -r inspect/testdata build/probe-bin/inspect/
 	cp -r testdata/python testdata/parity build/probe-bin/testdata/
+	$(GO) run ./internal/probesource build/probe-bin/probe.py
 	printf '%s\n' '#!/bin/sh' '# run.sh PYTHON [flags]: the probe tables (and -test.bench ones) in PYTHON' \
 		'cd "$$(dirname "$$0")/inspect" && py="$$1" && shift && DAPSCOPE_PYTHON="$$py" exec ./probe.test -test.count=1 -test.v -test.run '"'"'^($(PROBE_TABLES))$$'"'"' "$$@"' \
 		> build/probe-bin/run.sh
