@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/internal/testports"
 	"go.uber.org/goleak"
 )
 
@@ -45,23 +45,11 @@ func testCtx(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// freePorts returns n distinct free loopback ports.
+// freePorts returns n distinct free loopback ports (testports.Free: not
+// from the ephemeral range, which other tests' connections draw from).
 func freePorts(t testing.TB, n int) []int {
 	t.Helper()
-	var ls []net.Listener
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	for _, l := range ls {
-		l.Close()
-	}
-	return ports
+	return testports.Free(t, n)
 }
 
 func randomKey(t testing.TB) string {

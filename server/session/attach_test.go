@@ -6,7 +6,6 @@ package session
 import (
 	"bufio"
 	"errors"
-	"net"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -15,15 +14,13 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/testports"
 )
 
+// freePort is a loopback port free now for a process to bind
+// (testports.Free: not from the ephemeral range).
 func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return testports.Free(t, 1)[0]
 }
 
 func TestAttachToListeningDebugpy(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/internal/testports"
 	"github.com/dapscope/dapscope/server/kernel"
 )
 
@@ -76,19 +76,11 @@ func start(t testing.TB, dir string, env []string, args ...string) *proc {
 	return p
 }
 
-// FreePorts returns n distinct free loopback ports.
+// FreePorts returns n distinct free loopback ports (testports.Free: not
+// from the ephemeral range, which other tests' connections draw from).
 func FreePorts(t testing.TB, n int) []int {
 	t.Helper()
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports
+	return testports.Free(t, n)
 }
 
 // RandomKey is a fresh hex key or token.
