@@ -49,19 +49,9 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	c.register(fs)
 	_ = fs.Set("log-level", "warn") // keep the output clean; --log-level overrides
 	format := fs.String("format", "tui", "output format: tui, json or markdown")
-	var rows rowsFlag
-	fs.Var(&rows, "rows", "N: preview rows (1..100, default 5); OFFSET:LIMIT: that window of the table's rows (limit ≤ 1000)")
-	columns := fs.String("columns", "", "table columns to show: names, globs or positions, comma-separated (e.g. price,feature_*,3)")
-	sortBy := fs.String("sort", "", "sort the table's rows: columns, comma-separated, - for descending (e.g. -price,city)")
-	filter := fs.String("filter", "", "keep the table's rows where this holds: a DataFrame.query expression (Python) or a JavaScript expression over the row's fields (Node; run under V8's side-effect check), e.g. 'qty > 2'")
-	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")
+	var f inspectFlags
+	f.register(fs, "keep the table's rows where this holds: a DataFrame.query expression (Python) or a JavaScript expression over the row's fields (Node; run under V8's side-effect check), e.g. 'qty > 2'")
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
-	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")
-	budget := fs.Float64("timeout", 0, "probe time budget per expression in seconds (0.1..10, default 2)")
-	noStats := fs.Bool("no-stats", false, "skip statistics")
-	maxBytes := fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024), dropping tail rows, preview rows, histograms, quantiles, then columns; the result's budget says what went")
-	deep := fs.Bool("deep-memory", false, "measure object memory deeply")
-	precision := fs.String("precision", "short", "floats in statistics and preview: short (4 significant digits) or full (exact)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
 
 	var progArgs []string
@@ -97,23 +87,10 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	exprs := pos[1:]
-	opts := inspect.Options{MaxPreviewRows: rows.preview, MaxPreviewItems: *items, Timeout: *budget, Format: *format, DeepMemory: *deep, Precision: *precision}
-	if *noStats {
-		opts.IncludeStatistics = inspect.Bool(false)
-	}
-	if *maxBytes != 0 && *maxBytes < 1024 {
-		fmt.Fprintln(os.Stderr, "dapscope inspect: --max-bytes must be at least 1024")
-		return 2
-	}
-	if err := opts.Normalize(); err != nil {
+	opts, sel, width, err := f.read(*format)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
 		return 2
-	}
-	if *width <= 0 {
-		*width = 100
-		if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
-			*width = n
-		}
 	}
 	_, mgr, done, err := c.open()
 	if err != nil {
@@ -121,15 +98,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	defer done()
-	var sel *inspect.Selection
-	if rows.window != nil || *columns != "" || *sortBy != "" || *filter != "" {
-		sel = &inspect.Selection{Rows: rows.window, Columns: inspect.ParseColumns(*columns), Sort: inspect.ParseSortKeys(*sortBy), Filter: *filter}
-		if err := sel.Validate(); err != nil {
-			fmt.Fprintln(os.Stderr, "dapscope inspect:", err)
-			return 2
-		}
-	}
-	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, *width, *maxBytes, *wait)
+	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, width, *f.maxBytes, *wait)
 }
 
 // rowsFlag is --rows: N preview rows, or OFFSET:LIMIT, a window of a

@@ -251,17 +251,8 @@ func kernelInspect(ctx context.Context, args []string, out, errw io.Writer) int 
 	fs.SetOutput(errw)
 	var k kernelFlags
 	k.register(fs, "tui")
-	var rows rowsFlag
-	fs.Var(&rows, "rows", "N: preview rows (1..100, default 5); OFFSET:LIMIT: that window of the table's rows (limit ≤ 1000)")
-	columns := fs.String("columns", "", "table columns to show: names, globs or positions, comma-separated")
-	sortBy := fs.String("sort", "", "sort the table's rows: columns, comma-separated, - for descending (e.g. -price,city)")
-	filter := fs.String("filter", "", "keep the table's rows where this DataFrame.query expression holds")
-	items := fs.Int("items", 0, "preview items of containers (1..100, default 10)")
-	width := fs.Int("width", 0, "tui width (default: $COLUMNS or 100)")
-	budget := fs.Float64("timeout", 0, "probe time budget per expression in seconds (0.1..10, default 2)")
-	noStats := fs.Bool("no-stats", false, "skip statistics")
-	maxBytes := fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024)")
-	precision := fs.String("precision", "short", "floats: short (4 significant digits) or full")
+	var f inspectFlags
+	f.register(fs, "keep the table's rows where this DataFrame.query expression holds, e.g. 'qty > 2'")
 	exprs, rc := parseInterleaved(fs, args)
 	if rc >= 0 {
 		return rc
@@ -270,38 +261,17 @@ func kernelInspect(ctx context.Context, args []string, out, errw io.Writer) int 
 		fmt.Fprintln(errw, kernelUsage)
 		return 2
 	}
-	opts := inspect.Options{MaxPreviewRows: rows.preview, MaxPreviewItems: *items, Timeout: *budget, Format: k.format, Precision: *precision}
-	if *noStats {
-		opts.IncludeStatistics = inspect.Bool(false)
-	}
-	if *maxBytes != 0 && *maxBytes < 1024 {
-		fmt.Fprintln(errw, "dapscope kernel inspect: --max-bytes must be at least 1024")
-		return 2
-	}
-	if err := opts.Normalize(); err != nil {
+	opts, sel, width, err := f.read(k.format)
+	if err != nil {
 		fmt.Fprintln(errw, "dapscope kernel inspect:", err)
 		return 2
-	}
-	var sel *inspect.Selection
-	if rows.window != nil || *columns != "" || *sortBy != "" || *filter != "" {
-		sel = &inspect.Selection{Rows: rows.window, Columns: inspect.ParseColumns(*columns), Sort: inspect.ParseSortKeys(*sortBy), Filter: *filter}
-		if err := sel.Validate(); err != nil {
-			fmt.Fprintln(errw, "dapscope kernel inspect:", err)
-			return 2
-		}
-	}
-	if *width <= 0 {
-		*width = 100
-		if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
-			*width = n
-		}
 	}
 	s, at, done, rc := attachKernel(ctx, &k, "inspect", errw)
 	if rc != 0 {
 		return rc
 	}
 	defer done()
-	results, texts, code := inspectExprs(ctx, s, 0, exprs, opts, sel, *width, *maxBytes)
+	results, texts, code := inspectExprs(ctx, s, 0, exprs, opts, sel, width, *f.maxBytes)
 	loc := s.Info().Stop
 	header := fmt.Sprintf("kernel %s", at.Kernel.ID)
 	if loc != nil {

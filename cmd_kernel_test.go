@@ -49,7 +49,7 @@ func TestKernelCLI(t *testing.T) {
 	// inspect with a selection, as JSON, by id prefix.
 	out.Reset()
 	rc := kernelCLI(t.Context(), append([]string{"inspect", "--kernel", "cl", "df", "--format", "json", "--sort", "-price", "--rows", "0:2",
-		"--columns", "price", "--max-bytes", "4096", "nope"}, here...), &out, &errOut)
+		"--columns", "price", "--max-bytes", "4096", "--deep-memory", "nope"}, here...), &out, &errOut)
 	if rc != 1 {
 		t.Fatalf("kernel inspect with one missing name: rc %d, want 1\n%s", rc, out.String())
 	}
@@ -62,6 +62,9 @@ func TestKernelCLI(t *testing.T) {
 	}
 	if p := res[0].Page; res[0].DetectedType != "dataframe" || p == nil || len(p.Rows) != 2 || p.Positions[0] != 3 {
 		t.Errorf("df with a selection = %+v / %+v", res[0].Result, p)
+	}
+	if st := res[0].Structure; st == nil || !st.MemoryDeep {
+		t.Errorf("df with --deep-memory: structure %+v, want memory_deep", st)
 	}
 	if e := res[1].Error; e == nil || e.Code != "VARIABLE_NOT_FOUND" || !strings.Contains(strings.Join(e.AvailableVariables, ","), "df") {
 		t.Errorf("nope = %+v", res[1].Error)
