@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -36,7 +37,7 @@ func TestDapscopeInspectRequestThroughProxy(t *testing.T) {
 	program := filepath.Join(root, "testdata/python/example.py")
 	c.Initialize(daptest.InitArgs("test", "python"))
 	config := daptest.PythonLaunch(program)
-	config["python"] = []string{"/usr/bin/python3"}
+	config["python"] = []string{testpython.Path()}
 	c.LaunchTo(config, program, 34)
 
 	// → dapscope/inspect ← response (an inspect.Result, from the sidecar)

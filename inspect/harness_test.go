@@ -22,19 +22,15 @@ import (
 	"testing"
 
 	"github.com/dapscope/dapscope/internal/golden"
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 // python is the interpreter the probe's tables run in without a debugger:
-// $DAPSCOPE_PYTHON (make test-probe PYTHON=…), else Debian's python3,
-// whose library versions the golden files hold.
-var python = func() string {
-	if p := os.Getenv("DAPSCOPE_PYTHON"); p != "" {
-		return p
-	}
-	return debianPython
-}()
+// the leg's (testpython: $DAPSCOPE_PYTHON, make test-probe PYTHON=…), else
+// Debian's python3, whose library versions the golden files hold.
+var python = testpython.Path()
 
-const debianPython = "/usr/bin/python3"
+const debianPython = testpython.Debian
 
 // goldenPython reports whether the tables run in Debian's python3: golden
 // files (exact bytes) are checked only there; in another interpreter

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -27,6 +28,7 @@ var libsShared struct {
 
 // libsSession is the one debugpy session on tensors.py shared by tests.
 func libsSession(tb testing.TB) *session.Session {
+	testpython.Require(tb, "torch")
 	tb.Helper()
 	libsShared.once.Do(func() {
 		line := breakLine(tb, libsProgram)

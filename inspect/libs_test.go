@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 // libsFixture holds the values of libCases (testdata/python/tensors.py).
@@ -55,6 +56,7 @@ var libCases = []inspectCase{
 }
 
 func TestProbeLibraryGoldens(t *testing.T) {
+	testpython.Require(t, "torch")
 	h := startHarness(t, libsFixture)
 	cases := libCases
 	// The fixture leaves the xarray values out without xarray and dask
@@ -73,6 +75,7 @@ func TestProbeLibraryGoldens(t *testing.T) {
 // TestFormatsLibraries: tui (60 and 100 wide) and markdown goldens of a
 // tensor, a DataArray and a Dataset; every tui line has the exact width.
 func TestFormatsLibraries(t *testing.T) {
+	testpython.Require(t, "torch")
 	h := startHarness(t, libsFixture)
 	for _, expr := range []string{"nan_t", "da", "ds"} {
 		res, err := Inspect(context.Background(), h, 0, expr, full())

@@ -9,7 +9,11 @@
 
 package inspect
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dapscope/dapscope/internal/testpython"
+)
 
 const tensorVsNumpyCheck = `
 import json, sys, types
@@ -92,4 +96,7 @@ print('torch %s, devices %s' % (torch.__version__, ['cpu'] + devices))
 print('checked' if not bad else 'differs')
 `
 
-func TestTensorStatsMatchNumpy(t *testing.T) { runProbeCheck(t, tensorVsNumpyCheck) }
+func TestTensorStatsMatchNumpy(t *testing.T) {
+	testpython.Require(t, "torch")
+	runProbeCheck(t, tensorVsNumpyCheck)
+}

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 func TestWakeExpressionsAreSafePython(t *testing.T) {
@@ -24,7 +26,7 @@ func TestWakeExpressionsAreSafePython(t *testing.T) {
 	// The expressions are single-line Python that compiles, evaluated
 	// outside a debugger: the install skips (no pydevd), the uninstall
 	// finds nothing, the quiet form yields None.
-	cmd := exec.Command("/usr/bin/python3", "-c", "import sys\nfor e in sys.stdin.read().split('\\0'):\n    print(repr(eval(e)))")
+	cmd := exec.Command(testpython.Path(), "-c", "import sys\nfor e in sys.stdin.read().split('\\0'):\n    print(repr(eval(e)))")
 	cmd.Stdin = strings.NewReader(WakeInstallExpr + "\x00" + WakeUninstallExpr + "\x00" + WakeUninstallQuietExpr)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/internal/testports"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"go.uber.org/goleak"
 )
 
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-const python = "/usr/bin/python3"
+var python = testpython.Path()
 
 func testLogger() *slog.Logger {
 	if os.Getenv("DAPSCOPE_TEST_LOG") != "" {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 func TestAttachToListeningProgram(t *testing.T) {
@@ -20,7 +22,7 @@ func TestAttachToListeningProgram(t *testing.T) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("/usr/bin/python3", "-Xfrozen_modules=off", filepath.Join(repoRoot(t), "testdata/core/listen.py"), strconv.Itoa(port))
+	cmd := exec.Command(testpython.Path(), "-Xfrozen_modules=off", filepath.Join(repoRoot(t), "testdata/core/listen.py"), strconv.Itoa(port))
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/internal/testports"
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 // freePort is a loopback port free now for a process to bind
@@ -26,7 +27,7 @@ func freePort(t *testing.T) int {
 func TestAttachToListeningDebugpy(t *testing.T) {
 	port := freePort(t)
 	prog := filepath.Join(repoRoot(t), "testdata", "core", "listen.py")
-	cmd := exec.Command("/usr/bin/python3", "-Xfrozen_modules=off", prog, strconv.Itoa(port))
+	cmd := exec.Command(testpython.Path(), "-Xfrozen_modules=off", prog, strconv.Itoa(port))
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

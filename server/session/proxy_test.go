@@ -21,6 +21,7 @@ import (
 	godap "github.com/google/go-dap"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
@@ -34,7 +35,7 @@ func editorScript(t *testing.T, ed *daptest.Client, program string, whilePaused 
 	// ← initialized
 	config := daptest.PythonLaunch(program)
 	config["justMyCode"] = true
-	config["python"] = []string{"/usr/bin/python3"}
+	config["python"] = []string{testpython.Path()}
 	launch := ed.StartLaunch(config)
 	ed.Event("initialized")
 	// → setBreakpoints(14)    ← response

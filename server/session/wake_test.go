@@ -22,6 +22,7 @@ import (
 
 	godap "github.com/google/go-dap"
 
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/dap/daptest"
 )
@@ -261,7 +262,7 @@ func TestWakeLaunchOptionsThroughProxy(t *testing.T) {
 func startListening(t *testing.T) (port int, cmd *exec.Cmd) {
 	port = freePort(t)
 	prog := filepath.Join(repoRoot(t), "testdata", "python", "wake_listen.py")
-	cmd = exec.Command("/usr/bin/python3", "-Xfrozen_modules=off", prog, strconv.Itoa(port))
+	cmd = exec.Command(testpython.Path(), "-Xfrozen_modules=off", prog, strconv.Itoa(port))
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

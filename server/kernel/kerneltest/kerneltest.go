@@ -25,11 +25,13 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/internal/testports"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/kernel"
 )
 
-// Python is the interpreter with ipykernel and jupyter_server.
-const Python = "/usr/bin/python3"
+// Python is the interpreter with ipykernel and jupyter_server: the leg's
+// (testpython).
+var Python = testpython.Path()
 
 // proc is a child process whose output is kept for failures.
 type proc struct {
