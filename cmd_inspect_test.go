@@ -87,7 +87,7 @@ func TestMakeRunLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`dapscope inspect testdata/python/example\.py:(\d+)`).FindSubmatch(mk)
+	m := regexp.MustCompile(`dapscope inspect (?:--python \S+ )?testdata/python/example\.py:(\d+)`).FindSubmatch(mk)
 	if m == nil {
 		t.Fatal("make run does not run dapscope inspect on the example")
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -58,7 +59,7 @@ func TestLaunchArgs(t *testing.T) {
 		{Debugpy, func(c LaunchConfig) LaunchConfig {
 			c.Program, c.Module, c.Args, c.Env, c.Exe, c.InterruptTimeout, c.StopOnEntry = "", "pkg.mod", nil, map[string]string{"PYDEVD_INTERRUPT_THREAD_TIMEOUT": "3"}, "", 0, true
 			return c
-		}, `{"console":"internalConsole","cwd":"/w","env":{"PYDEVD_INTERRUPT_THREAD_TIMEOUT":"3"},"justMyCode":true,"module":"pkg.mod","python":["/usr/bin/python3"],"redirectOutput":true,"request":"launch","stopOnEntry":true,"type":"python"}`},
+		}, `{"console":"internalConsole","cwd":"/w","env":{"PYDEVD_INTERRUPT_THREAD_TIMEOUT":"3"},"justMyCode":true,"module":"pkg.mod","python":[` + strconv.Quote(DefaultPython()) + `],"redirectOutput":true,"request":"launch","stopOnEntry":true,"type":"python"}`},
 		{Debugpy, func(c LaunchConfig) LaunchConfig { c.Env, c.InterruptTimeout = nil, -1; return c },
 			`{"args":["a"],"console":"internalConsole","cwd":"/w","justMyCode":true,"program":"/w/p.py","python":["/py"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
 		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
