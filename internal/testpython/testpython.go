@@ -62,3 +62,58 @@ func Require(t testing.TB, modules ...string) {
 		t.Skipf("%s has no %s (this module is tested in the other Python leg of make test)", Path(), strings.Join(modules, ", "))
 	}
 }
+
+var (
+	verMu sync.Mutex
+	vers  = map[string]string{}
+)
+
+// Version is module.__version__ in the leg's Python ("" when it is not
+// importable; asked once per process).
+func Version(module string) string {
+	verMu.Lock()
+	defer verMu.Unlock()
+	if v, seen := vers[module]; seen {
+		return v
+	}
+	out, err := exec.Command(Path(), "-c", "import "+module+"; print("+module+".__version__)").Output()
+	v := ""
+	if err == nil {
+		v = strings.TrimSpace(string(out))
+	}
+	vers[module] = v
+	return v
+}
+
+// Below reports whether version v (dotted numbers; a suffix such as "rc1"
+// is ignored) is lower than want.
+func Below(v, want string) bool {
+	num := func(s string) []int {
+		var n []int
+		for _, p := range strings.Split(s, ".") {
+			x := 0
+			for _, c := range p {
+				if c < '0' || c > '9' {
+					break
+				}
+				x = 10*x + int(c-'0')
+			}
+			n = append(n, x)
+		}
+		return n
+	}
+	a, b := num(v), num(want)
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y int
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}

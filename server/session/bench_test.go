@@ -90,7 +90,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		direct(b, func(ed *daptest.Client) {
 			_, frame := startStopped(ed, program, 14)
 			// Same footing as proxied: the sidecar's first-stop fixes, by hand.
-			if r := ed.Evaluate(adapter.NoDelayWakeExpr, frame, "hover").Result; !strings.Contains(r, "installed v1") {
+			if r := ed.Evaluate(adapter.NoDelayWakeExpr, frame, "hover").Result; !strings.Contains(r, "nodelay: ok") {
 				b.Fatalf("fixes: %s", r)
 			}
 			measure(b, ed, frame)

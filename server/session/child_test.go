@@ -83,8 +83,8 @@ func TestSubprocessChildThroughProxy(t *testing.T) {
 		t.Error("the child session is not marked attached: ending it would terminate a process that is not ours")
 	}
 	frame := waitStop(t, childSession).Location.FrameID // recorded after the first-stop fixes
-	if got := ced.Evaluate(adapter.WakeMarkerExpr, frame, "watch").Result; got != "'installed'" {
-		t.Fatalf("wake marker in the child = %s, want 'installed'", got)
+	if got := ced.Evaluate(adapter.WakeMarkerExpr, frame, "watch").Result; got != wakeInstalled() {
+		t.Fatalf("wake marker in the child = %s, want %s", got, wakeInstalled())
 	}
 	if got := ced.Evaluate(nodelayProbe, frame, "watch").Result; got == "0" {
 		t.Fatalf("TCP_NODELAY in the child = %s, want on", got)
@@ -136,8 +136,8 @@ func TestWakeUninstalledWhenEditorDetaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	frame := waitStop(t, s).Location.FrameID
-	if got := ed.Evaluate(adapter.WakeMarkerExpr, frame, "watch").Result; got != "'installed'" {
-		t.Fatalf("wake marker = %s, want 'installed'", got)
+	if got := ed.Evaluate(adapter.WakeMarkerExpr, frame, "watch").Result; got != wakeInstalled() {
+		t.Fatalf("wake marker = %s, want %s", got, wakeInstalled())
 	}
 	//   → setBreakpoints [] → disconnect (the sidecar undoes the patch first) ← response
 	ed.SetBreakpoints(file)

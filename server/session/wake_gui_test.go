@@ -49,7 +49,7 @@ func TestWakeKeepsGUIInputHook(t *testing.T) {
 				}
 				return n
 			}
-			want := map[bool]string{true: "'installed'", false: "None"}[patched]
+			want := map[bool]string{true: wakeInstalled(), false: "None"}[patched]
 			if r, err := s.Evaluate(ctx, adapter.WakeMarkerExpr, frame, "watch"); err != nil || r.Result != want {
 				t.Fatalf("wake marker = %q, %v; want %s", r.Result, err, want)
 			}
