@@ -62,7 +62,7 @@ func StartDebugpy(ctx context.Context, cfg DebugpyConfig) (*Adapter, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cmd := exec.Command(py, "-m", "debugpy.adapter")
+	cmd := exec.Command(py, debugpyAdapterArgs()...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	stdin, err := cmd.StdinPipe()
@@ -121,7 +121,11 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	args["console"] = "internalConsole"
 	args["redirectOutput"] = true
 	args["justMyCode"] = true
-	args["python"] = []string{pythonOr(cfg.Exe)}
+	// -Xfrozen_modules=off: Python 3.11+ imports parts of its standard
+	// library frozen, which debugpy (1.8 on every launch) warns may make it
+	// miss breakpoints, asking for this flag; older Pythons ignore an
+	// unknown -X option.
+	args["python"] = []string{pythonOr(cfg.Exe), "-Xfrozen_modules=off"}
 	if cfg.Program != "" {
 		args["program"] = cfg.Program
 	} else {

@@ -106,7 +106,7 @@ func (m *Manager) newLive(ctx context.Context, origin string, d adapter.Driver, 
 	if exe == "" {
 		exe = m.exes[d.Kind()]
 	}
-	ad, err := d.Start(ctx, adapter.StartConfig{Exe: exe, Dir: dir, Logger: m.log})
+	ad, err := m.warm.Start(ctx, d, adapter.StartConfig{Exe: exe, Dir: dir, Logger: m.log}) // a spare if one is ready
 	if err != nil {
 		return nil, &errcode.Error{Code: errcode.LaunchFailed, Message: err.Error()}
 	}

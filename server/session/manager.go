@@ -71,6 +71,11 @@ type ManagerOptions struct {
 	Logger      *slog.Logger
 	// Custom serves "dapscope/…" requests from editors (e.g. dapscope/inspect).
 	Custom map[string]CustomHandler
+	// WarmAdapters keeps a spare debugpy adapter started ahead of the next
+	// launch (adapter.Warm), the first one as the manager starts: for
+	// long-lived sidecars (dapscope mcp, serve), where it takes the
+	// adapter's start out of launch to the first stop.
+	WarmAdapters bool
 }
 
 // Manager owns sessions.
@@ -87,6 +92,7 @@ type Manager struct {
 	onRemove []func(id string)
 	closed   bool
 	wg       sync.WaitGroup
+	warm     *adapter.Warm // nil unless WarmAdapters
 }
 
 // NewManager returns a Manager with defaults filled in.
@@ -121,8 +127,15 @@ func NewManager(opts ManagerOptions) *Manager {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{opts: opts, log: opts.Logger, sessions: map[string]*Session{}, subs: map[chan Event]struct{}{},
+	m := &Manager{opts: opts, log: opts.Logger, sessions: map[string]*Session{}, subs: map[chan Event]struct{}{},
 		exes: map[adapter.Kind]string{adapter.Debugpy: opts.Python, adapter.Dlv: opts.Dlv, adapter.Node: opts.Node}}
+	if opts.WarmAdapters {
+		m.warm = adapter.NewWarm()
+		if d, err := adapter.DriverFor(adapter.Debugpy); err == nil && opts.Python != "" {
+			m.warm.Prime(d, adapter.StartConfig{Exe: opts.Python, Dir: opts.Workspace, Logger: opts.Logger})
+		}
+	}
+	return m
 }
 
 // Workspace is the root paths are relative to.
@@ -270,6 +283,7 @@ func (m *Manager) Close() error {
 	}
 	wg.Wait()
 	m.wg.Wait()
+	m.warm.Close()
 	m.mu.Lock()
 	for ch := range m.subs {
 		close(ch)
