@@ -18,6 +18,7 @@ func runMCP(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
+	c.registerWarm(fs)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
 	budgetMB := fs.Int64("memory-budget-mb", 256, "memory budget for stored snapshots and captured output, in MB")
 	detached := fs.Bool("detached", false, "with --http: keep running after the process that started dapscope exits")

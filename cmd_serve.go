@@ -28,6 +28,7 @@ func runServe(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var c commonFlags
 	c.register(fs)
+	c.registerWarm(fs)
 	traceDAP := fs.Bool("trace-dap", false, "log at debug level (DAP traffic of the sidecar's sessions)")
 	if err := fs.Parse(args); err != nil {
 		return 2

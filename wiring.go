@@ -33,6 +33,13 @@ type commonFlags struct {
 	fastWake  bool
 	smart     bool
 	attach    string
+	warm      bool // keep a spare debugpy adapter (long-lived commands: registerWarm)
+}
+
+// registerWarm adds --warm-adapter, for the commands that live long
+// enough for a spare adapter to serve a later launch (mcp, serve).
+func (c *commonFlags) registerWarm(fs *flag.FlagSet) {
+	fs.BoolVar(&c.warm, "warm-adapter", true, "keep a debugpy adapter started ahead of the next Python launch (launch to the first stop without the adapter's start)")
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -99,7 +106,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 	}
 	return session.NewManager(session.ManagerOptions{
 		Workspace: ws, Python: c.python, Dlv: c.dlv, Node: c.node, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
-		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach),
+		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach), WarmAdapters: c.warm,
 	}), nil
 }
 
