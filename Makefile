@@ -105,7 +105,8 @@ setup-wine:
 
 ## run: the main job on the bundled example (installs only what it needs:
 ## debugpy, pandas and numpy from requirements/run.txt).
-run: setup-run-venv build
+run:
+	@$(MAKE) -s -j2 setup-run-venv build
 	./dapscope inspect --python $(RUN_VENV) testdata/python/example.py:34 sales prices config model
 
 ## test: every test (the probe's tables, Go with -race, every target built
