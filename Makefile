@@ -186,7 +186,7 @@ test-ext:
 	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi
 
 e2e: setup-node
-	@if [ -x vscode-extension/e2e/run.sh ]; then vscode-extension/e2e/run.sh; fi
+	@if [ -x vscode-extension/e2e/run.sh ]; then $(MODERN) vscode-extension/e2e/run.sh; fi
 
 ## e2e-setup: install what the end-to-end test needs (chromium, Node 24, code-server; cached).
 e2e-setup: setup-node

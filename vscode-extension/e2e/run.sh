@@ -81,6 +81,13 @@ cat > "$T/ud/User/settings.json" <<'JSON'
 JSON
 
 NODE="$NODE24_DIR/bin/node"
+# The Python leg (internal/testpython): make e2e runs the modern one (the
+# .venv: debugpy 1.8, pandas 3, ipykernel 7); by hand, Debian's python3.
+PY="${DAPSCOPE_PYTHON:-/usr/bin/python3}"
+export E2E_PYTHON="$PY"
+# …and the sidecar in code-server finds the same one as the venv it runs in.
+if [ "$PY" != /usr/bin/python3 ]; then export VIRTUAL_ENV="$(dirname "$(dirname "$PY")")"; else unset VIRTUAL_ENV; fi
+log "Python: $PY"
 CS=(env HOME="$T/home" JUPYTER_RUNTIME_DIR="$T/runtime" "$NODE" "$CS_DIR/out/node/entry.js" --user-data-dir "$T/ud" --extensions-dir "$T/ext" --disable-telemetry --disable-update-check)
 log "installing the .vsix into a fresh code-server"
 "${CS[@]}" --install-extension "$VSIX" >"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "code-server --install-extension failed"; }
@@ -92,7 +99,7 @@ PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 # workspace, as a user's `jupyter console` or notebook server would start it.
 KERNEL_FILE="$T/runtime/kernel-dapscope-e2e.json"
 log "starting code-server on 127.0.0.1:$PORT, and a Jupyter kernel ($KERNEL_FILE)"
-setsid bash -c 'echo $$ > "$0/pgid"; (cd "$0/ws" && HOME="$0/home" exec /usr/bin/python3 -m ipykernel_launcher -f "$0/runtime/kernel-dapscope-e2e.json" >"$0/kernel.log" 2>&1) & exec "$@"' "$T" "${CS[@]}" \
+setsid bash -c 'echo $$ > "$0/pgid"; (cd "$0/ws" && HOME="$0/home" exec "$E2E_PYTHON" -m ipykernel_launcher -f "$0/runtime/kernel-dapscope-e2e.json" >"$0/kernel.log" 2>&1) & exec "$@"' "$T" "${CS[@]}" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-workspace-trust --reconnection-grace-time 5 "$T/ws" \
   >"$T/code-server.log" 2>&1 &
 for _ in $(seq 1 50); do [ -s "$T/pgid" ] && break; sleep 0.1; done

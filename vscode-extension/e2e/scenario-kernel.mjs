@@ -24,6 +24,7 @@ const require = createRequire(join(here, '..', '..', 'package.json'));
 const { chromium } = require('playwright-core');
 
 const URL_ = process.env.E2E_URL;
+const PYTHON = process.env.E2E_PYTHON || '/usr/bin/python3'; // the leg's (run.sh)
 const ART = process.env.E2E_ARTIFACTS;
 const UD = process.env.E2E_USERDATA;
 const KERNEL_FILE = process.env.E2E_KERNEL_FILE;
@@ -45,7 +46,7 @@ const FILTER = 'qty > 5 and city == "Nice"';
 
 /** The user's client: one JSON answer per command line. */
 function userClient() {
-  const p = spawn('/usr/bin/python3', [join(here, 'kernel_user.py'), KERNEL_FILE], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const p = spawn(PYTHON, [join(here, 'kernel_user.py'), KERNEL_FILE], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: p.stdout });
   const queue = [];
   lines.on('line', (l) => queue.shift()?.(l));
@@ -71,7 +72,7 @@ async function main() {
   let h;
   try {
     // pandas' own answers for what the data viewer must show.
-    const want = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+    const want = JSON.parse(execFileSync(PYTHON, ['-c',
       `${CELL}\nimport json\ns = prices.sort_values("price", kind="stable", na_position="last")\nf = s.query(${JSON.stringify(FILTER)})\n` +
       'print(json.dumps([int(s.index[0]), float(s["price"].iloc[0]), len(f), int(f.index[0])]))'], { encoding: 'utf8' }).trim().split('\n').pop());
 

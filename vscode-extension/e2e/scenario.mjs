@@ -20,6 +20,7 @@ const require = createRequire(join(here, '..', '..', 'package.json'));
 const { chromium } = require('playwright-core');
 
 const URL_ = process.env.E2E_URL;
+const PYTHON = process.env.E2E_PYTHON || '/usr/bin/python3'; // the leg's (run.sh)
 const WS = process.env.E2E_WS;
 const UD = process.env.E2E_USERDATA;
 const ART = process.env.E2E_ARTIFACTS;
@@ -207,7 +208,7 @@ async function main() {
     // The data viewer: sort by price (header click); the first row is the
     // program's own cheapest row (its index and price, computed by running
     // example.py's main() with the same interpreter).
-    const want = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+    const want = JSON.parse(execFileSync(PYTHON, ['-c',
       'import json, sys; sys.path.insert(0, sys.argv[1]); import example; df = example.main(); ' +
       'r = df.sort_values("price", kind="stable", na_position="last"); print(json.dumps([int(r.index[0]), float(r["price"].iloc[0])]))', WS],
       { encoding: 'utf8' }).trim().split('\n').pop());
@@ -227,7 +228,7 @@ async function main() {
     // each time the rows are the program's own (computed by running its
     // big_table() with the same interpreter).
     const bigStart = Date.now();
-    const [bigLast, bigFirst, bigFiltered] = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+    const [bigLast, bigFirst, bigFiltered] = JSON.parse(execFileSync(PYTHON, ['-c',
       'import json, sys; sys.path.insert(0, sys.argv[1]); import example; b = example.big_table(); ' +
       's = b.sort_values("value", kind="stable", na_position="last"); f = s.query(\'group == "b" and value > 2\'); ' +
       'print(json.dumps([[int(b.index[-1]), float(b["value"].iloc[-1]), b["group"].iloc[-1]], [int(s.index[0]), float(s["value"].iloc[0])], [len(f), int(f.index[0]), float(f["value"].iloc[0])]]))', WS],
