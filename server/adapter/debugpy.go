@@ -122,9 +122,11 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	args["redirectOutput"] = true
 	args["justMyCode"] = true
 	// -Xfrozen_modules=off: Python 3.11+ imports parts of its standard
-	// library frozen, which debugpy (1.8 on every launch) warns may make it
-	// miss breakpoints, asking for this flag; older Pythons ignore an
-	// unknown -X option.
+	// library frozen, which pydevd warns may make it miss breakpoints,
+	// asking for this flag. debugpy's launcher adds it itself on 3.11+
+	// (1.6.3 and 1.8 alike); it is given here too so that a launcher that
+	// does not never warns (TestLaunchWithoutFrozenModulesWarning). Older
+	// Pythons ignore an unknown -X option.
 	args["python"] = []string{pythonOr(cfg.Exe), "-Xfrozen_modules=off"}
 	if cfg.Program != "" {
 		args["program"] = cfg.Program

@@ -30,5 +30,22 @@ if _QUICKACK is not None:
 
     socket.SocketIO.readinto = _readinto_quickack
 
+# debugpy describes its environment at start-up (every installed
+# package's metadata read through importlib.metadata: 0.1-0.2 s in an
+# environment of 150 packages) and formats it even when nothing logs it.
+# Here it is described only when info messages are logged (--log-dir).
+try:
+    from debugpy.common import log as _log
+
+    _describe = _log.describe_environment
+
+    def _describe_if_logged(header):
+        if "info" in getattr(_log, "_levels", ("info",)):
+            _describe(header)
+
+    _log.describe_environment = _describe_if_logged
+except Exception:  # another debugpy: it describes as before
+    pass
+
 sys.argv[0] = "debugpy.adapter"
 runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
