@@ -59,16 +59,23 @@ function filterExpression(v, filter, slot) {
     }
     return '(' + r + ' == null ? undefined : ' + r + '[' + J.stringify(c.key) + '])';
   };
+  // a row with a getter is never handed to the filter (it could read the
+  // getter): $row is then an object of the row's data fields
+  const rowObj = v.kind !== 'records' || v.cols.some((c) => c.accessor);
   for (let j = 0; j < v.names.length; j++) {
     const name = v.names[j];
     const use = bindable(name) && named(filter, name);
-    if (!use && !(wantsRow && v.kind !== 'records')) continue;
+    if (!use && !(wantsRow && rowObj)) continue;
+    if (v.cols[j].accessor) {
+      if (use) throw new ProbeError('INVALID_EXPRESSION', 'filter ' + quoted(cut(filter, 200)) + ' reads ' + quoted(name) + ', whose values are getters, which the probe never runs');
+      continue;
+    }
     const e = field(j);
     if (use) binds.push('const ' + name + ' = ' + e + ';');
     fields.push(J.stringify(name) + ': ' + (use ? name : e));
   }
   if (wantsRow) {
-    if (v.kind === 'records') {
+    if (!rowObj) {
       if (!rowsRead.has(v.rows)) field(v.cols.findIndex((c) => c.a === v.rows));
       binds.push('const $row = ' + rowsRead.get(v.rows) + ';');
     } else binds.push('const $row = {' + fields.join(', ') + '};');

@@ -61,7 +61,7 @@ function makeView(obj) {
   if (k === 'Array') {
     const n = obj.length, rc = recordColumns(obj, n);
     if (rc) return { kind: 'records', n, names: rc.columns, cols: fieldCols(obj, rc), rows: obj };
-    return { kind: 'list', n, names: ['value'], cols: [{ vals: obj }] };
+    return { kind: 'list', n, names: ['value'], cols: [{ vals: dataElements(obj, n) }] };
   }
   if (k === 'TypedArray') {
     const name = apply(taTag, obj, []);

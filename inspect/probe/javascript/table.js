@@ -61,7 +61,51 @@ function recordColumns(a, n) {
   let best = 0;
   for (let j = 0; j < counts.length; j++) if (counts[j] > best) best = counts[j];
   if (best * 2 < rows) return null;
-  return { columns: A.from(seen.keys()), accessors };
+  const columns = A.from(seen.keys());
+  if (!verifyRows(a, n, proto, columns, accessors)) return null;
+  return { columns, accessors };
+}
+
+// dataElements is a, or when an element of a is an accessor (own, or on a
+// prototype for a hole) a copy with undefined there: what loops over every
+// element read, never running a getter.
+function dataElements(a, n) {
+  let i = 0;
+  while (i < n && lookupGetter(a, i) === undefined) i++;
+  if (i === n) return a;
+  const out = new A(n);
+  for (let j = 0; j < n; j++) out[j] = lookupGetter(a, j) === undefined ? a[j] : undefined;
+  return out;
+}
+
+// verifyRows checks every row, not only the sampled ones, before any field
+// is read by a plain a[i][key]: a row is an element that is data (no getter
+// on the array or its prototypes), null or a non-Proxy object of the
+// sampled rows' prototype (a Proxy or another kind of row: not a table);
+// a column with a getter on any row (own, or inherited where the row lacks
+// the key) joins accessors, and is never read. One lookupGetter per cell
+// (~20 ns: 0.2 s for 1,000,000 rows of 8 fields in a running V8).
+function verifyRows(a, n, proto, columns, accessors) {
+  if (proto !== null && proto !== ObjectProto) {
+    for (let p = proto; p !== null && p !== ObjectProto; p = getProto(p)) if (isProxy(p)) return false;
+  }
+  const nc = columns.length, open = [];
+  for (let q = 0; q < nc; q++) if (!accessors.has(columns[q])) open.push(columns[q]);
+  for (let i = 0; i < n; i++) {
+    if (lookupGetter(a, i) !== undefined) return false;
+    const r = a[i];
+    if (r === null || r === undefined) continue;
+    if (typeof r !== 'object' || isProxy(r)) return false;
+    const p = getProto(r);
+    if (p !== proto && !(p === ObjectProto && proto === null) && !(p === null && proto === ObjectProto)) return false;
+    for (let q = 0; q < open.length; q++) {
+      if (lookupGetter(r, open[q]) !== undefined) {
+        accessors.add(open[q]);
+        open.splice(q--, 1);
+      }
+    }
+  }
+  return true;
 }
 
 // Field loops compiled per field name: a loop over rows reading one field

@@ -1,0 +1,82 @@
+// node_hostile_test.go: an inspection runs none of the program's code. A
+// getter or a Proxy past the rows the JavaScript probe samples to
+// recognise a table (testdata/node/hostile_probe.js) is never run by an
+// inspection, a summary, a page, a sort or a filter: the fixture's counter
+// stays 0.
+
+package inspect
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapscope/dapscope/errcode"
+)
+
+const hostileFixture = "../testdata/node/hostile_probe.js"
+
+// hostileHits reads the fixture's counter of getters, traps and replaced
+// intrinsics that ran.
+func hostileHits(t *testing.T, js *jsHarness) string {
+	t.Helper()
+	n, err := js.EvaluateProbe(context.Background(), EvalRequest{Expression: "String(hostile.hits)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestJSProbeNeverRunsGettersOrTraps(t *testing.T) {
+	js := startJSHarness(t, hostileFixture)
+	ctx := context.Background()
+	for _, name := range []string{"ownGetter", "protoGetter", "proxied", "elementGetter"} {
+		t.Run(name, func(t *testing.T) {
+			r, err := Inspect(ctx, js, 0, name, Options{Timeout: 10})
+			if err != nil || r.Error != nil {
+				t.Fatalf("inspect: %v %+v", err, r)
+			}
+			if h := hostileHits(t, js); h != "0" {
+				t.Fatalf("inspect ran the program's code %s times", h)
+			}
+			if _, err := Summaries(ctx, js, 0, []Path{{Step{Kind: "name", Value: name}}}, 10*time.Second); err != nil {
+				t.Fatalf("summaries: %v", err)
+			}
+			if h := hostileHits(t, js); h != "0" {
+				t.Fatalf("a summary ran the program's code %s times", h)
+			}
+			for _, sel := range []Selection{
+				{Rows: &RowWindow{Offset: 1230, Limit: 30}},
+				{Rows: &RowWindow{Offset: 2340, Limit: 30}},
+				{Rows: &RowWindow{Offset: 2995, Limit: 30}},
+				{Rows: &RowWindow{Offset: 4000, Limit: 30}},
+				{Sort: []SortKey{{Column: "id", Descending: true}}, Rows: &RowWindow{Offset: 1000, Limit: 30}},
+				{Filter: "id > 2", Rows: &RowWindow{Offset: 1230, Limit: 30}},
+				{Filter: "$row.id > 2 && $row.qty !== 999", Rows: &RowWindow{Offset: 1230, Limit: 30}},
+				{Filter: "qty > 2"},
+			} {
+				_, err := Browse(ctx, js, 0, name, sel, Options{Timeout: 10})
+				if e := errcode.As(err); err != nil && (e == nil || e.Code != errcode.InvalidExpression && e.Code != errcode.InvalidArgument && e.Code != errcode.VariableNotFound) {
+					t.Fatalf("browse %+v: %v", sel, err)
+				}
+				if h := hostileHits(t, js); h != "0" {
+					t.Fatalf("browse %+v ran the program's code %s times (%v)", sel, h, err)
+				}
+			}
+		})
+	}
+	// An accessor past the sample is reported as one: listed, never read.
+	p, err := Browse(ctx, js, 0, "ownGetter", Selection{Rows: &RowWindow{Offset: 1237, Limit: 1}}, Options{Timeout: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(p.Page.Rows); !strings.Contains(got, "<getter>") {
+		t.Fatalf("row 1237: %s", got)
+	}
+	_, err = Browse(ctx, js, 0, "ownGetter", Selection{Filter: "qty > 2"}, Options{Timeout: 10})
+	if e := errcode.As(err); e == nil || e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "getters") {
+		t.Fatalf("a filter on a getter column: %v", err)
+	}
+}
