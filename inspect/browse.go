@@ -138,6 +138,12 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	if err := sel.Validate(); err != nil {
 		return nil, err
 	}
+	if sel.Filter != "" && t.Language() == JavaScript {
+		// the filter's grammar, checked before anything is sent
+		if err := ValidateJSFilter(sel.Filter); err != nil {
+			return nil, err
+		}
+	}
 	p := probeFor(t.Language())
 	if p == nil || !p.has("select") {
 		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs a probe (Python or JavaScript sessions): " + string(t.Language()) + " sessions cannot page a value"}

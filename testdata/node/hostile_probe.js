@@ -39,5 +39,12 @@ exports.build = function () {
   for (let i = 0; i < N; i++) elementGetter.push(make(i));
   Object.defineProperty(elementGetter, 4003, { get() { hit(); return make(4003); }, enumerable: true });
 
-  return { hostile, ownGetter, protoGetter, proxied, elementGetter };
+  // an object whose method has one of the names a filter may call, and
+  // writes: the filter grammar lets it through, V8's side-effect check
+  // must stop it
+  const sneaky = { includes() { hostile.hits++; return true; } };
+  const small = [];
+  for (let i = 0; i < 40; i++) small.push(make(i));
+
+  return { hostile, ownGetter, protoGetter, proxied, elementGetter, sneaky, small };
 };
