@@ -8,6 +8,7 @@ package inspect
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -78,5 +79,68 @@ func TestJSProbeNeverRunsGettersOrTraps(t *testing.T) {
 	_, err = Browse(ctx, js, 0, "ownGetter", Selection{Filter: "qty > 2"}, Options{Timeout: 10})
 	if e := errcode.As(err); e == nil || e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "getters") {
 		t.Fatalf("a filter on a getter column: %v", err)
+	}
+}
+
+// hostileFacts is what the probe answers of small: an inspection, its
+// summary and a sorted, filtered page, without timings.
+func hostileFacts(t *testing.T, js *jsHarness) string {
+	t.Helper()
+	ctx := context.Background()
+	r, err := Inspect(ctx, js, 0, "small", Options{Timeout: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ProbeMs, r.ElapsedMs = 0, 0
+	s, err := Summaries(ctx, js, 0, []Path{{Step{Kind: "name", Value: "small"}}}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Browse(ctx, js, 0, "small", Selection{Sort: []SortKey{{Column: "qty", Descending: true}, {Column: "id"}}, Filter: `note.startsWith("n") && qty > 2`, Rows: &RowWindow{Offset: 3, Limit: 10}}, Options{Timeout: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ProbeMs = 0
+	if p.Page != nil {
+		p.Page.Cached = false
+	}
+	b, _ := json.Marshal([]any{r, s, p})
+	return string(b)
+}
+
+// TestJSProbeUsesItsOwnIntrinsics: the program replaces every method and
+// getter of the built-ins after the probe was installed (with ones that
+// count, and answer wrongly: sort does nothing, JSON.stringify answers
+// {}); an inspection, a summary and a sorted, filtered page run none of
+// them and answer the same facts.
+func TestJSProbeUsesItsOwnIntrinsics(t *testing.T) {
+	js := startJSHarness(t, hostileFixture)
+	ctx := context.Background()
+	before := hostileFacts(t, js)
+	n, err := js.EvaluateProbe(ctx, EvalRequest{Expression: "String(replaceIntrinsics())"})
+	if err != nil || n == "0" {
+		t.Fatalf("replaceIntrinsics: %s %v", n, err)
+	}
+	after := hostileFacts(t, js)
+	if got, _ := js.EvaluateProbe(ctx, EvalRequest{Expression: "String(hostile.intrinsics)"}); got != "0" {
+		names, _ := js.EvaluateProbe(ctx, EvalRequest{Expression: "hostile.names.join(' ')"})
+		t.Fatalf("the program's replaced built-ins ran %s times: %s", got, names)
+	}
+	if after != before {
+		t.Fatalf("the facts changed:\nbefore %s\nafter  %s", before, after)
+	}
+	// one that cannot be put back: no inspection, and it did not run
+	if _, err := js.EvaluateProbe(ctx, EvalRequest{Expression: "Object.defineProperty(Array.prototype, 'fill', {value: function () { hostile.hits++; return this; }, configurable: false}), 'ok'"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Inspect(ctx, js, 0, "small", Options{Timeout: 10})
+	if err == nil && r.Error != nil {
+		err = r.Error
+	}
+	if e := errcode.As(err); e == nil || e.Code != errcode.NotSupported || !strings.Contains(e.Message, "Array.prototype.fill") {
+		t.Fatalf("a built-in replaced for good: %v", err)
+	}
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("Array.prototype.fill ran %s times", h)
 	}
 }

@@ -83,10 +83,17 @@ function filterExpression(v, filter, slot) {
   // a few filters in flight at once (an agent's and the viewer's); the
   // oldest one's rows are let go first
   const token = SEL.next++;
-  if (SEL.pending.size >= 4) SEL.pending.delete(SEL.pending.keys().next().value);
-  SEL.pending.set(token, { n: v.n, arrays });
-  const probe = 'const $$ks = Object.getOwnPropertySymbols(globalThis); let $$p;\n' +
-    'for (let $$j = 0; $$j < $$ks.length; $$j++) if (Symbol.keyFor($$ks[$$j]) === ' + J.stringify(slot) + ') $$p = globalThis[$$ks[$$j]].pending.get(' + token + ');\n' +
+  if (SEL.pending.size >= 4) {
+    const old = SEL.pending.keys().next().value;
+    SEL.pending.delete(old);
+    delete P.slots[old];
+  }
+  const entry = { n: v.n, arrays };
+  SEL.pending.set(token, entry);
+  P.slots[token] = entry;
+  // the probe is found by its string key and the rows in a prototype-less
+  // object: nothing here calls a function the program could have replaced
+  const probe = 'const $$P = globalThis[' + J.stringify(slot) + '], $$p = $$P === undefined ? undefined : $$P.slots[' + token + '];\n' +
     "if ($$p === undefined) return 'X';\n";
   const unpack = arrays.map((a, i) => '$$a' + i + ' = $$p.arrays[' + i + ']').join(', ');
   return '(() => {\n' + probe +
