@@ -90,6 +90,10 @@ Budget.prototype.ok = function (what) {
 
 function Trunc() { this.hit = false; }
 
+// VG.gen numbers the program's values (args.gen, from the sidecar: a new
+// number once they may have changed); undefined: unknown, nothing kept.
+const VG = { gen: undefined };
+
 // cut shortens s to n UTF-16 units, never inside a surrogate pair.
 function cut(s, n, tr) {
   if (s.length <= n) return s;
@@ -414,6 +418,7 @@ P.run = function (thunk, argsJSON) {
   const t0 = now();
   try {
     const args = J.parse(argsJSON);
+    VG.gen = args.gen;
     const path = args.path, opts = args.opts || {};
     setPrecision(opts, CELL);
     const B = new Budget(N(opts.timeout || 2));

@@ -275,6 +275,7 @@ P.select = function (thunk, argsJSON) {
   const t0 = now();
   try {
     const args = J.parse(argsJSON);
+    VG.gen = args.gen;
     const path = args.path, sel = args.selection || {};
     setPrecision(args, CELL);
     const B = new Budget(N(args.timeout || 2));
