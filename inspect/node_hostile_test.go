@@ -144,3 +144,43 @@ func TestJSProbeUsesItsOwnIntrinsics(t *testing.T) {
 		t.Fatalf("Array.prototype.fill ran %s times", h)
 	}
 }
+
+// TestJSProbeGetterPastABudget: a summary's budget (50 ms) ends before
+// every row of a 1,000,000-record array is checked for getters: the
+// summary is its shape only and reads no cell, and so does an inspection
+// whose budget ends first; one with time enough finds the getter on the
+// last row and lists its column.
+func TestJSProbeGetterPastABudget(t *testing.T) {
+	js := startJSHarness(t, hostileFixture)
+	ctx := context.Background()
+	if out, err := js.EvaluateProbe(ctx, EvalRequest{Expression: "makeLate()"}); err != nil || out != "ok" {
+		t.Fatalf("makeLate: %q %v", out, err)
+	}
+	s, err := Summaries(ctx, js, 0, []Path{{Step{Kind: "name", Value: "late"}}}, time.Millisecond)
+	if err != nil || len(s) != 1 {
+		t.Fatalf("summaries: %v %+v", err, s)
+	}
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("a summary ran the getter %s times: %+v", h, s[0])
+	}
+	// an inspection whose budget ends first reads no cell either (its
+	// preview's tail would be the getter's row)
+	r, err := Inspect(ctx, js, 0, "late", Options{Timeout: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("an inspection out of time ran the getter %s times: %v", h, r.Warnings)
+	}
+	r, err = Inspect(ctx, js, 0, "late", Options{Timeout: 10})
+	if err != nil || r.Error != nil {
+		t.Fatalf("inspect: %v %+v", err, r)
+	}
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("an inspection ran the getter %s times", h)
+	}
+	b, _ := json.Marshal(r.Structure)
+	if !strings.Contains(string(b), `{"name":"qty","dtype":"getter"`) {
+		t.Fatalf("the getter column: %s", b)
+	}
+}

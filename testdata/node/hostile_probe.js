@@ -46,7 +46,17 @@ exports.build = function () {
   const small = [];
   for (let i = 0; i < 40; i++) small.push(make(i));
 
-  return { hostile, ownGetter, protoGetter, proxied, elementGetter, sneaky, small, replaceIntrinsics };
+  // makeLate() builds late: 1,000,000 records whose last one has a
+  // getter (checking every row takes longer than a summary's budget)
+  const makeLate = () => {
+    const late = [];
+    for (let i = 0; i < 1000000; i++) late.push({ id: i, qty: i % 17, note: 'n' + (i % 7) });
+    Object.defineProperty(late[999999], 'qty', { get: hit, enumerable: true });
+    globalThis.late = late;
+    return 'ok';
+  };
+
+  return { hostile, ownGetter, protoGetter, proxied, elementGetter, sneaky, small, replaceIntrinsics, makeLate };
 };
 
 // replaceIntrinsics replaces every method and getter of the built-in
