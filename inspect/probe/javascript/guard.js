@@ -15,7 +15,9 @@
 // program can run; no code of the program runs in between. A change that
 // cannot be undone (a non-configurable property) answers an error instead
 // of inspecting. What it cannot do: a built-in replaced before the probe
-// was first installed is the one recorded.
+// was first installed is the one recorded; a call that V8 terminates (the
+// adapter's evaluation timeout) runs no finally, so the program's
+// replacements stay put back until the next probe call restores them.
 
 const defineProp = O.defineProperty, deleteProp = R.deleteProperty, getOwnSymbols = O.getOwnPropertySymbols;
 
@@ -87,11 +89,19 @@ function restoreIntrinsics(undo) {
   }
 }
 
-// the entry points, guarded
+// the entry points, guarded. LIVE is the call in progress: a call that V8
+// terminated (the adapter's evaluation timeout) never ran its finally, and
+// the next call puts the program's built-ins back first.
+const LIVE = { st: null };
 for (const name of ['run', 'summarize', 'select']) {
   const f = P[name];
   P[name] = function (a, b) {
+    if (LIVE.st !== null) {
+      restoreIntrinsics(LIVE.st.undo);
+      LIVE.st = null;
+    }
     const st = { undo: null };
+    LIVE.st = st;
     try {
       guardIntrinsics(st);
       return f(a, b);
@@ -99,6 +109,7 @@ for (const name of ['run', 'summarize', 'select']) {
       return errorJSON(e);
     } finally {
       restoreIntrinsics(st.undo);
+      LIVE.st = null;
     }
   };
 }
