@@ -269,6 +269,9 @@ func (p *jsFilterParser) postfix() *jsFilterError {
 			if n.text == "constructor" || n.text == "__proto__" || n.text == "prototype" || strings.HasPrefix(n.text, "__") {
 				return &jsFilterError{what: "the property " + n.text + " is not allowed in a filter", at: n.at}
 			}
+			if strings.HasPrefix(n.text, "$$") {
+				return &jsFilterError{what: "names starting with $$ are the probe's own", at: n.at}
+			}
 			if p.is("(") || (p.is("?.") && p.toks[p.i+1].text == "(") {
 				name := n.text
 				if callee == "Math" || callee == "Number" || callee == "Object" || callee == "JSON" || callee == "Array" || callee == "String" || callee == "Reflect" {

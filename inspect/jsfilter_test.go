@@ -70,6 +70,7 @@ var jsHostileFilters = []struct{ filter, why string }{
 	{`$row.constructor.constructor("return 1")()`, "the property constructor"},
 	{`$row.__proto__ === null`, "the property __proto__"},
 	{`$$p.n > 0`, "names starting with $$"},
+	{`$row.$$a > 0`, "names starting with $$"},
 	{`import("fs")`, "`import` is not allowed"},
 	{`this.x > 1`, "`this` is not allowed"},
 	{`eval("1") === 1`, "`eval` is not allowed"},
