@@ -130,6 +130,17 @@ type stopper interface{ StopGen() int }
 // (IsProbeCall). The probe's cached orders are dropped when it moves.
 type valuesGen interface{ ValuesGen() int }
 
+// valuesGenOf numbers the values t's debuggee holds (a new number once
+// they may have changed), when t keeps such a count.
+func valuesGenOf(t Target) (int, bool) {
+	if s, ok := t.(valuesGen); ok {
+		return s.ValuesGen(), true
+	} else if s, ok := t.(stopper); ok {
+		return s.StopGen(), true
+	}
+	return 0, false
+}
+
 // Browse returns a page of the value at expression in frameID (0: top).
 func Browse(ctx context.Context, t Target, frameID int, expression string, sel Selection, opts Options) (*PageResult, error) {
 	if err := opts.Normalize(); err != nil {
@@ -137,6 +148,12 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	}
 	if err := sel.Validate(); err != nil {
 		return nil, err
+	}
+	if sel.Filter != "" && t.Language() == JavaScript {
+		// the filter's grammar, checked before anything is sent
+		if err := ValidateJSFilter(sel.Filter); err != nil {
+			return nil, err
+		}
 	}
 	p := probeFor(t.Language())
 	if p == nil || !p.has("select") {
@@ -157,12 +174,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 			return nil, requestError(ctx, rctx, err, "stackTrace")
 		}
 	}
-	gen := 0
-	if s, ok := t.(valuesGen); ok {
-		gen = s.ValuesGen()
-	} else if s, ok := t.(stopper); ok {
-		gen = s.StopGen()
-	}
+	gen, _ := valuesGenOf(t)
 	args := map[string]any{"path": path, "selection": sel, "gen": gen, "timeout": opts.Timeout, "precision": opts.Precision, "slot": p.slot}
 	root, _ := path[0].Value.(string)
 	out, err := selectCall(ctx, rctx, t, p, frameID, root, args)

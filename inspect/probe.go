@@ -239,6 +239,7 @@ func (d dapTransport) EvaluateProbe(ctx context.Context, req EvalRequest) (strin
 type probeArgs struct {
 	Path Path           `json:"path"`
 	Opts map[string]any `json:"opts"`
+	Gen  *int           `json:"gen,omitempty"`
 }
 
 // probeOptions are the options every probe reads, by their JSON names.
@@ -275,7 +276,14 @@ func ProbeSource(lang Language) string {
 // inspectProbe is an inspection by the language's probe: ONE call of run.
 func inspectProbe(ctx context.Context, t Target, p *probe, frameID int, path Path, opts Options) (*Result, error) {
 	root, _ := path[0].Value.(string)
-	out, err := p.call(ctx, t, frameID, "run", []string{root}, ProbeArgsJSON(path, opts))
+	argsJSON := ProbeArgsJSON(path, opts)
+	if gen, ok := valuesGenOf(t); ok {
+		// the probe keeps what it learnt of a value (a table's rows were
+		// checked for getters) while the values are the same
+		b, _ := json.Marshal(probeArgs{Path: path, Opts: probeOptions(opts), Gen: &gen})
+		argsJSON = string(b)
+	}
+	out, err := p.call(ctx, t, frameID, "run", []string{root}, argsJSON)
 	if err != nil {
 		return nil, err
 	}

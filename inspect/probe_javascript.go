@@ -12,6 +12,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
@@ -19,11 +21,29 @@ import (
 
 // jsSections are the JavaScript probe's sections, in the order they are
 // joined.
-var jsSections = []string{"core.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "order.js", "select.js", "filter.js", "summary.js"}
+// guard.js is last: it wraps the entry points the others define.
+var jsSections = []string{"core.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "order.js", "select.js", "filter.js", "summary.js", "guard.js"}
+
+// jsUsedKeys are the property names the probe's sources name after a dot
+// (USED_KEYS: the built-ins' properties guard.js keeps as installed).
+func jsUsedKeys(src string) string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, m := range regexp.MustCompile(`\.\s*([A-Za-z_$][\w$]*)`).FindAllStringSubmatch(src, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			keys = append(keys, m[1])
+		}
+	}
+	sort.Strings(keys)
+	b, _ := json.Marshal(keys)
+	return string(b)
+}
 
 var jsProbe = func() *probe {
-	src := "(function () {\n'use strict';\nconst LIMITS = " + ProbeLimits.json() + ";\n" +
-		joinSources("probe/javascript", "", jsSections) + "\nreturn P;\n})()"
+	body := joinSources("probe/javascript", "", jsSections)
+	src := "(function () {\n'use strict';\nconst LIMITS = " + ProbeLimits.json() + ";\nconst USED_KEYS = " + jsUsedKeys(body) + ";\n" +
+		body + "\nreturn P;\n})()"
 	return &probe{
 		lang: JavaScript, source: src, slot: slotName("dapscope.probe.", src),
 		fns:         []string{"run", "summarize", "select"},
@@ -60,13 +80,19 @@ func jsCall(p *probe, fn string, roots []string, argsJSON string, install bool) 
 	} else {
 		arg = jsThunk(roots[0])
 	}
-	slot := "globalThis[Symbol.for(" + jsLiteral(p.slot) + ")]"
+	// found by its string key: a call finds the probe without calling a
+	// function the program could have replaced (Symbol.for); installing it
+	// also names it Symbol.for(slot) (install-time calls are the program's
+	// built-ins as they are then: guard.js)
+	k := jsLiteral(p.slot)
+	slot := "globalThis[" + k + "]"
 	a := jsLiteral(argsJSON)
 	if !install {
 		return fmt.Sprintf("((P) => P ? P.%s(%s, %s) : %q)(%s)", fn, arg, a, probeMissing, slot)
 	}
-	return fmt.Sprintf("((P) => P.%s(%s, %s))(%s || Object.defineProperty(globalThis, Symbol.for(%s), {value: %s, configurable: true})[Symbol.for(%s)])",
-		fn, arg, a, slot, jsLiteral(p.slot), p.source, jsLiteral(p.slot))
+	return fmt.Sprintf("((P) => P.%s(%s, %s))(%s || ((v) => (Object.defineProperty(globalThis, Symbol.for(%s), {value: v, configurable: true}), "+
+		"Object.defineProperty(globalThis, %s, {value: v, configurable: true}), v))(%s))",
+		fn, arg, a, slot, k, k, p.source)
 }
 
 // jsLiteral is s as a JavaScript string literal (JSON is valid JavaScript).

@@ -24,13 +24,11 @@ const checkedKey = "inspect.sideEffectChecked"
 const filterHint = `a JavaScript expression over the row's fields, e.g. qty > 5 && city === "Nice" ($row is the row, $i its position); ` +
 	"it may read anything and call functions without side effects, never assign or call one that writes"
 
-// jsCanary writes to the probe's own object, found without Symbol.for
-// (which V8 counts as a side effect): refused under the check; otherwise it
-// answers "unchecked" and the write touched nothing of the program's.
+// jsCanary writes to the probe's own object, found by its string key:
+// refused under the check; otherwise it answers "unchecked" and the write
+// touched nothing of the program's.
 func jsCanary(slot string) string {
-	return "(() => { const ks = Object.getOwnPropertySymbols(globalThis); " +
-		"for (let i = 0; i < ks.length; i++) if (Symbol.keyFor(ks[i]) === " + jsLiteral(slot) + ") globalThis[ks[i]].canary = 1; " +
-		`return "unchecked"; })()`
+	return "(() => { const p = globalThis[" + jsLiteral(slot) + "]; if (p) p.canary = 1; " + `return "unchecked"; })()`
 }
 
 // sideEffectRefused reports an evaluate ended by the side-effect check.

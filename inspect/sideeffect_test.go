@@ -23,21 +23,26 @@ func (u uncheckedTransport) EvaluateProbe(ctx context.Context, req EvalRequest) 
 }
 
 func TestFilterNeedsASideEffectCheck(t *testing.T) {
-	js := startJSHarness(t, "../testdata/parity/parity.js")
+	js := startJSHarness(t, hostileFixture)
 	ctx := context.Background()
-	const filter = "(record_list.length = 0) === 0"
-	_, err := Browse(ctx, uncheckedTransport{js}, 0, "record_list", Selection{Filter: filter}, Options{Timeout: 10})
+	// the grammar lets it through (includes is a listed method); only V8's
+	// check can see that this includes writes
+	const filter = "sneaky.includes(qty)"
+	if err := ValidateJSFilter(filter); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Browse(ctx, uncheckedTransport{js}, 0, "small", Selection{Filter: filter}, Options{Timeout: 10})
 	if e := errcode.As(err); e == nil || e.Code != errcode.NotSupported || !strings.Contains(e.Message, "side-effect check") {
 		t.Fatalf("unchecked transport: %v, want NOT_SUPPORTED", err)
 	}
-	if n, err := js.EvaluateProbe(ctx, EvalRequest{Expression: "String(record_list.length)"}); err != nil || n != "40" {
-		t.Fatalf("the filter ran: record_list.length = %s (%v)", n, err)
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("the filter ran: %s writes", h)
 	}
-	_, err = Browse(ctx, js, 0, "record_list", Selection{Filter: filter}, Options{Timeout: 10})
-	if e := errcode.As(err); e == nil || e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "was refused") {
+	_, err = Browse(ctx, js, 0, "small", Selection{Filter: filter}, Options{Timeout: 10})
+	if e := errcode.As(err); e == nil || e.Code != errcode.InvalidExpression || !strings.Contains(e.Message, "was refused: it could change the program") {
 		t.Fatalf("checked transport: %v, want INVALID_EXPRESSION (refused)", err)
 	}
-	if n, _ := js.EvaluateProbe(ctx, EvalRequest{Expression: "String(record_list.length)"}); n != "40" {
-		t.Fatalf("the refused filter changed the program: record_list.length = %s", n)
+	if h := hostileHits(t, js); h != "0" {
+		t.Fatalf("the refused filter changed the program: %s writes", h)
 	}
 }

@@ -159,6 +159,9 @@ func SummariesWith(ctx context.Context, t Target, frameID int, paths []Path, o S
 		}
 	}
 	args := map[string]any{"timeout": timeout.Seconds()}
+	if gen, ok := valuesGenOf(t); ok {
+		args["gen"] = gen
+	}
 	if paths != nil {
 		args["names"] = paths
 	}

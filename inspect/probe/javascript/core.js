@@ -42,6 +42,11 @@ const TABLE_CELL = LIMITS.table_cell_digits;    // ... of the preview cells of t
 const O = Object, R = Reflect, A = Array, S = String, N = Number, M = Math, J = JSON;
 const getProto = O.getPrototypeOf, ownKeys = R.ownKeys, getDesc = O.getOwnPropertyDescriptor;
 const keysOf = O.keys, isArray = A.isArray, apply = R.apply, hasOwn = O.prototype.hasOwnProperty;
+// lookupGetter(o, k): the getter o[k] would run (own or inherited), without
+// running it and without allocating a descriptor (~20 ns); a Proxy on o's
+// prototype chain would have its getOwnPropertyDescriptor trap run: callers
+// check for proxies first.
+const lookupGetter = Function.prototype.call.bind(O.prototype.__lookupGetter__);
 const fnToString = Function.prototype.toString, objToString = O.prototype.toString;
 const ObjectProto = O.prototype, FunctionProto = Function.prototype;
 const dateGetTime = Date.prototype.getTime, dateISO = Date.prototype.toISOString;
@@ -84,6 +89,10 @@ Budget.prototype.ok = function (what) {
 };
 
 function Trunc() { this.hit = false; }
+
+// VG.gen numbers the program's values (args.gen, from the sidecar: a new
+// number once they may have changed); undefined: unknown, nothing kept.
+const VG = { gen: undefined };
 
 // cut shortens s to n UTF-16 units, never inside a surrogate pair.
 function cut(s, n, tr) {
@@ -409,6 +418,7 @@ P.run = function (thunk, argsJSON) {
   const t0 = now();
   try {
     const args = J.parse(argsJSON);
+    VG.gen = args.gen;
     const path = args.path, opts = args.opts || {};
     setPrecision(opts, CELL);
     const B = new Budget(N(opts.timeout || 2));

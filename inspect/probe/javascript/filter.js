@@ -59,16 +59,23 @@ function filterExpression(v, filter, slot) {
     }
     return '(' + r + ' == null ? undefined : ' + r + '[' + J.stringify(c.key) + '])';
   };
+  // a row with a getter is never handed to the filter (it could read the
+  // getter): $row is then an object of the row's data fields
+  const rowObj = v.kind !== 'records' || v.cols.some((c) => c.accessor);
   for (let j = 0; j < v.names.length; j++) {
     const name = v.names[j];
     const use = bindable(name) && named(filter, name);
-    if (!use && !(wantsRow && v.kind !== 'records')) continue;
+    if (!use && !(wantsRow && rowObj)) continue;
+    if (v.cols[j].accessor) {
+      if (use) throw new ProbeError('INVALID_EXPRESSION', 'filter ' + quoted(cut(filter, 200)) + ' reads ' + quoted(name) + ', whose values are getters, which the probe never runs');
+      continue;
+    }
     const e = field(j);
     if (use) binds.push('const ' + name + ' = ' + e + ';');
     fields.push(J.stringify(name) + ': ' + (use ? name : e));
   }
   if (wantsRow) {
-    if (v.kind === 'records') {
+    if (!rowObj) {
       if (!rowsRead.has(v.rows)) field(v.cols.findIndex((c) => c.a === v.rows));
       binds.push('const $row = ' + rowsRead.get(v.rows) + ';');
     } else binds.push('const $row = {' + fields.join(', ') + '};');
@@ -76,10 +83,17 @@ function filterExpression(v, filter, slot) {
   // a few filters in flight at once (an agent's and the viewer's); the
   // oldest one's rows are let go first
   const token = SEL.next++;
-  if (SEL.pending.size >= 4) SEL.pending.delete(SEL.pending.keys().next().value);
-  SEL.pending.set(token, { n: v.n, arrays });
-  const probe = 'const $$ks = Object.getOwnPropertySymbols(globalThis); let $$p;\n' +
-    'for (let $$j = 0; $$j < $$ks.length; $$j++) if (Symbol.keyFor($$ks[$$j]) === ' + J.stringify(slot) + ') $$p = globalThis[$$ks[$$j]].pending.get(' + token + ');\n' +
+  if (SEL.pending.size >= 4) {
+    const old = SEL.pending.keys().next().value;
+    SEL.pending.delete(old);
+    delete P.slots[old];
+  }
+  const entry = { n: v.n, arrays };
+  SEL.pending.set(token, entry);
+  P.slots[token] = entry;
+  // the probe is found by its string key and the rows in a prototype-less
+  // object: nothing here calls a function the program could have replaced
+  const probe = 'const $$P = globalThis[' + J.stringify(slot) + '], $$p = $$P === undefined ? undefined : $$P.slots[' + token + '];\n' +
     "if ($$p === undefined) return 'X';\n";
   const unpack = arrays.map((a, i) => '$$a' + i + ' = $$p.arrays[' + i + ']').join(', ');
   return '(() => {\n' + probe +

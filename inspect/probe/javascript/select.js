@@ -14,12 +14,12 @@ const SEL_LIMIT = LIMITS.sel_cache_bytes;
 
 // SEL: the stop the caches belong to, a view per value, the orders (LRU
 // over all views), and the views a pending filter evaluate reads.
-// P.pending is the same Map: the filter's evaluate reads it there.
+// P.slots holds the same entries: the filter's evaluate reads them there.
 const SEL = { gen: null, views: new WeakMap(), lru: [], bytes: 0, tick: 0, pending: new Map(), next: 1 };
-P.pending = SEL.pending;
+P.slots = O.create(null); // SEL.pending by token, for the filter's evaluate
 
 function resetSel(gen) {
-  SEL.gen = gen; SEL.views = new WeakMap(); SEL.lru = []; SEL.bytes = 0; SEL.pending.clear();
+  SEL.gen = gen; SEL.views = new WeakMap(); SEL.lru = []; SEL.bytes = 0; SEL.pending.clear(); P.slots = O.create(null);
 }
 
 // A view is {kind, n, names, cols, type}; a column is {vals} (an
@@ -61,7 +61,7 @@ function makeView(obj) {
   if (k === 'Array') {
     const n = obj.length, rc = recordColumns(obj, n);
     if (rc) return { kind: 'records', n, names: rc.columns, cols: fieldCols(obj, rc), rows: obj };
-    return { kind: 'list', n, names: ['value'], cols: [{ vals: obj }] };
+    return { kind: 'list', n, names: ['value'], cols: [{ vals: dataElements(obj, n) }] };
   }
   if (k === 'TypedArray') {
     const name = apply(taTag, obj, []);
@@ -275,6 +275,7 @@ P.select = function (thunk, argsJSON) {
   const t0 = now();
   try {
     const args = J.parse(argsJSON);
+    VG.gen = args.gen;
     const path = args.path, sel = args.selection || {};
     setPrecision(args, CELL);
     const B = new Budget(N(args.timeout || 2));

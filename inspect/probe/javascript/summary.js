@@ -119,6 +119,7 @@ function summaryNumbers(it, xs, n, B) {
 function summaryRecords(a, n, rc, it, B) {
   const cols = rc.columns;
   it.kind = 'dataframe'; it.type = 'Array'; it.shape = [n, cols.length];
+  if (rc.partial) return; // rows not all checked for getters in time: shape only
   const counts = new A(cols.length).fill(0);
   for (let j = 0; j < cols.length; j++) {
     const key = cols[j];
@@ -157,7 +158,7 @@ function summarizeValue(v, it, B) {
   const k = tag(v);
   if (k === 'Array') {
     const n = v.length;
-    const rc = recordColumns(v, n);
+    const rc = recordColumns(v, n, B);
     if (rc) return summaryRecords(v, n, rc, it, B);
     it.kind = 'container'; it.type = 'Array'; it.len = n; it.value = textOf(v, k);
     return;
@@ -203,6 +204,7 @@ function summarizeValue(v, it, B) {
 P.summarize = function (thunks, argsJSON) {
   try {
     const args = J.parse(argsJSON);
+    VG.gen = args.gen;
     setPrecision(null, CELL);
     const B = new Budget(N(args.timeout || 0.05));
     const names = args.names || [];

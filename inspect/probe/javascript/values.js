@@ -306,7 +306,7 @@ function inspectArray(a, opts, B, res) {
   // Statistics of primitive elements (numbers, strings, booleans, dates).
   if (n && opts.include_statistics !== false && B.ok('statistics')) {
     const s = {};
-    if (valueStats(a, n, s, B, 'statistics') === null) return;
+    if (valueStats(dataElements(a, n), n, s, B, 'statistics') === null) return;
     delete s.element_types; // in structure already
     if (s.min !== undefined || s.top_values || s.true_count !== undefined) res.statistics = s;
   }

@@ -61,6 +61,15 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	if exc != nil {
 		return nil, errors.New(exceptionMessage(exc))
 	}
+	// A clipboard string is the text itself, unquoted and whole (as in
+	// js-debug): what is copied, and how the smart-inspect probe answers.
+	// Decoded once: it is a probe's page or inspection (kilobytes to
+	// megabytes), not a value to show (no quoted, cut text of it).
+	if a.Context == "clipboard" && res != nil && res.Type == runtime.RemoteObjectTypeString {
+		var str string
+		_ = json.Unmarshal(res.Value, &str)
+		return godap.EvaluateResponseBody{Result: str, Type: typeName(res)}, nil
+	}
 	max := maxValue
 	if a.Context == "repl" || a.Context == "clipboard" {
 		max = maxFullStr
@@ -68,11 +77,6 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	v := s.variable(th, "", res, a.Expression)
 	if res != nil {
 		v.Value = valueText(res, max)
-	}
-	// A clipboard string is the text itself, unquoted and whole (as in
-	// js-debug): what is copied, and how the smart-inspect probe answers.
-	if a.Context == "clipboard" && res != nil && res.Type == runtime.RemoteObjectTypeString {
-		_ = json.Unmarshal(res.Value, &v.Value)
 	}
 	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil
