@@ -140,3 +140,33 @@ func TestKeyProblemsNamed(t *testing.T) {
 		t.Errorf("problems %q: the uncounted duplicates are not named", got)
 	}
 }
+
+// TestBudgetSaidInEveryFormat: a 1K×10 frame fitted into 2,000 bytes (as
+// `dapscope inspect --max-bytes 2000`) says in markdown and tui, in one
+// line, what the budget left out; the columns it dropped are counted there.
+func TestBudgetSaidInEveryFormat(t *testing.T) {
+	h := startHarness(t, fixture)
+	res, err := Inspect(t.Context(), h, 0, "df", Options{Timeout: 10, RequestTimeout: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := Fit(res, 2000)
+	if note == nil || len(note.Dropped) == 0 {
+		t.Fatalf("2,000 bytes left nothing out: %+v", note)
+	}
+	line := BudgetLine(note)
+	if !strings.HasPrefix(line, "left out to fit max_bytes=2000: ") || !strings.Contains(line, " of 10 columns") {
+		t.Fatalf("budget line %q", line)
+	}
+	for _, f := range []string{"markdown", "tui"} {
+		text, err := Format(res, f, 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.NewReplacer(`\_`, "_", "|", "", "\n", " ").Replace(text)
+		flat = strings.Join(strings.Fields(flat), " ")
+		if !strings.Contains(flat, line) {
+			t.Errorf("%s does not say what the budget left out (%q):\n%s", f, line, text)
+		}
+	}
+}
