@@ -170,3 +170,44 @@ func TestBudgetSaidInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// fingerprintCheck: a fingerprint is the same for the same content and
+// changes with any one changed cell of numpy arrays, DataFrames (numeric,
+// object, categorical columns), Series, lists and dicts; it reads no user
+// code (an object whose __eq__/__hash__/__repr__ raise is fingerprinted).
+const fingerprintCheck = `
+import json, sys, types
+import numpy as np, pandas as pd
+m = types.ModuleType('probe'); exec(compile(sys.stdin.read(), 'probe', 'exec'), m.__dict__)
+rng = np.random.default_rng(3)
+class Loud:
+    def __init__(self): self.x = 1
+    def __eq__(self, o): raise RuntimeError('user code ran')
+    def __hash__(self): raise RuntimeError('user code ran')
+    def __repr__(self): raise RuntimeError('user code ran')
+df = pd.DataFrame({'a': rng.standard_normal(200000), 's': np.array(['x', 'y', 'z'], dtype=object)[rng.integers(0, 3, 200000)],
+                   'c': pd.Categorical(rng.choice(['lo', 'hi'], 200000)), 'i': rng.integers(0, 9, 200000)})
+def edits():
+    yield 'array cell', np.arange(1000.0), lambda v: v.__setitem__(777, -1.0)
+    yield 'array swap', np.arange(1000.0), lambda v: v.__setitem__([3, 4], [4.0, 3.0])
+    yield 'int8 array', np.arange(13, dtype=np.int8), lambda v: v.__setitem__(12, 0)
+    yield 'frame float cell', df.copy(), lambda v: v.iloc.__setitem__((123457, 0), 0.5)
+    yield 'frame object cell', df.copy(), lambda v: v.iloc.__setitem__((199999, 1), 'w')
+    yield 'frame category cell', df.copy(), lambda v: v.iloc.__setitem__((5, 2), 'hi' if v.iat[5, 2] == 'lo' else 'lo')
+    yield 'frame index', df.copy(), lambda v: setattr(v, 'index', v.index + 1)
+    yield 'series', pd.Series(rng.standard_normal(50)), lambda v: v.__setitem__(7, 9.0)
+    yield 'list', list(range(10)), lambda v: v.__setitem__(9, 'nine')
+    yield 'dict', {'a': 1, 'b': [1]}, lambda v: v.__setitem__('a', 2)
+    yield 'object attr', Loud(), lambda v: setattr(v, 'x', 2)
+bad = 0
+for name, v, edit in edits():
+    a, again = m._fingerprint(v), m._fingerprint(v)
+    edit(v)
+    b = m._fingerprint(v)
+    if not a or a != again or a == b:
+        bad += 1
+        print(name, a, again, b)
+print('checked' if not bad else 'differs')
+`
+
+func TestFingerprintFollowsContent(t *testing.T) { runProbeCheck(t, fingerprintCheck) }
