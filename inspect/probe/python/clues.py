@@ -16,17 +16,20 @@ def _not_computed(n, bound=None):
     return 'not computed: {:,} rows > {:,}'.format(int(n), int(bound or _DUP_ROWS))
 
 
-def _set_moments(np, fin, res, digits):
+def _set_moments(np, fin, res, digits, total=None):
     """res['mean'], and res['std'] with res['ddof'] = 1 (pandas' std())
     when there are two values or more, of a 1-D numpy array of finite
-    numbers, in two passes (the mean, then the squared deviations). Returns the mean."""
+    numbers (total: their sum, when known), in two passes: the mean, then
+    the squared deviations (one einsum: no temporary squares, no BLAS).
+    Returns the mean."""
     n = int(fin.shape[0])
-    mean = float(fin.mean(dtype='float64'))
+    if total is None:
+        total = np.add.reduce(fin, dtype='float64')
+    mean = float(total) / n
     res['mean'] = _num(mean, digits)
     if n >= 2:
-        d = fin.astype('float64') - mean if fin.dtype != np.float64 else fin - mean
-        np.multiply(d, d, out=d)  # not np.dot: BLAS threads spin in a busy debuggee
-        res['std'] = _num(math.sqrt(float(d.sum()) / (n - 1)), digits)
+        d = fin - mean if fin.dtype == np.float64 else fin.astype('float64') - mean
+        res['std'] = _num(math.sqrt(float(np.einsum('i,i', d, d)) / (n - 1)), digits)
         res['ddof'] = 1
     return mean
 

@@ -10,7 +10,7 @@ def _null_count(np, s):
         return 0
     if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
         v = s.to_numpy()
-        if bool(np.isfinite(v).all()):
+        if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
     return int(s.isna().sum())

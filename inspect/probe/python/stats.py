@@ -74,8 +74,12 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     n = int(v.shape[0])
     res['count'] = n
     fin = v
+    tot = None
     if v.dtype.kind == 'f':
-        if not bool(np.isfinite(v).all()):
+        # one reduction: a finite sum means no NaN or inf (and is the mean's)
+        tot = np.add.reduce(v, dtype='float64') if n else 0.0
+        if not math.isfinite(tot):
+            tot = None
             # counters are left out when zero
             nan = np.isnan(v)
             inf = np.isinf(v)
@@ -97,7 +101,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     else:
         res['min'] = _exact(mn)
         res['max'] = _exact(mx)
-    mean = _set_moments(np, fin, res, _STAT)
+    _set_moments(np, fin, res, _STAT, tot)
     if full:  # zeros by two binary searches of the sorted values
         _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
     else:
