@@ -216,7 +216,10 @@ BENCH_SET := \
 	'./server/kernel,^BenchmarkKernelSession$$,20x,3' \
 	'./server/session,^BenchmarkLaunchToFirstStop$$,5x,3'
 .PHONY: bench-compare bench-all
-bench: setup
+# No `setup` prerequisite: in a worktree whose node_modules links to a
+# shared install, setup-node's `npm ci` empties the shared install through
+# the link (seen once); run `make setup` first where nothing is installed.
+bench:
 	@mkdir -p bench && { \
 		echo "# make bench: polyglot, 2 cores; $$(date -u +%Y-%m-%dT%H:%MZ); $$(git rev-parse --short HEAD 2>/dev/null)"; \
 		echo "# command per set: $(MODERN) $(GO) test -run '^\$$' -bench REGEXP -benchtime N -count C -benchmem PACKAGE"; \
