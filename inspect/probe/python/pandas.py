@@ -6,6 +6,12 @@
 def _null_count(np, s):
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
+    if isinstance(dt, np.dtype) and kind in 'mM':
+        return int(np.count_nonzero(np.isnat(s.to_numpy())))
+    v = s._values
+    codes = getattr(v, 'codes', None)  # a Categorical: missing is code -1
+    if isinstance(codes, np.ndarray):
+        return int(np.count_nonzero(codes < 0))
     if not hasattr(dt, 'na_value') and kind in 'iub':
         return 0
     if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
@@ -82,7 +88,16 @@ def _column(df, i):
 
 
 def _cells(s, a, b):
-    """Series.iloc[a:b].tolist() without building the slice Series."""
+    """Series.iloc[a:b].tolist() without building the slice Series (a
+    categorical's cells from its codes: no take over its categories)."""
+    v = s._values
+    codes = getattr(v, 'codes', None)
+    if codes is not None and getattr(getattr(v, 'dtype', None), 'name', '') == 'category':
+        try:
+            cats = v.categories
+            return [cats[c] if c >= 0 else float('nan') for c in codes[a:b].tolist()]
+        except Exception:
+            pass
     try:
         return s._values[a:b].tolist()
     except Exception:
@@ -303,7 +318,7 @@ def _column_clues(pd, np, s, cst, rows, B):
     """A column's key clue (clues.py): a key-named column sampled past the
     bound gets its exact repeated-value count while the budget allows."""
     kind = getattr(s.dtype, 'kind', 'O')
-    if str(s.dtype) in ('string', 'str', 'object'):
+    if _dtype_str(s.dtype) in ('string', 'str', 'object'):
         kind = 'O'
     if 'repeated_not_computed' in cst and _key_reason(cst['name'], 'O', 0, None) == 'name' and B.ok('statistics.repeated'):
         try:

@@ -156,7 +156,7 @@ def _series_stats(pd, np, s, B, opts, res, label):
     n = int(len(s))
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
-    dname = str(dt)
+    dname = _dtype_str(dt)
     res['count'] = n
     if n == 0:
         return
@@ -194,7 +194,8 @@ def _series_stats(pd, np, s, B, opts, res, label):
         res.pop('nan_count', None)
         return
     if kind in 'mM':
-        _time_repeats(np, s, B, res)
+        if _time_stats(pd, np, s, B, res):
+            return
     if kind == 'M':
         nn = s.dropna()
         if len(nn):
@@ -248,21 +249,44 @@ def _series_stats(pd, np, s, B, opts, res, label):
             pass
 
 
-def _time_repeats(np, s, B, res):
-    """The repeated-value count of a datetime or timedelta column (its
-    non-null int64 values sorted), within the bound or the budget."""
-    try:
-        v = s.to_numpy()
-        if v.dtype.kind not in 'mM':
-            return
-        v = v[~np.isnat(v)].view('int64')
-        r = _repeated_values(np, v, B)
+def _time_stats(pd, np, s, B, res):
+    """A naive datetime or a timedelta column held as numpy datetime64 /
+    timedelta64, from one sort of its non-null int64 values (up to
+    _DUP_ROWS; past that min/max only and the repeats by _repeated_values
+    within the budget): min, max, first and last (datetimes), mean
+    (timedeltas, as pandas: exact integer nanoseconds), repeated. False
+    when the column is another kind (tz-aware: pandas' own path)."""
+    if not isinstance(s.dtype, np.dtype) or s.dtype.kind not in 'mM':
+        return False
+    v = s.to_numpy()  # datetime64 / timedelta64, no copy
+    ok = ~np.isnat(v)
+    nn = v[ok] if not ok.all() else v
+    if nn.shape[0] == 0:
+        return True
+    i8 = nn.view('int64')
+    if nn.shape[0] <= _DUP_ROWS:
+        ss = np.sort(i8)
+        _count(res, 'repeated', _repeated_sorted(np, ss))
+        lo, hi = ss[0], ss[-1]
+    else:
+        lo, hi = i8.min(), i8.max()
+        r = _repeated_values(np, i8, B)
         if r is None:
             res['repeated_not_computed'] = _not_computed(len(s))
         else:
             _count(res, 'repeated', r)
-    except Exception:
-        pass
+    box = (lambda x: pd.Timestamp(np.int64(x).view(nn.dtype))) if v.dtype.kind == 'M' else \
+        (lambda x: pd.Timedelta(np.int64(x).view(nn.dtype)))
+    if v.dtype.kind == 'M':
+        res['first'] = _cell(box(i8[0]), 1, _Trunc())
+        res['last'] = _cell(box(i8[-1]), 1, _Trunc())
+        res['min'] = _cell(box(lo), 1, _Trunc())
+        res['max'] = _cell(box(hi), 1, _Trunc())
+    else:
+        res['min'] = str(box(lo))
+        res['max'] = str(box(hi))
+        res['mean'] = str(s.mean())
+    return True
 
 
 def _sequence_stats(seq, n, B, res):
