@@ -200,8 +200,43 @@ vsix: setup-node
 dist: setup-node
 	npm run -s dist
 
-## bench: benchmarks, benchstat-friendly (count 5).
-bench: setup
+## bench: the tracked benchmarks (BENCH_SET), in the modern leg, into
+## bench/latest.txt (benchstat-friendly; ~15 minutes on 2 cores). Each entry
+## is package,regexp,benchtime,count: the inspector through debugpy (1K×10,
+## 100K×50, each beside the trivial-evaluate floor), a page of a 10M-row
+## frame, Node's evaluate and pages of 1M rows, the kernel session set,
+## launch to the first stop (each beside its plain alternative).
+## bench-compare: benchstat between bench/baseline.txt (an accepted run,
+## committed) and bench/latest.txt. bench-all: every benchmark, count 5.
+BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+BENCH_SET := \
+	'./inspect,^BenchmarkDebugpy$$/^DataFrame(1Kx10|100Kx50)$$/^(floor|inspect)$$,30x,5' \
+	'./inspect,^BenchmarkBrowse10M$$/^(floor|unsorted|filtered_first)$$,10x,3' \
+	'./server/session,^BenchmarkNodeEvaluate$$,200x,3' \
+	'./inspect,^BenchmarkBrowseNode1M$$,10x,3' \
+	'./server/kernel,^BenchmarkKernelSession$$,20x,3' \
+	'./server/session,^BenchmarkLaunchToFirstStop$$,5x,3'
+.PHONY: bench-compare bench-all
+# No `setup` prerequisite: in a worktree whose node_modules links to a
+# shared install, setup-node's `npm ci` empties the shared install through
+# the link (seen once); run `make setup` first where nothing is installed.
+bench:
+	@mkdir -p bench && { \
+		echo "# make bench: polyglot, 2 cores; $$(date -u +%Y-%m-%dT%H:%MZ); $$(git rev-parse --short HEAD 2>/dev/null)"; \
+		echo "# command per set: $(MODERN) $(GO) test -run '^\$$' -bench REGEXP -benchtime N -count C -benchmem PACKAGE"; \
+	} > bench/latest.txt
+	@set -o pipefail; for e in $(BENCH_SET); do \
+		IFS=, read -r pkg re bt n <<< "$$e"; \
+		echo "# set: $$pkg $$re -benchtime $$bt -count $$n" >> bench/latest.txt; \
+		$(MODERN) $(GO) test -run '^$$' -bench "$$re" -benchtime "$$bt" -count "$$n" -benchmem -timeout 30m "$$pkg" \
+			| grep -E '^(Benchmark|goos|goarch|pkg|cpu)' | tee -a bench/latest.txt || exit 1; \
+	done
+
+bench-compare:
+	@test -f bench/baseline.txt && test -f bench/latest.txt || { echo "bench-compare needs bench/baseline.txt and bench/latest.txt (make bench)"; exit 1; }
+	$(GO) run $(BENCHSTAT) bench/baseline.txt bench/latest.txt
+
+bench-all: setup
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./... | tee bench.txt
 
 ## bench-inspect: the inspector against real debugpy (floor vs inspect vs per-expression).

@@ -209,6 +209,11 @@ func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, fi
 // for tui and markdown, and the exit code (1 when one failed).
 func inspectExprs(ctx context.Context, target inspect.Target, frameID int, exprs []string, opts inspect.Options, sel *inspect.Selection,
 	width, maxBytes int) (results []any, texts []string, code int) {
+	if sel != nil {
+		// Statistics follow the selection's columns and filter, as MCP's
+		// (statistics.rows: "filtered, 53 of 50,000").
+		opts.StatsOf = sel
+	}
 	for _, expr := range exprs {
 		res, err := inspect.Inspect(ctx, target, frameID, expr, opts)
 		if err != nil {

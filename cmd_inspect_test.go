@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -123,5 +124,36 @@ func TestInspectCLIMaxBytes(t *testing.T) {
 	}
 	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--max-bytes", "10"}, &out); rc != 2 {
 		t.Errorf("--max-bytes 10: exit %d", rc)
+	}
+}
+
+// TestInspectCLIStatsFollowSelection: with --filter, the statistics are
+// the selected rows', labelled as MCP labels them; markdown under
+// --max-bytes says what the budget left out (issue 35).
+func TestInspectCLIStatsFollowSelection(t *testing.T) {
+	var out bytes.Buffer
+	rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--format", "json", "--filter", "units > 45"}, &out)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s", rc, out.String())
+	}
+	var results []inspect.Result
+	if err := json.Unmarshal(out.Bytes(), &results); err != nil || len(results) != 1 {
+		t.Fatalf("output: %v\n%s", err, out.String())
+	}
+	st := results[0].Statistics
+	if st == nil || !strings.HasPrefix(st.Rows, "filtered, ") || !strings.HasSuffix(st.Rows, " of 1,000") || st.Count == nil || *st.Count >= 1000 {
+		t.Fatalf("statistics do not follow the filter: %+v", st)
+	}
+	for _, c := range st.Columns {
+		if c.Name == "units" && (c.Min == nil || fmt.Sprint(c.Min) != "46") {
+			t.Errorf("units min %v over the filtered rows, want 46", c.Min)
+		}
+	}
+	out.Reset()
+	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--format", "markdown", "--max-bytes", "1100"}, &out); rc != 0 {
+		t.Fatalf("exit %d\n%s", rc, out.String())
+	}
+	if !strings.Contains(out.String(), `left out to fit max\_bytes=1100: `) {
+		t.Errorf("markdown does not say what --max-bytes left out:\n%s", out.String())
 	}
 }

@@ -138,6 +138,13 @@ cases = [
     ('n * 2 + i > 10', nl.n * 2 + nl.i > 10),
     ('f.isna() | (i % 2 == 0)', nl.f.isna() | (nl.i % 2 == 0)),
     ('` + "`7`" + ` == 3 and nf.notna()', (nl[7] == 3) & nl.nf.notna()),
+    ('duplicated(subset=["o", "c"]) and i > 3', df.duplicated(subset=['o', 'c']).astype('boolean') & (nl.i > 3)),
+    ('i.duplicated(keep=False) & (f > 5)', df.i.duplicated(keep=False).astype('boolean') & (nl.f > 5)),
+    ('duplicated(keep="last")', df.duplicated(keep='last').astype('boolean')),
+    ('not c.duplicated()', ~df.c.duplicated().astype('boolean')),
+    ('o.str.match("N")', K(nl.o.str.match('N'))),
+    ('s.str.match("B", case=False)', K(nl.s.str.match('B', case=False))),
+    ('s.str.contains("^[ab]c?$", regex=True)', K(nl.s.str.contains('^[ab]c?$', regex=True))),
 ]
 if arrow:
     cases += [('pa_i > 4 and pa_s == "bc"', (nl.n > 4) & K(nl.s == 'bc')), ('pa_s.str.startswith("c") | (pa_i == 0)', K(nl.s.str.startswith('c')) | (nl.n == 0))]
@@ -152,3 +159,30 @@ print('checked' if not bad else 'differs')
 `
 
 func TestBrowseFilterKindsAgainstPandas(t *testing.T) { runProbeCheck(t, filterKindsCheck) }
+
+// hostileRegexCheck: (x+)+y over 'x' * 28 + '!' (minutes of backtracking
+// in Python's re) never blocks the program: it runs in RE2 (pyarrow) or
+// is refused; a backreference likewise. The alarm is a hang guard, not a
+// timing: it only fires if the probe ran the pattern in re.
+const hostileRegexCheck = `
+import json, signal, sys, types
+import pandas as pd
+m = types.ModuleType('probe'); exec(compile(sys.stdin.read(), 'probe', 'exec'), m.__dict__)
+def hung(*_):
+    print('blocked: the pattern ran in Python re'); sys.exit(1)
+signal.signal(signal.SIGALRM, hung)
+signal.alarm(120)
+df = pd.DataFrame({'s': ['x' * 28 + '!'] * 50 + ['xxy']})
+bad = 0
+for flt, want in (('s.str.contains("(x+)+y", regex=True)', [50]), ('s.str.match("(x+)+y")', [50]),
+                  ('s.str.contains("(x|xx)*(x+)+y", regex=True)', [50]), (r's.str.contains("(x)\\1", regex=True)', None)):
+    r = json.loads(m.select({'df': df}, {}, json.dumps({'path': [['name', 'df']], 'selection': {'filter': flt, 'rows': {'limit': 100}}, 'gen': 1, 'timeout': 10})))
+    err = r.get('error')
+    if err is not None and err['code'] != 'INVALID_EXPRESSION' or err is None and r['page']['positions'] != want:
+        bad += 1
+    print(flt, '->', err['message'][:160] if err else r['page']['positions'])
+signal.alarm(0)
+print('checked' if not bad else 'differs')
+`
+
+func TestBrowseFilterRegexNeverBlocks(t *testing.T) { runProbeCheck(t, hostileRegexCheck) }

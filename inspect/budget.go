@@ -10,6 +10,7 @@ package inspect
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Dropped is one fact left out to fit a budget and how to get it.
@@ -22,6 +23,21 @@ type Dropped struct {
 type BudgetNote struct {
 	MaxBytes int       `json:"max_bytes"`
 	Dropped  []Dropped `json:"dropped"`
+}
+
+// BudgetLine is the one line every text format (markdown, tui, table,
+// MCP's text) ends with when a budget left facts out: "left out to fit
+// max_bytes=2000: tail rows and preview rows; 6 of 10 columns (…)"; "" when
+// nothing was.
+func BudgetLine(n *BudgetNote) string {
+	if n == nil || len(n.Dropped) == 0 {
+		return ""
+	}
+	whats := make([]string, len(n.Dropped))
+	for i, d := range n.Dropped {
+		whats[i] = d.What
+	}
+	return fmt.Sprintf("left out to fit max_bytes=%d: %s (budget.dropped says how to get each)", n.MaxBytes, strings.Join(whats, "; "))
 }
 
 // Fit drops facts from r until its JSON encoding is at most limit bytes

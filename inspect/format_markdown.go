@@ -65,6 +65,9 @@ func formatMarkdown(r *Result) string {
 	for _, w := range r.Warnings {
 		b.WriteString("\n\n_" + mdEscape(w) + "_")
 	}
+	if l := BudgetLine(r.Budget); l != "" {
+		b.WriteString("\n\n_" + mdEscape(l) + "_")
+	}
 	return b.String()
 }
 

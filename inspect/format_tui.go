@@ -82,6 +82,9 @@ func formatTUI(r *Result, width int) string {
 	if r.Hint != "" {
 		notes = append(notes, "hint: "+r.Hint)
 	}
+	if l := BudgetLine(r.Budget); l != "" {
+		notes = append(notes, l)
+	}
 	if len(notes) > 0 {
 		lines = append(lines, "")
 		lines = append(lines, wrapAll(notes, inner)...)

@@ -55,6 +55,11 @@ type Limits struct {
 	// most distinct keys such an array may have.
 	RowSample  int `json:"row_sample"`
 	MaxColumns int `json:"max_columns"`
+	// Python: repeated values and duplicate rows are exact up to DupRows
+	// rows (duplicate rows: and DupColumns columns); beyond, by sorting or
+	// row hashes while the time budget allows, else "not computed".
+	DupRows    int `json:"dup_rows"`
+	DupColumns int `json:"dup_columns"`
 }
 
 // ProbeLimits are the limits every probe runs with.
@@ -70,6 +75,7 @@ var ProbeLimits = Limits{
 	SelCacheBytes: 256 * 1024 * 1024, Prefix: 10_000, PrefixMin: 100_000,
 	FilterChars: 2000, FilterNodes: 200,
 	RowSample: 1000, MaxColumns: 1000,
+	DupRows: 100_000, DupColumns: 50,
 }
 
 // MaxPageRows bounds one browsed page.

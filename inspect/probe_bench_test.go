@@ -13,6 +13,7 @@ package inspect
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 func benchEval(b *testing.B, h *pyHarness, expr string) {
@@ -54,4 +55,29 @@ func BenchmarkProbeTensor50M(b *testing.B) {
 			"float(t50m[~t50m.isnan()].std()), int(t50m.isnan().sum())])")
 	})
 	b.Run("inspect", func(b *testing.B) { benchInspect(b, h, "t50m") })
+}
+
+// BenchmarkProbeFingerprints50x1M: the one-line summaries of 50 locals of
+// 1M cells each (testdata/python/bench_fingerprint.py), without and with
+// their fingerprints (what debug_diff compares at each stop), side by side.
+func BenchmarkProbeFingerprints50x1M(b *testing.B) {
+	h := startHarness(b, "../testdata/python/bench_fingerprint.py")
+	for _, fp := range []bool{false, true} {
+		name := "summaries"
+		if fp {
+			name = "summaries+fingerprints"
+		}
+		b.Run(name, func(b *testing.B) {
+			o := SummaryOptions{Timeout: 30 * time.Second, Fingerprints: fp}
+			for b.Loop() {
+				items, err := SummariesWith(context.Background(), h, 0, nil, o)
+				if err != nil || len(items) < 50 {
+					b.Fatalf("%v: %d items", err, len(items))
+				}
+				if fp && items[0].Fingerprint == "" {
+					b.Fatalf("no fingerprint: %+v", items[0])
+				}
+			}
+		})
+	}
 }

@@ -14,8 +14,8 @@ import (
 
 // pySections are the Python probe's sections, in the order they are joined.
 var pySections = []string{
-	"core.py", "resolve.py", "stats.py", "pandas.py", "numpy.py", "torch.py", "models.py", "libs.py",
-	"builtins.py", "dispatch.py", "summaries.py", "filter.py", "select.py", "entry.py",
+	"core.py", "resolve.py", "clues.py", "stats.py", "pandas.py", "numpy.py", "torch.py", "models.py", "libs.py",
+	"builtins.py", "dispatch.py", "summaries.py", "fingerprint.py", "filter.py", "filter_safe.py", "select.py", "entry.py",
 }
 
 var pythonProbe = func() *probe {

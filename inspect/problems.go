@@ -57,6 +57,7 @@ func computeProblems(r *Result) []string {
 	if len(s.Shape) > 0 {
 		rows = s.Shape[0]
 	}
+	out = append(out, keyProblems(r, rows)...)
 	if len(s.Columns) > 0 && r.DetectedType != TypeSeries {
 		out = append(out, columnProblems(r, rows)...)
 	}
@@ -77,8 +78,70 @@ func computeProblems(r *Result) []string {
 		}
 		out = append(out, l)
 	}
+	if st := r.Statistics; st != nil && st.DuplicateRowsNotComputed != "" {
+		out = append(out, "duplicate rows: "+st.DuplicateRowsNotComputed)
+	}
 	if s.Index != nil && s.Index.IsUnique != nil && !*s.Index.IsUnique {
-		out = append(out, "index: not unique (a label may select several rows)")
+		l := "index: not unique (a label may select several rows)"
+		if n := s.Index.Repeated; n != nil {
+			what, name := "labels", "index"
+			if s.Index.Levels > 1 {
+				what = "label tuples"
+				name = "index (" + strings.Join(anyStrings(s.Index.Names), ", ") + ")"
+			}
+			l = fmt.Sprintf("%s: %s repeated %s", name, commas(*n), what)
+			if rows > 0 {
+				l += " (" + percent(*n, rows) + ")"
+			}
+			l += " — not unique (a label may select several rows)"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// keyProblems name the columns that look like keys (key_like: an id-like
+// name, or nearly all distinct integers or strings) and yet repeat values:
+// "order_id: 880 repeated values (1.7%) in 50,880 rows — a key with
+// duplicates (a join may have fanned out)". They come first.
+func keyProblems(r *Result, rows int64) []string {
+	st := r.Statistics
+	if st == nil {
+		return nil
+	}
+	if st.Count != nil {
+		rows = *st.Count
+	}
+	cols := st.Columns
+	if len(cols) == 0 && st.KeyLike != "" { // a Series
+		cols = []Statistics{*st}
+		if cols[0].Name == "" && r.Structure != nil && len(r.Structure.Columns) == 1 {
+			cols[0].Name = r.Structure.Columns[0].Name
+		}
+	}
+	var out []string
+	for _, c := range cols {
+		if c.KeyLike == "" || c.Repeated == nil || *c.Repeated == 0 {
+			continue
+		}
+		l := c.Name + ": " + plural(*c.Repeated, "repeated value")
+		if rows > 0 {
+			l += " (" + percent(*c.Repeated, rows) + ") in " + plural(rows, "row")
+		}
+		out = append(out, l+" — a key with duplicates (a join may have fanned out)")
+	}
+	return out
+}
+
+// anyStrings formats names of any type ("None" for a missing one).
+func anyStrings(xs []any) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		if x == nil {
+			out[i] = "None"
+		} else {
+			out[i] = fmt.Sprint(x)
+		}
 	}
 	return out
 }

@@ -234,6 +234,8 @@ type Index struct {
 	Stop     *int64 `json:"stop,omitempty"`
 	Step     *int64 `json:"step,omitempty"`
 	IsUnique *bool  `json:"is_unique,omitempty"`
+	// Repeated labels of a non-unique index (MultiIndex: whole tuples).
+	Repeated *int64 `json:"repeated,omitempty"`
 	Levels   int    `json:"levels,omitempty"`
 	First    any    `json:"first,omitempty"`
 	Last     any    `json:"last,omitempty"`
@@ -255,10 +257,13 @@ type Statistics struct {
 	Name  string `json:"name,omitempty"`
 	Count *int64 `json:"count,omitempty"`
 	// Numeric.
-	Min       any        `json:"min,omitempty"`
-	Max       any        `json:"max,omitempty"`
-	Mean      any        `json:"mean,omitempty"`
-	Std       any        `json:"std,omitempty"`
+	Min  any `json:"min,omitempty"`
+	Max  any `json:"max,omitempty"`
+	Mean any `json:"mean,omitempty"`
+	Std  any `json:"std,omitempty"`
+	// DDOF is std's delta degrees of freedom: 1, as pandas' std() and
+	// describe() (absent where there is no std).
+	DDOF      *int64     `json:"ddof,omitempty"`
 	Quantiles *Quantiles `json:"quantiles,omitempty"`
 	Zeros     *int64     `json:"zeros,omitempty"`
 	NaNCount  *int64     `json:"nan_count,omitempty"`
@@ -268,6 +273,13 @@ type Statistics struct {
 	Distinct          *int64       `json:"distinct,omitempty"`
 	DistinctEstimated bool         `json:"distinct_estimated,omitempty"`
 	TopValues         []ValueCount `json:"top_values,omitempty"`
+	// Repeated: non-null values equal to an earlier one (count - nulls -
+	// distinct), exact; RepeatedNotComputed says why it is absent
+	// ("not computed: 1,000,000 rows > 100,000"). KeyLike: why a column
+	// with repeated values looks like a key ("name", "distinct 97%").
+	Repeated            *int64 `json:"repeated,omitempty"`
+	RepeatedNotComputed string `json:"repeated_not_computed,omitempty"`
+	KeyLike             string `json:"key_like,omitempty"`
 	// Datetime.
 	First any `json:"first,omitempty"`
 	Last  any `json:"last,omitempty"`
@@ -290,9 +302,13 @@ type Statistics struct {
 	Rows        string `json:"rows,omitempty"`
 	ColumnScope string `json:"column_scope,omitempty"`
 	// Skipped says why statistics were not computed.
-	Skipped       string       `json:"skipped,omitempty"`
-	DuplicateRows *int64       `json:"duplicate_rows,omitempty"`
-	Columns       []Statistics `json:"columns,omitempty"`
+	Skipped       string `json:"skipped,omitempty"`
+	DuplicateRows *int64 `json:"duplicate_rows,omitempty"`
+	// DuplicateRowsBy: "row hashes" past the exact bound;
+	// DuplicateRowsNotComputed: why there is no count.
+	DuplicateRowsBy          string       `json:"duplicate_rows_by,omitempty"`
+	DuplicateRowsNotComputed string       `json:"duplicate_rows_not_computed,omitempty"`
+	Columns                  []Statistics `json:"columns,omitempty"`
 }
 
 // Quantiles at 5, 25, 50, 75 and 95 percent.
@@ -310,21 +326,28 @@ type Histogram struct {
 	Start  float64 `json:"start"`
 	Width  float64 `json:"width"`
 	Counts []int64 `json:"counts"`
+	// TailsExact: the extreme bins were counted over all values (the
+	// sample missed the min or max); Tails: "not counted" when the budget
+	// left them to the sample.
+	TailsExact bool   `json:"tails_exact,omitempty"`
+	Tails      string `json:"tails,omitempty"`
 }
 
 // UnmarshalJSON reads start/width/counts, and also edges/counts (the
 // JavaScript probe's form), kept as start and width.
 func (h *Histogram) UnmarshalJSON(b []byte) error {
 	var raw struct {
-		Start  *float64  `json:"start"`
-		Width  *float64  `json:"width"`
-		Edges  []float64 `json:"edges"`
-		Counts []int64   `json:"counts"`
+		Start      *float64  `json:"start"`
+		Width      *float64  `json:"width"`
+		Edges      []float64 `json:"edges"`
+		Counts     []int64   `json:"counts"`
+		TailsExact bool      `json:"tails_exact"`
+		Tails      string    `json:"tails"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*h = Histogram{Counts: raw.Counts}
+	*h = Histogram{Counts: raw.Counts, TailsExact: raw.TailsExact, Tails: raw.Tails}
 	switch {
 	case raw.Start != nil:
 		h.Start = *raw.Start

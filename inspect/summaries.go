@@ -24,7 +24,10 @@ import (
 
 // ValueSummary is what the probe reports of one value.
 type ValueSummary struct {
-	Name            string   `json:"name"`
+	Name string `json:"name"`
+	// Fingerprint changes when the value's content changes, even where its
+	// summary does not (SummaryOptions.Fingerprints).
+	Fingerprint     string   `json:"fp,omitempty"`
 	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset polars_df polars_series arrow_table object function class module
 	Type            string   `json:"type,omitempty"`
 	Value           string   `json:"value,omitempty"` // scalars and text: a bounded repr
@@ -136,6 +139,9 @@ type SummaryOptions struct {
 	All bool
 	// Limit bounds how many names nil paths list (default 200).
 	Limit int
+	// Fingerprints: each summary carries its value's fingerprint (Python:
+	// fingerprint.py), which changes when the content does.
+	Fingerprints bool
 }
 
 // SummariesWith is Summaries with options.
@@ -161,6 +167,9 @@ func SummariesWith(ctx context.Context, t Target, frameID int, paths []Path, o S
 	args := map[string]any{"timeout": timeout.Seconds()}
 	if gen, ok := valuesGenOf(t); ok {
 		args["gen"] = gen
+	}
+	if o.Fingerprints {
+		args["fingerprints"] = true
 	}
 	if paths != nil {
 		args["names"] = paths

@@ -86,6 +86,9 @@ type VarChange struct {
 	Type   string `json:"type,omitempty"`
 	Before string `json:"before"`
 	After  string `json:"after"`
+	// Content: the summary is the same but the content is not (the
+	// values' fingerprints differ); where to see the changed cells.
+	Content string `json:"content,omitempty"`
 }
 
 // FieldChange is one changed fact of an inspected value.
@@ -130,6 +133,10 @@ func (r *DiffResult) text() string {
 		fmt.Fprintf(&b, "- %s (was %s)\n", v.Name, v.Value)
 	}
 	for _, v := range r.Changed {
+		if v.Content != "" {
+			fmt.Fprintf(&b, "~ %s: content %s: %s\n", v.Name, v.Content, v.After)
+			continue
+		}
 		fmt.Fprintf(&b, "~ %s: %s → %s\n", v.Name, v.Before, v.After)
 	}
 	for _, d := range r.Inspections {
@@ -194,6 +201,14 @@ func diffSnapshots(from, to *snapshot, fromName, toName string) *DiffResult {
 			r.Added = append(r.Added, VarValue{Name: v.Name, Type: v.Type, Value: v.Value, Truncated: v.Truncated})
 		case old.Value != v.Value || old.Type != v.Type:
 			r.Changed = append(r.Changed, VarChange{Name: v.Name, Type: v.Type, Before: old.Value, After: v.Value})
+		case old.fp != "" && v.fp != "" && old.fp != v.fp:
+			c := VarChange{Name: v.Name, Type: v.Type, Before: old.Value, After: v.Value, Content: "changed under the same summary"}
+			if _, ok := from.Inspections[v.Name]; ok {
+				c.Content += " (its changed cells: below)"
+			} else {
+				c.Content += fmt.Sprintf(" (its changed cells: debug_snapshot inspect=[%q], then debug_diff from it)", v.Name)
+			}
+			r.Changed = append(r.Changed, c)
 		default:
 			r.Unchanged++
 		}

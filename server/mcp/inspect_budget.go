@@ -83,7 +83,8 @@ func fitInspect(res *inspect.Result, budget int, render func() string, headLines
 	}
 	note.MaxBytes = budget // what the agent asked for (Fit had what was left after the text)
 	fits := func(t string) bool { return answerBytes(out, t) <= budget }
-	full := render() + budgetLine(note)
+	full := render()
+	full += budgetLine(full, note)
 	out.text_ = fitText(full, textBudget, headBytes(full, headLines), fits)
 	if !fits(out.text_) { // the last resort: the inspector's hard shrinking
 		inspect.Cap(res, budget-(answerBytes(out, out.text_)-inspect.Size(res)))
@@ -110,7 +111,7 @@ func fitPage(res *inspect.Result, page *inspect.Page, budget int) *InspectResult
 		res.Budget = note
 	}
 	note.MaxBytes = budget
-	full := func() string { return strings.TrimRight(pageText(res, page), "\n") + budgetLine(note) }
+	full := func() string { t := strings.TrimRight(pageText(res, page), "\n"); return t + budgetLine(t, note) }
 	fits := func(t string) bool { return answerBytes(out, t) <= budget }
 	out.text_ = capText(full(), textBudget)
 	if !fits(out.text_) && len(page.Rows) > 1 {

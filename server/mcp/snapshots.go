@@ -122,7 +122,7 @@ func (s *Server) capture(ctx context.Context, sess *session.Session, frameID int
 			}
 		}
 	}
-	if sn.Locals, sn.LocalsOmitted, err = s.reportLocals(ctx, sess, frameID, maxSnapshotLocals); err != nil {
+	if sn.Locals, sn.LocalsOmitted, err = s.reportLocalsWith(ctx, sess, frameID, maxSnapshotLocals, true); err != nil {
 		return nil, err
 	}
 	for _, e := range exprs {

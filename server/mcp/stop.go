@@ -278,13 +278,19 @@ const reportBudget = 5 * time.Second
 // merged, summarised by the probe (jslocals.go). Other adapters read
 // variables (Delve formats values itself, running no program code).
 func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameID, limit int) ([]VarValue, int, error) {
+	return s.reportLocalsWith(ctx, sess, frameID, limit, false)
+}
+
+// reportLocalsWith is reportLocals; fps: each value's fingerprint too
+// (Python), for debug_diff to compare content under an unchanged summary.
+func (s *Server) reportLocalsWith(ctx context.Context, sess *session.Session, frameID, limit int, fps bool) ([]VarValue, int, error) {
 	if sess.Language() == inspect.JavaScript {
 		return s.jsLocals(ctx, sess, frameID, limit, false) // jslocals.go
 	}
 	if !inspect.ListsLocals(sess.Language()) {
 		return s.frameLocals(ctx, sess, frameID, limit)
 	}
-	items, err := inspect.Summaries(ctx, sess, frameID, nil, time.Second)
+	items, err := inspect.SummariesWith(ctx, sess, frameID, nil, inspect.SummaryOptions{Timeout: time.Second, Fingerprints: fps})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -305,7 +311,7 @@ func (s *Server) reportLocals(ctx context.Context, sess *session.Session, frameI
 		if i := strings.LastIndexByte(t, '.'); i >= 0 {
 			t = t[i+1:]
 		}
-		out = append(out, VarValue{Name: it.Name, Type: t, Value: v})
+		out = append(out, VarValue{Name: it.Name, Type: t, Value: v, fp: it.Fingerprint})
 	}
 	return out, omitted, nil
 }
@@ -325,7 +331,7 @@ func (s *Server) refreshAtStop(ctx context.Context, sess *session.Session) *snap
 	if err != nil {
 		return nil
 	}
-	vars, omitted, err := s.reportLocals(ctx, sess, frame.Id, 200)
+	vars, omitted, err := s.reportLocalsWith(ctx, sess, frame.Id, 200, true)
 	if err != nil || sess.StopCount() != gen {
 		return nil // a newer stop came meanwhile: what was read may be of either
 	}

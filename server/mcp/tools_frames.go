@@ -33,6 +33,9 @@ type VarValue struct {
 	VariablesReference int        `json:"variables_reference,omitempty"`
 	Children           []VarValue `json:"children,omitempty"`
 	ChildrenOmitted    int        `json:"children_omitted,omitempty"`
+	// fp is the value's fingerprint at a capture (inspect's
+	// ValueSummary.Fingerprint): debug_diff compares it.
+	fp string
 }
 
 // grouping entries debugpy adds to a scope ("special variables", …).

@@ -171,13 +171,14 @@ func formatInspect(r *inspect.Result, format string, width int) string {
 	return t
 }
 
-// budgetLine says in the text what the budget left out and how to get it.
-// (one line: budget.dropped in the structured content says how to get
-// each back).
-func budgetLine(n *inspect.BudgetNote) string {
-	whats := make([]string, len(n.Dropped))
-	for i, d := range n.Dropped {
-		whats[i] = d.What
+// budgetLine says in the text what the budget left out and how to get it
+// (inspect.BudgetLine: one line, the same in every format; budget.dropped
+// in the structured content says how to get each back), unless the
+// rendered text says it already (markdown and tui end with it).
+func budgetLine(text string, n *inspect.BudgetNote) string {
+	l := inspect.BudgetLine(n)
+	if l == "" || strings.Contains(text, "left out to fit max") {
+		return ""
 	}
-	return fmt.Sprintf("\n\nleft out to fit max_bytes=%d: %s (budget.dropped says how to get each)", n.MaxBytes, strings.Join(whats, "; "))
+	return "\n\n" + l
 }

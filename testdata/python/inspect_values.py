@@ -144,6 +144,8 @@ def build():
     obj = Plain()
     obj.items = [Point(0.0, 0.0), Point(1.0, 1.0)]
     long_cell = pd.DataFrame({"s": ["x" * 5000, "y"]})
+    if os.environ.get("DAPSCOPE_BENCH_100KX50"):  # BenchmarkDebugpy's 100K×50 frame only
+        df100kx50 = pd.DataFrame(rng.standard_normal((100_000, 50)), columns=["c%d" % i for i in range(50)])
     return locals()  # BREAK
 
 

@@ -114,6 +114,8 @@ export interface IndexInfo {
   stop?: number;
   step?: number;
   is_unique?: boolean;
+  /** Repeated labels of a non-unique index (MultiIndex: whole tuples). */
+  repeated?: number;
   levels?: number;
   names?: unknown[];
   first?: unknown;
@@ -134,6 +136,8 @@ export interface Statistics {
   max?: unknown;
   mean?: unknown;
   std?: unknown;
+  /** std's delta degrees of freedom: 1, as pandas' std() and describe(). */
+  ddof?: number;
   quantiles?: { p5: unknown; p25: unknown; p50: unknown; p75: unknown; p95: unknown };
   zeros?: number;
   nan_count?: number;
@@ -141,6 +145,11 @@ export interface Statistics {
   histogram?: Histogram;
   distinct?: number;
   distinct_estimated?: boolean;
+  /** Non-null values equal to an earlier one (exact), or why not counted. */
+  repeated?: number;
+  repeated_not_computed?: string;
+  /** Why a column with repeated values looks like a key ("name", "distinct 97%"). */
+  key_like?: string;
   top_values?: { value: unknown; count: number }[];
   first?: unknown;
   last?: unknown;
@@ -154,6 +163,8 @@ export interface Statistics {
   sample_size?: number;
   skipped?: string;
   duplicate_rows?: number;
+  duplicate_rows_by?: string;
+  duplicate_rows_not_computed?: string;
   columns?: Statistics[];
 }
 
@@ -162,6 +173,9 @@ export interface Histogram {
   start: number;
   width: number;
   counts: number[];
+  /** The extreme bins were counted over all values (the sample missed the min or max). */
+  tails_exact?: boolean;
+  tails?: string;
 }
 
 export interface Preview {

@@ -38,10 +38,10 @@ import type {
 import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Model, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
 import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
 
-const histogram = object<Histogram>({ start: req(), width: req(), counts: req() });
+const histogram = object<Histogram>({ start: req(), width: req(), counts: req(), tails_exact: opt(), tails: opt() });
 const column = object<Column>({ name: req(), key: opt(), dtype: opt(), null_count: opt(), duplicate: opt() });
 const indexInfo = object<IndexInfo>({
-  type: opt(), name: opt(), dtype: opt(), length: opt(), start: opt(), stop: opt(), step: opt(), is_unique: opt(), levels: opt(), names: opt(), first: opt(), last: opt(),
+  type: opt(), name: opt(), dtype: opt(), length: opt(), start: opt(), stop: opt(), step: opt(), is_unique: opt(), repeated: opt(), levels: opt(), names: opt(), first: opt(), last: opt(),
 });
 const attribute = object<Attribute>({ name: req(), type: opt(), repr: opt(), is_truncated: opt() });
 const dim = object<Dim>({ name: req(), size: req() });
@@ -72,13 +72,14 @@ export const structureShape = object<Structure>({
 });
 
 export const statisticsShape: Shape = object<Statistics>({
-  name: opt(), count: opt(), min: opt(), max: opt(), mean: opt(), std: opt(),
+  name: opt(), count: opt(), min: opt(), max: opt(), mean: opt(), std: opt(), ddof: opt(),
   quantiles: opt(object<NonNullable<Statistics['quantiles']>>({ p5: req(), p25: req(), p50: req(), p75: req(), p95: req() })),
   zeros: opt(), nan_count: opt(), inf_count: opt(), histogram: opt(histogram), distinct: opt(), distinct_estimated: opt(),
+  repeated: opt(), repeated_not_computed: opt(), key_like: opt(),
   top_values: opt(array(object<{ value: unknown; count: number }>({ value: req(), count: req() }))),
   first: opt(), last: opt(), str_len: opt(object<NonNullable<Statistics['str_len']>>({ min: req(), max: req(), mean: req() })),
   true_count: opt(), true_rate: opt(), categories: opt(), ordered: opt(), element_types: opt(record(leaf)),
-  sampled: opt(), sample_size: opt(), skipped: opt(), duplicate_rows: opt(), columns: opt(array(lazy(() => statisticsShape))),
+  sampled: opt(), sample_size: opt(), skipped: opt(), duplicate_rows: opt(), duplicate_rows_by: opt(), duplicate_rows_not_computed: opt(), columns: opt(array(lazy(() => statisticsShape))),
 });
 
 const row = object<Row>({ index: req(), values: req() });

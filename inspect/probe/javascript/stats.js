@@ -88,7 +88,10 @@ function numStats(xs, n, res, ints, B, label) {
   res.min = ints ? mn : num(mn, STAT);
   res.max = ints ? mx : num(mx, STAT);
   res.mean = num(mean, STAT);
-  res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / cnt)), STAT);
+  if (cnt > 1) { // ddof=1, as pandas' std() and describe()
+    res.std = num(M.sqrt(M.max(0, (s2 - s1 * s1 / cnt) / (cnt - 1))), STAT);
+    res.ddof = 1;
+  }
   if (zeros) res.zeros = zeros;
   const sampled = m < cnt;
   if (sampled) { res.sampled = true; res.sample_size = m; }

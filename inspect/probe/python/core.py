@@ -43,8 +43,13 @@ class _ProbeError(Exception):
 
 class _Budget(object):
     def __init__(self, seconds):
+        self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
         self.timed_out = []
+
+    def left(self):
+        """The share of the budget left (0 to 1)."""
+        return max(0.0, self.deadline - time.perf_counter()) / self.seconds if self.seconds > 0 else 0.0
 
     def ok(self, what):
         if time.perf_counter() < self.deadline:

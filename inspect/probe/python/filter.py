@@ -19,15 +19,16 @@ import warnings
 
 _FILTER_CHARS = _LIMITS['filter_chars']  # characters of a filter
 _FILTER_NODES = _LIMITS['filter_nodes']  # syntax nodes of a filter
-_FL_METHODS = ('isin', 'isna', 'notna', 'isnull', 'notnull', 'between')
-_FL_STR_METHODS = ('contains', 'startswith', 'endswith', 'len', 'lower', 'upper', 'strip')
+_FL_METHODS = ('isin', 'isna', 'notna', 'isnull', 'notnull', 'between', 'duplicated')
+_FL_STR_METHODS = ('contains', 'match', 'startswith', 'endswith', 'len', 'lower', 'upper', 'strip')
 _FL_CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
            ast.Gt: operator.gt, ast.GtE: operator.ge}
 _FL_ARITH = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
 _FL_HINT = ('a filter is column names (`backticks` for any other label), literals, comparisons, and/or/not, '
             'arithmetic and ' + ', '.join(_FL_METHODS) + ', str.' + ', str.'.join(_FL_STR_METHODS)
-            + ' (contains is a plain substring unless regex=True)')
+            + ', and duplicated(keep=, subset=[...]) over the frame (contains is a plain substring unless'
+            ' regex=True; a pattern runs in a linear-time engine, or is refused where it could run for ever)')
 
 
 class _FV(object):
@@ -106,7 +107,7 @@ def _fl_check(text, tree, names):
             raise _fl_refuse(text, n, 'a %s literal is not allowed' % _short(type(n.value)), names)
         if isinstance(n, ast.Call):
             f = n.func
-            ok = isinstance(f, ast.Attribute) and (
+            ok = isinstance(f, ast.Name) and f.id == 'duplicated' or isinstance(f, ast.Attribute) and (
                 f.attr in _FL_METHODS and not (isinstance(f.value, ast.Attribute) and f.value.attr == 'str')
                 or f.attr in _FL_STR_METHODS and isinstance(f.value, ast.Attribute) and f.value.attr == 'str')
             if not ok:
@@ -117,7 +118,7 @@ def _fl_check(text, tree, names):
                     raise _fl_refuse(text, a, 'a method argument must be a literal', names)
         if isinstance(n, ast.Attribute) and not (id(n) in funcs or id(n) in strs and n.attr == 'str'):
             raise _fl_refuse(text, n, 'the attribute %s is not allowed (a column named so is written `%s`)' % (n.attr, n.attr), names)
-        if isinstance(n, ast.keyword) and n.arg not in ('case', 'regex', 'inclusive'):
+        if isinstance(n, ast.keyword) and n.arg not in ('case', 'regex', 'inclusive', 'keep', 'subset'):
             raise _fl_refuse(text, n.value, 'the keyword %s= is not allowed' % n.arg, names)
 
 
@@ -373,6 +374,8 @@ def _fl_compare(ctx, n, op, a, b):
 
 def _fl_call(ctx, n):
     np, f = ctx['np'], n.func
+    if isinstance(f, ast.Name):  # duplicated() over the frame
+        return _fl_duplicated(ctx, n, None)
     is_str = isinstance(f.value, ast.Attribute) and f.value.attr == 'str'
     a = _fl_eval(ctx, f.value.value if is_str else f.value)
     if a.kind != 'col':
@@ -380,6 +383,10 @@ def _fl_call(ctx, n):
     args = [_fl_literal(x) for x in n.args]
     kw = dict((k.arg, _fl_literal(k.value)) for k in n.keywords)
     m = f.attr
+    if m == 'duplicated':
+        return _fl_duplicated(ctx, n, a)
+    if is_str and (m == 'match' or m == 'contains' and kw.get('regex')):
+        return _fl_regex(ctx, n, a, args, kw, m == 'match')
     if m in ('isna', 'isnull', 'notna', 'notnull'):
         if args or kw:
             raise _fl_refuse(ctx['src'], n, '%s() takes no arguments' % m, ctx['names'])

@@ -6,11 +6,17 @@
 def _null_count(np, s):
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
+    if isinstance(dt, np.dtype) and kind in 'mM':
+        return int(np.count_nonzero(np.isnat(s.to_numpy())))
+    v = s._values
+    codes = getattr(v, 'codes', None)  # a Categorical: missing is code -1
+    if isinstance(codes, np.ndarray):
+        return int(np.count_nonzero(codes < 0))
     if not hasattr(dt, 'na_value') and kind in 'iub':
         return 0
     if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
         v = s.to_numpy()
-        if bool(np.isfinite(v).all()):
+        if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
     return int(s.isna().sum())
@@ -40,6 +46,8 @@ def _index_info(pd, idx, B, n_budget_label):
             info['step'] = int(idx.step)  # unique by construction: no is_unique
         elif B.ok(n_budget_label):
             info['is_unique'] = bool(idx.is_unique)
+            if not info['is_unique'] and (len(idx) <= _DUP_ROWS or B.ok(n_budget_label)):
+                info['repeated'] = int(idx.duplicated().sum())  # MultiIndex: whole tuples
         if len(idx) and not _is(idx, 'pandas', 'RangeIndex'):  # a RangeIndex's ends are start and stop
             info['first'] = _cell(idx[0], 1, _Trunc())
             info['last'] = _cell(idx[-1], 1, _Trunc())
@@ -80,7 +88,16 @@ def _column(df, i):
 
 
 def _cells(s, a, b):
-    """Series.iloc[a:b].tolist() without building the slice Series."""
+    """Series.iloc[a:b].tolist() without building the slice Series (a
+    categorical's cells from its codes: no take over its categories)."""
+    v = s._values
+    codes = getattr(v, 'codes', None)
+    if codes is not None and getattr(getattr(v, 'dtype', None), 'name', '') == 'category':
+        try:
+            cats = v.categories
+            return [cats[c] if c >= 0 else float('nan') for c in codes[a:b].tolist()]
+        except Exception:
+            pass
     try:
         return s._values[a:b].tolist()
     except Exception:
@@ -271,24 +288,50 @@ def _inspect_dataframe(df, opts, B, res):
     stats = {'columns': []}
     res['statistics'] = stats
     frame, scols, srows, col = _stats_scope(df, opts.get('stats_of'), np, B, stats, series)
+    distinct_cols = False
     for k, i in enumerate(scols[:_STAT_COLUMNS]):
         if not B.ok('statistics.columns[%d:]' % k):
             break
         cst = {'name': columns[i]['name']}
         try:
-            _series_stats(pd, np, col(i), B, opts, cst, 'statistics.columns[%d]' % k)
+            s = col(i)
+            _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k)
+            _column_clues(pd, np, s, cst, srows, B)
+            if cst.get('distinct') == srows and not cst.get('distinct_estimated') and not cst.get('nan_count') \
+                    and not columns[i].get('null_count'):
+                distinct_cols = True
         except Exception as e:
             cst['skipped'] = 'failed: %s: %s' % (_short(type(e)), _cut(str(e), 100, _Trunc()))
         cst.pop('count', None)
         stats['columns'].append(cst)
     if len(scols) > _STAT_COLUMNS:
         res['warnings'].append('statistics cover the first %d of %d columns' % (_STAT_COLUMNS, len(scols)))
-    if srows <= _SAMPLE and len(scols) <= 50 and srows > 0 and B.ok('duplicate_rows'):
+    if srows > 0:
         try:
             view = frame if len(scols) == ncols else frame.iloc[:, scols]
-            stats['duplicate_rows'] = _duplicate_rows(pd, np, view)
+            _duplicate_rows_bounded(pd, np, view, distinct_cols and len(scols) <= _STAT_COLUMNS, B, stats)
         except Exception:
             pass
+
+
+def _column_clues(pd, np, s, cst, rows, B):
+    """A column's key clue (clues.py): a key-named column sampled past the
+    bound gets its exact repeated-value count while the budget allows."""
+    kind = getattr(s.dtype, 'kind', 'O')
+    if _dtype_str(s.dtype) in ('string', 'str', 'object'):
+        kind = 'O'
+    if 'repeated_not_computed' in cst and _key_reason(cst['name'], 'O', 0, None) == 'name' and B.ok('statistics.repeated'):
+        try:
+            v = s.dropna().to_numpy()
+            r = _repeated_values(np, v, B, bound=_EXACT_LIMIT)
+            if r is not None:
+                _count(cst, 'repeated', r)
+                cst['distinct'] = int(len(v)) - r
+                cst.pop('distinct_estimated', None)
+                cst.pop('repeated_not_computed', None)
+        except Exception:
+            pass
+    _key_clue(cst, cst['name'], kind)
 
 
 def _stats_scope(df, sel, np, B, stats, series):
@@ -349,6 +392,8 @@ def _inspect_series(s, opts, B, res):
     if opts.get('include_statistics', True) and B.ok('statistics'):
         stats = res['statistics'] = {}
         _series_stats(pd, np, s, B, opts, stats, 'statistics')
+        kind = 'O' if str(s.dtype) in ('string', 'str', 'object') else getattr(s.dtype, 'kind', 'O')
+        _key_clue(stats, s.name if s.name is not None else '', kind)
 
 
 def _inspect_index(idx, opts, B, res):

@@ -275,6 +275,7 @@ def _summarize(L, G, args_json):
     B = _Budget(float(args.get('timeout', 0.05)))
     items = []
     names = args.get('names')
+    fps = bool(args.get('fingerprints'))  # fingerprint.py: what changed compares them
     if names is None:  # every local of the frame
         names = [[['name', k]] for k in _frame_locals(L, G, bool(args.get('all')))[:args.get('limit', 200)]]
     for path in names:
@@ -287,6 +288,10 @@ def _summarize(L, G, args_json):
         try:
             obj = _resolve(L, G, path)
             item.update(_sum_one(obj))
+            if fps:
+                fp = _fingerprint(obj)
+                if fp:
+                    item['fp'] = fp
         except _ProbeError as e:
             item['error'] = e.code
         except Exception as e:

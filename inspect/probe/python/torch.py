@@ -104,7 +104,7 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
     cnt = fin_n.clamp(min=1).to(wd)
     mean = xf.sum() / cnt
     dev2 = torch.where(fin_mask, (x - mean) ** 2, torch.zeros((), dtype=wd, device=dev)) if fl else (x - mean) ** 2
-    std = (dev2.sum() / cnt).sqrt()
+    std = (dev2.sum() / (cnt - 1).clamp(min=1)).sqrt()  # ddof=1, as pandas and torch.std
     zeros = ((x == 0) & fin_mask).sum() if fl else (f == 0).sum()
     # the sample: _SAMPLE evenly spaced finite values (all when fewer),
     # as stats.py takes them; rank r of the finite values is found through
@@ -145,16 +145,22 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
     if S > 1:
         ends[:-1] = change[1:] | ~inside[1:]
     single = (starts & ends & inside).sum()
+    # exact tails (clues.py _histogram): the extreme bins counted over all
+    # finite values, used when the sample missed the min or the max
+    fx = x if fl else x.to(wd)
+    tails = [((fx < edges[0]) & fin_mask).sum() if fl else (fx < edges[0]).sum(),
+             ((fx >= edges[8]) & fin_mask).sum() if fl else (fx >= edges[8]).sum(),
+             ((ss[0] > mn.to(wd)) | (ss[(m - 1).clamp(min=0)] < mx.to(wd))).to(torch.int64)]
     d = starts.sum()
     infs = [(f == float('inf')).any(), (f == float('-inf')).any()] if fl else [torch.tensor(False, device=dev)] * 2
     ints = b.add(torch.stack([fin_n, nan_n, zeros, m, d, single, infs[0].to(torch.int64), infs[1].to(torch.int64),
-                              (fin_n > S).to(torch.int64)] + [c.to(torch.int64) for c in cuts]), 'i')
+                              (fin_n > S).to(torch.int64)] + tails + [c.to(torch.int64) for c in cuts]), 'i')
     exact = b.add(torch.stack([mn.to(torch.int64), mx.to(torch.int64)]), 'i') if not fl else None
     flts = b.add(torch.stack([mn.to(wd), mx.to(wd), mean, std, lo, hi] + list(quant)), 'f')
 
     def fill():
-        fin, nan, zer, mm, dd, f1, pinf, ninf, sampled = b.get(ints)[:9]
-        cut = b.get(ints)[9:]
+        fin, nan, zer, mm, dd, f1, pinf, ninf, sampled, tlo, thi, missed = b.get(ints)[:12]
+        cut = b.get(ints)[12:]
         fv = b.get(flts)
         stats['count'] = n
         _count(stats, 'nan_count', nan)
@@ -165,7 +171,9 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
             stats['min'], stats['max'] = _num(fv[0], _STAT), _num(fv[1], _STAT)
         else:
             stats['min'], stats['max'] = b.get(exact)
-        stats['mean'], stats['std'] = _num(fv[2], _STAT), _num(fv[3], _STAT)
+        stats['mean'] = _num(fv[2], _STAT)
+        if fin >= 2:
+            stats['std'], stats['ddof'] = _num(fv[3], _STAT), 1
         _count(stats, 'zeros', zer)
         if sampled and not stats.get('sampled'):
             stats['sampled'] = True
@@ -176,6 +184,9 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
         if sampled:
             counts = [int(math.floor(c * fin / mm + 0.5)) for c in counts]
         stats['histogram'] = {'start': _num(fv[4], _STAT), 'width': _num((fv[5] - fv[4]) / 10.0, _STAT), 'counts': counts}
+        if sampled and missed:
+            counts[0], counts[9] = tlo, thi
+            stats['histogram']['tails_exact'] = True
         if not sampled:
             stats['distinct'] = dd
         else:
