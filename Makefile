@@ -121,7 +121,7 @@ test: setup test-probe test-go test-debian test-cross test-windows test-ext dist
 ## The tables need numpy and pandas; torch for the tensor and model cases
 ## (xarray and dask only for theirs); node for the JavaScript side of the
 ## parity table (without it, Python's side alone).
-PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace
+PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks
 test-probe:
 ifneq ($(PYTHON),)
 	DAPSCOPE_PYTHON=$(PYTHON) $(GO) test -count=1 -run '^($(PROBE_TABLES))$$' ./inspect
@@ -223,7 +223,7 @@ BENCH_SET := \
 bench:
 	@mkdir -p bench && { \
 		echo "# make bench: polyglot, 2 cores; $$(date -u +%Y-%m-%dT%H:%MZ); $$(git rev-parse --short HEAD 2>/dev/null)"; \
-		echo "# command per set: $(MODERN) $(GO) test -run '^\$$' -bench REGEXP -benchtime N -count C -benchmem PACKAGE"; \
+		echo "# command per set: DAPSCOPE_PYTHON=.venv/bin/python VIRTUAL_ENV=.venv $(GO) test -run '^\$$' -bench REGEXP -benchtime N -count C -benchmem PACKAGE"; \
 	} > bench/latest.txt
 	@set -o pipefail; for e in $(BENCH_SET); do \
 		IFS=, read -r pkg re bt n <<< "$$e"; \
