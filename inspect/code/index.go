@@ -216,7 +216,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			pyBatch = append(pyBatch, pyInput{Path: c.rel, Module: module, Pkg: isPkg, Test: fr.Kind == "test", Src: string(src)})
 			pyRecs[c.rel] = fr
 		case "javascript":
-			parseJS(fr, string(src))
+			parseJSGuarded(fr, string(src)) // parse_guard.go
 		case "typescript":
 			tsBatch = append(tsBatch, tsInput{Path: c.rel, Src: string(src)})
 			tsRecs[c.rel] = fr
