@@ -63,26 +63,25 @@ func (m *sourceMap) at(line, col int) (src string, l, c int, ok bool) {
 	return src, l, c, ok
 }
 
-// inside says whether p (absolute) is in the workspace root, its links
-// resolved.
+// inside says whether p (absolute) is in the workspace root, links
+// resolved on both sides: a link in the workspace to a file outside is
+// outside; a file node names by its real path (node resolves the main
+// module's links) is inside a workspace spelled through a link.
 func inside(root, p string) bool {
 	if root == "" || p == "" || !filepath.IsAbs(p) {
 		return false
 	}
 	f := platform.Host
 	p = f.Clean(p)
-	if !f.Within(root, p) {
-		return false
+	realRoot := root
+	if r, err := platform.RealPath(root); err == nil {
+		realRoot = r
 	}
-	real, err := platform.RealPath(p)
-	if err != nil {
-		return true // not on disk: nothing there to read
+	if real, err := platform.RealPath(p); err == nil {
+		return f.Within(realRoot, real)
 	}
-	r := root
-	if rr, err := platform.RealPath(root); err == nil {
-		r = rr
-	}
-	return f.Within(r, real)
+	// Not on disk: nothing there to read; its spelling decides.
+	return f.Within(root, p) || f.Within(realRoot, p)
 }
 
 // mapRoot is the workspace that the paths of a session's maps must be in:

@@ -72,7 +72,7 @@ func esbuildBundle(t *testing.T, sourcemap string) string {
 func builtLaunch(t *testing.T, prog string) map[string]any {
 	dir, _, _ := tsProject(t)
 	ws := dir
-	for !strings.HasPrefix(prog, ws+string(filepath.Separator)) {
+	for ws != filepath.Dir(ws) && !strings.HasPrefix(prog, ws+string(filepath.Separator)) {
 		ws = filepath.Dir(ws)
 	}
 	cfg := launchConfig(prog)
