@@ -6,7 +6,7 @@ package editor
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/dapscope/dapscope/internal/safefile"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -47,6 +47,10 @@ func (d *documents) didClose(_ context.Context, params json.RawMessage) {
 	}
 }
 
+// maxDocBytes bounds a document read from disk (one not open in the
+// editor): a hover needs one line of it.
+const maxDocBytes = 64 << 20
+
 // get returns the document's text: the open buffer, else the file on disk.
 func (d *documents) get(u protocol.DocumentURI) (string, bool) {
 	d.mu.Lock()
@@ -59,7 +63,7 @@ func (d *documents) get(u protocol.DocumentURI) (string, bool) {
 	if f == "" {
 		return "", false
 	}
-	b, err := os.ReadFile(f)
+	b, err := safefile.Read(f, maxDocBytes) // a regular file, bounded
 	if err != nil {
 		return "", false
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/safefile"
 	"github.com/dapscope/dapscope/platform"
 )
 
@@ -167,7 +168,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			stats.Reused++
 			continue
 		}
-		src, err := os.ReadFile(c.abs)
+		src, err := safefile.Read(c.abs, ix.opts.MaxFileBytes) // what was read, not the walk's Stat
 		if err != nil {
 			slog.Debug("code index: skip unreadable file", "path", c.rel, "err", err)
 			continue
@@ -215,7 +216,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 			pyBatch = append(pyBatch, pyInput{Path: c.rel, Module: module, Pkg: isPkg, Test: fr.Kind == "test", Src: string(src)})
 			pyRecs[c.rel] = fr
 		case "javascript":
-			parseJS(fr, string(src))
+			parseJSGuarded(fr, string(src)) // parse_guard.go
 		case "typescript":
 			tsBatch = append(tsBatch, tsInput{Path: c.rel, Src: string(src)})
 			tsRecs[c.rel] = fr
@@ -283,7 +284,7 @@ func (ix *Index) refresh(ctx context.Context) error {
 // load reads the stored index; a missing, corrupt or outdated store yields
 // nil (a full re-index), never an error.
 func (ix *Index) load() map[string]*fileRec {
-	f, err := os.Open(ix.storePath())
+	f, err := safefile.Open(ix.storePath())
 	if err != nil {
 		return nil
 	}

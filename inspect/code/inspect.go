@@ -9,15 +9,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/safefile"
 )
 
 // InspectEntity opens (or refreshes) the index of repoRoot with default
@@ -410,26 +409,14 @@ const (
 
 // readSource reads a file, or only its head (whole lines) when it is larger
 // than maxReadBytes.
+// Only a regular file is read, and what was read decides, never Stat's
+// size (internal/safefile).
 func readSource(abs string) (src []byte, truncated bool, err error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
-	if st.Size() <= maxReadBytes {
-		src, err = io.ReadAll(io.LimitReader(f, maxReadBytes+1))
+	src, more, err := safefile.Head(abs, maxReadBytes)
+	if err != nil || !more {
 		return src, false, err
 	}
-	buf := make([]byte, headBytes)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, false, err
-	}
-	buf = buf[:n]
+	buf := src[:headBytes]
 	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 		buf = buf[:i+1]
 	}

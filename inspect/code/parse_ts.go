@@ -102,7 +102,7 @@ func (ix *Index) parseTypeScript(ctx context.Context, recs map[string]*fileRec, 
 		case o.Err != "":
 			fr.Err = o.Err
 		default:
-			parseJS(fr, o.Code)
+			parseJSGuarded(fr, o.Code) // parse_guard.go
 		}
 	}
 	return nil

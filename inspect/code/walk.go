@@ -10,12 +10,12 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/safefile"
 )
 
 // walk lists the indexable files: .py, .go, .md, .js/.mjs/.cjs and
@@ -159,7 +159,7 @@ func countLines(src []byte) int {
 }
 
 func readGoModule(path string) string {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return ""
 	}

@@ -115,6 +115,9 @@ type LaunchConfig struct {
 	// InterruptTimeout bounds an evaluation stuck in the debuggee, for
 	// adapters that can interrupt one (0 or negative: none).
 	InterruptTimeout time.Duration
+	// Workspace is the session manager's workspace (the Node adapter keeps
+	// the paths source maps name in it).
+	Workspace string
 }
 
 // baseLaunch holds the launch arguments every adapter takes.

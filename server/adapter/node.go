@@ -135,6 +135,9 @@ func (nodeDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	if cfg.InterruptTimeout > 0 { // V8 terminates a runaway evaluation
 		args["evalTimeoutMs"] = cfg.InterruptTimeout.Milliseconds()
 	}
+	if cfg.Workspace != "" {
+		args["dapscopeWorkspace"] = cfg.Workspace
+	}
 	return args
 }
 

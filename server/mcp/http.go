@@ -158,7 +158,7 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) (Endpoint, error) {
 		mcpserver.WithSessionIdManager(sessions),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(endpointPath, sessions.track(streamable))
+	mux.Handle(endpointPath, idHandler(newRPCIDs(), sessions.track(streamable))) // rpcid.go
 	httpSrv.Handler = guard(mux, token)
 	s.mu.Lock()
 	s.httpSessions = append(s.httpSessions, sessions)

@@ -88,6 +88,14 @@ func (t *httpSessions) Terminate(id string) (bool, error) {
 	return false, nil
 }
 
+// known says whether session id is open.
+func (t *httpSessions) known(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.byID[id]
+	return ok
+}
+
 // begin and end bracket a request of session id: a session is not idle
 // while one runs.
 func (t *httpSessions) begin(id string) {
@@ -174,6 +182,18 @@ func (t *httpSessions) release(transport http.Handler) {
 func (t *httpSessions) track(transport http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(mcpserver.HeaderKeySessionID)
+		if r.Method == http.MethodGet || r.Method == http.MethodDelete {
+			// A GET without a session would wait for ever, a DELETE of
+			// an unknown one was answered 200.
+			if id == "" {
+				http.Error(w, r.Method+" needs the Mcp-Session-Id header of a session (initialize opens one)", http.StatusBadRequest)
+				return
+			}
+			if !t.known(id) {
+				http.Error(w, errSessionClosed.Error(), http.StatusNotFound)
+				return
+			}
+		}
 		if id != "" {
 			t.begin(id)
 		}

@@ -5,6 +5,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -20,7 +21,9 @@ import (
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	ss := mcpserver.NewStdioServer(s.mcp)
 	ss.SetErrorLogger(log.New(slogWriter{s.log}, "", 0))
-	err := ss.Listen(ctx, in, out)
+	ids := newRPCIDs() // rpcid.go
+	w := &idWriter{ids: ids, dst: out}
+	err := ss.Listen(ctx, &idReader{ids: ids, src: bufio.NewReader(in), w: w}, w)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

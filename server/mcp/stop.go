@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/internal/safefile"
 	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -377,7 +377,7 @@ func sourceLines(path string, line, around int) []SourceLine {
 	if path == "" || line <= 0 {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // a regular file: never a FIFO or a device
 	if err != nil {
 		return nil
 	}

@@ -220,7 +220,7 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	cfg := adapter.LaunchConfig{
 		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
 		Exe: exe, Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
-		InterruptTimeout: m.opts.InterruptTimeout,
+		InterruptTimeout: m.opts.InterruptTimeout, Workspace: m.opts.Workspace,
 	}
 	if err := s.start(ctx, "launch", d.LaunchArgs(cfg), byFile); err != nil {
 		s.end(context.Background())
@@ -287,10 +287,14 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 	if err != nil {
 		return nil, errcode.Invalid("adapter", "%s", err.Error())
 	}
-	if d.Kind() == adapter.Node && plan.Args != nil && len(m.opts.AttachHosts) > 0 {
-		// The Node adapter checks every hop (/json/list's websocket URL,
-		// redirects, resolved addresses) against the same rule.
-		plan.Args["dapscopeAllowHosts"] = m.opts.AttachHosts
+	if d.Kind() == adapter.Node && plan.Args != nil {
+		if len(m.opts.AttachHosts) > 0 {
+			// The Node adapter checks every hop (/json/list's websocket URL,
+			// redirects, resolved addresses) against the same rule.
+			plan.Args["dapscopeAllowHosts"] = m.opts.AttachHosts
+		}
+		// The paths the program's source maps name must be in it.
+		plan.Args["dapscopeWorkspace"] = m.opts.Workspace
 	}
 	hostPort := net.JoinHostPort(spec.Host, strconv.Itoa(spec.Port))
 	dctx, cancel := context.WithTimeout(ctx, spec.ConnectTimeout)

@@ -8,7 +8,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/internal/safefile"
 	"github.com/dapscope/dapscope/platform"
 	"github.com/dapscope/dapscope/server/adapter"
 )
@@ -99,17 +99,14 @@ func existingFile(workspace, field, p string, dirOK bool) (string, error) {
 	return abs, nil
 }
 
-// countLines counts the lines of a file (a last line without newline counts).
+// maxLineCount bounds the bytes read to count a breakpoint file's lines.
+const maxLineCount = 256 << 20
+
+// countLines counts the lines of a file (a last line without newline
+// counts): a regular file only (a FIFO would block), bounded by the bytes
+// read (internal/safefile).
 func countLines(path string) (int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	n := bytes.Count(b, []byte("\n"))
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		n++
-	}
-	return n, nil
+	return safefile.CountLines(path, maxLineCount)
 }
 
 func validateBreakpoints(workspace string, bps []Breakpoint, field string) (map[string][]Breakpoint, error) {

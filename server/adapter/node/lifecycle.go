@@ -55,6 +55,9 @@ type LaunchArgs struct {
 	// EvalTimeoutMs bounds one evaluation in V8 (0: Options.EvalTimeout);
 	// headless sessions set it from their interrupt timeout.
 	EvalTimeoutMs int64 `json:"evalTimeoutMs,omitempty"`
+	// Workspace is where the paths a source map names must be ("": cwd;
+	// mapguard.go); the session manager gives its workspace.
+	Workspace string `json:"dapscopeWorkspace,omitempty"`
 }
 
 func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
@@ -97,7 +100,8 @@ func (s *Server) launch(ctx context.Context, req *godap.Request, raw []byte) (an
 	}
 	s.mu.Lock()
 	s.proc, s.stopOnEntry = p, a.StopOnEntry
-	s.out = &outFiles{root: filepath.Dir(a.Program)}
+	s.root = mapRoot(a.Workspace, a.Cwd)
+	s.out = &outFiles{root: filepath.Dir(a.Program), ws: s.root}
 	s.mu.Unlock()
 	s.bg.Add(1)
 	go s.watchProcess(p)
@@ -121,6 +125,9 @@ type AttachArgs struct {
 	// discovery, its websocket URL and their redirects may lead to (the
 	// sidecar's --attach-hosts); any other hop is refused.
 	AllowHosts []string `json:"dapscopeAllowHosts,omitempty"`
+	// Workspace is where the paths a source map names must be ("": the
+	// sidecar's working directory; mapguard.go).
+	Workspace string `json:"dapscopeWorkspace,omitempty"`
 }
 
 func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (any, error) {
@@ -133,6 +140,9 @@ func (s *Server) attach(ctx context.Context, req *godap.Request, raw []byte) (an
 	}
 	// Every hop stays on loopback or the hosts the attach named (hops.go).
 	hops := s.opts.Hops.with(a.Address).with(a.AllowHosts...)
+	s.mu.Lock()
+	s.root = mapRoot(a.Workspace, "")
+	s.mu.Unlock()
 	url := a.WebSocketURL
 	if url == "" {
 		var err error

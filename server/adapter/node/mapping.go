@@ -69,17 +69,17 @@ func (m *sourceMap) lookup(line, col int) (path string, oline, ocol int, ok bool
 	}
 	// go-sourcemap answers a column before a line's first segment with the
 	// previous line's last segment: the answer for column -1 tells it.
-	bs, _, bl, bc, bok := m.c.Source(line, -1)
-	src, _, l, c, ok := m.c.Source(line, col)
+	bs, bl, bc, bok := m.at(line, -1)
+	src, l, c, ok := m.at(line, col)
 	for x := col + 1; ok && bok && src == bs && l == bl && c == bc && x <= col+maxLead; x++ {
-		src, _, l, c, ok = m.c.Source(line, x)
+		src, l, c, ok = m.at(line, x)
 	}
-	if !ok || src == "" || (bok && src == bs && l == bl && c == bc) {
-		return "", 0, 0, false
+	if !ok || src == "" || (bok && src == bs && l == bl && c == bc) || l < 1 || c < 0 {
+		return "", 0, 0, false // a negative line or column (a hostile VLQ) is nowhere
 	}
 	p, known := m.paths[src]
 	if !known {
-		p = src
+		return "", 0, 0, false // a source left out (outside the workspace)
 	}
 	return p, l, c, true
 }
@@ -93,15 +93,15 @@ func (m *sourceMap) index() map[string]*reverse {
 			if !m.mapped[line-1] {
 				continue
 			}
-			ps, _, pl, pc, have := m.c.Source(line, -1)
+			ps, pl, pc, have := m.at(line, -1)
 			for col := 0; col <= len(m.lines[line-1]); col++ {
-				src, _, l, c, ok := m.c.Source(line, col)
+				src, l, c, ok := m.at(line, col)
 				if !ok || have && src == ps && l == pl && c == pc {
 					continue
 				}
 				ps, pl, pc, have = src, l, c, true
 				p, known := m.paths[src]
-				if !known {
+				if !known || l < 1 || c < 0 {
 					continue
 				}
 				r := m.rev[p]

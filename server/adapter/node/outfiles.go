@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/dapscope/dapscope/internal/safefile"
 )
 
 // maxScanned bounds the files the scan looks at.
@@ -31,6 +33,7 @@ type outFile struct {
 // outFiles index a directory's generated files by source, once.
 type outFiles struct {
 	root     string // "": nothing to scan (an attached program)
+	ws       string // the workspace maps and their sources must be in
 	once     sync.Once
 	bySource map[string][]outFile
 }
@@ -43,12 +46,13 @@ func (o *outFiles) of(source string) []outFile {
 	if o == nil || o.root == "" {
 		return nil
 	}
-	o.once.Do(func() { o.bySource = scanOutFiles(o.root) })
+	o.once.Do(func() { o.bySource = scanOutFiles(o.root, o.ws) })
 	return o.bySource[source]
 }
 
-// scanOutFiles indexes the scripts under root that name a source map.
-func scanOutFiles(root string) map[string][]outFile {
+// scanOutFiles indexes the scripts under root that name a source map (a
+// map, or a source, outside the workspace ws is left out: mapguard.go).
+func scanOutFiles(root, ws string) map[string][]outFile {
 	out := map[string][]outFile{}
 	n := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -69,7 +73,7 @@ func scanOutFiles(root string) map[string][]outFile {
 		if n++; n > maxScanned {
 			return filepath.SkipAll
 		}
-		text, err := readBounded(p)
+		text, err := safefile.Read(p, maxGenBytes)
 		if err != nil {
 			return nil
 		}
@@ -82,7 +86,7 @@ func scanOutFiles(root string) map[string][]outFile {
 			return nil
 		}
 		mapURL := string(m[1])
-		raw, base, err := mapBytes(p, mapURL)
+		raw, base, err := mapBytes(p, mapURL, ws)
 		if err != nil {
 			return nil
 		}
@@ -95,6 +99,9 @@ func scanOutFiles(root string) map[string][]outFile {
 		}
 		for _, src := range doc.Sources {
 			sp := sourcePath(base, doc.SourceRoot, src)
+			if filepath.IsAbs(sp) && !inside(ws, sp) {
+				continue
+			}
 			out[sp] = append(out[sp], outFile{gen: p, mapURL: mapURL})
 		}
 		return nil

@@ -86,6 +86,7 @@ type Server struct {
 	pauseOnExceptions debugger.SetPauseOnExceptionsState
 	maps              *sourceMaps   // source maps of the scripts (sourcemaps.go)
 	out               *outFiles     // the launched program's generated files (outfiles.go)
+	root              string        // the workspace the paths of maps must be in (mapguard.go)
 	programDone       chan struct{} // closed when the program ended (or node died)
 	endOnce           sync.Once     //
 	exited            chan struct{} // closed once exited/terminated were sent

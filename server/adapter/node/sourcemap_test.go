@@ -66,6 +66,20 @@ func esbuildBundle(t *testing.T, sourcemap string) string {
 	return build(t, out, npmBin(t, "esbuild"), mainTS, "--bundle", "--platform=node", "--sourcemap="+sourcemap, "--outfile="+out, "--log-level=warning")
 }
 
+// builtLaunch is the launch of a program built from the project: its
+// sources (testdata) and its build (a temporary directory) are both in
+// the workspace the adapter is given, their common ancestor.
+func builtLaunch(t *testing.T, prog string) map[string]any {
+	dir, _, _ := tsProject(t)
+	ws := dir
+	for ws != filepath.Dir(ws) && !strings.HasPrefix(prog, ws+string(filepath.Separator)) {
+		ws = filepath.Dir(ws)
+	}
+	cfg := launchConfig(prog)
+	cfg["dapscopeWorkspace"] = ws
+	return cfg
+}
+
 func TestSourceMaps(t *testing.T) {
 	for _, tc := range []struct {
 		name, node string
@@ -84,7 +98,7 @@ func TestSourceMaps(t *testing.T) {
 			prog := tc.build(t)
 			_, mainTS, shapesTS := tsProject(t)
 			c := start(t, Options{Node: bin, Logger: testLogger()})
-			launch := c.StartLaunch(launchConfig(prog))
+			launch := c.StartLaunch(builtLaunch(t, prog))
 			c.Event("initialized")
 			// → setBreakpoints in shapes.ts (@area) and main.ts (@scale):
 			// they bind in the generated code, and report the .ts lines.
@@ -186,7 +200,9 @@ func TestSourceMapsNotUsable(t *testing.T) {
 			tc.spoil(t, dist)
 			shapesJS, shapesTS := filepath.Join(dist, "shapes.js"), filepath.Join(work, "src", "shapes.ts")
 			c := start(t, Options{})
-			launch := c.StartLaunch(launchConfig(filepath.Join(dist, "main.js")))
+			cfg := launchConfig(filepath.Join(dist, "main.js"))
+			cfg["dapscopeWorkspace"] = work // dist/ and src/
+			launch := c.StartLaunch(cfg)
 			c.Event("initialized")
 			c.SetBreakpoints(shapesTS, line(t, shapesTS, "area"))
 			c.SetBreakpoints(shapesJS, line(t, shapesJS, "area"))
@@ -256,7 +272,7 @@ func TestSourceMapsStepThroughHelpers(t *testing.T) {
 				}
 			}
 			c := start(t, Options{Node: node24(t)})
-			launch := c.StartLaunch(launchConfig(prog))
+			launch := c.StartLaunch(builtLaunch(t, prog))
 			c.Event("initialized")
 			if bps := c.SetBreakpoints(prog, decorate); !bps[0].Verified {
 				t.Fatalf("breakpoint at %s:%d = %+v", prog, decorate, bps[0])

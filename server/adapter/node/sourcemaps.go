@@ -19,18 +19,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/go-sourcemap/sourcemap"
-)
 
-// maxMapBytes bounds a source map (and the generated file it is checked
-// against).
-const maxMapBytes = 64 << 20
+	"github.com/dapscope/dapscope/inspect/clip"
+	"github.com/dapscope/dapscope/internal/safefile"
+)
 
 // sourceMap is a loaded, usable source map of one generated file.
 type sourceMap struct {
@@ -104,10 +102,12 @@ func (s *Server) mapOf(gen, mapURL string) *sourceMap {
 	if seen {
 		return m
 	}
-	m, err := readSourceMap(gen, mapURL)
+	m, note, err := readSourceMap(gen, mapURL, s.mapRoot())
 	if err != nil {
 		s.output("important", fmt.Sprintf("dapscope: %s: %v; its own lines are shown (breakpoints in its sources do not bind)\n", gen, err))
 		m = nil
+	} else if note != "" {
+		s.output("important", fmt.Sprintf("dapscope: %s: %s\n", gen, note))
 	}
 	s.maps.mu.Lock()
 	defer s.maps.mu.Unlock()
@@ -118,15 +118,17 @@ func (s *Server) mapOf(gen, mapURL string) *sourceMap {
 	return m
 }
 
-// readSourceMap reads and checks the map of the generated file gen.
-func readSourceMap(gen, mapURL string) (*sourceMap, error) {
-	genText, err := readBounded(gen)
+// readSourceMap reads and checks the map of the generated file gen; the
+// paths it names must be inside root (mapguard.go). note is about a map
+// that is used, sources outside root left out.
+func readSourceMap(gen, mapURL, root string) (m *sourceMap, note string, err error) {
+	genText, err := safefile.Read(gen, maxGenBytes)
 	if err != nil {
-		return nil, fmt.Errorf("cannot be read to check its source map: %w", err)
+		return nil, "", fmt.Errorf("cannot be read to check its source map: %w", err)
 	}
-	raw, base, err := mapBytes(gen, mapURL)
+	raw, base, err := mapBytes(gen, mapURL, root)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var doc struct {
 		File           string   `json:"file"`
@@ -135,15 +137,16 @@ func readSourceMap(gen, mapURL string) (*sourceMap, error) {
 		SourcesContent []string `json:"sourcesContent"`
 		Mappings       string   `json:"mappings"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("its source map (%s) is not JSON: %w", shortURL(mapURL), err)
+	// The JSON error is not kept: it would echo the map's bytes.
+	if json.Unmarshal(raw, &doc) != nil {
+		return nil, "", fmt.Errorf("its source map (%s) is not JSON", shortURL(mapURL))
 	}
-	c, err := sourcemap.Parse("", raw)
+	c, err := parseMap(raw)
 	if err != nil {
-		return nil, fmt.Errorf("its source map (%s) cannot be read: %w", shortURL(mapURL), err)
+		return nil, "", fmt.Errorf("%w (%s)", err, shortURL(mapURL))
 	}
 	lines := strings.Split(string(genText), "\n")
-	m := &sourceMap{gen: gen, c: c, lines: lines, paths: map[string]string{}, names: map[string]string{}, content: map[string]string{}}
+	m = &sourceMap{gen: gen, c: c, lines: lines, paths: map[string]string{}, names: map[string]string{}, content: map[string]string{}}
 	// A line of the generated file has segments when its group of the
 	// mappings (they are separated by ';') is not empty: counting groups
 	// needs no decoding.
@@ -155,45 +158,48 @@ func readSourceMap(gen, mapURL string) (*sourceMap, error) {
 		last--
 	}
 	if last >= len(lines) {
-		return nil, fmt.Errorf("its source map (%s) does not match it: the map covers line %d, the file has %d lines", shortURL(mapURL), last+1, len(lines))
+		return nil, "", fmt.Errorf("its source map (%s) does not match it: the map covers line %d, the file has %d lines", shortURL(mapURL), last+1, len(lines))
 	}
 	if doc.File != "" && path.Base(doc.File) != filepath.Base(gen) {
-		return nil, fmt.Errorf("its source map (%s) was written for %s, not for this file", shortURL(mapURL), doc.File)
+		return nil, "", fmt.Errorf("its source map (%s) was written for %s, not for this file", shortURL(mapURL), clip.Bytes.Head(path.Base(doc.File), 100))
 	}
+	outside := 0
 	for i, src := range doc.Sources {
 		name, p := consumerName(doc.SourceRoot, src), sourcePath(base, doc.SourceRoot, src)
+		isFile := filepath.IsAbs(p)
+		if isFile && !inside(root, p) {
+			outside++ // never read, never shown: its segments map nowhere
+			continue
+		}
 		m.paths[name], m.names[p] = p, name
 		if i >= len(doc.SourcesContent) || doc.SourcesContent[i] == "" {
 			continue
 		}
-		disk, err := os.ReadFile(p)
+		if !isFile {
+			m.content[p] = doc.SourcesContent[i] // a URL: served by reference
+			continue
+		}
+		disk, err := safefile.Read(p, maxGenBytes)
 		switch {
 		case err != nil:
 			m.content[p] = doc.SourcesContent[i]
 		case normalize(disk) != normalize([]byte(doc.SourcesContent[i])):
-			return nil, fmt.Errorf("its source map (%s) is stale: %s changed since it was built (rebuild it)", shortURL(mapURL), p)
+			return nil, "", fmt.Errorf("its source map (%s) is stale: %s changed since it was built (rebuild it)", shortURL(mapURL), p)
 		}
 	}
-	return m, nil
+	if outside > 0 {
+		note = outsideNote(outside)
+	}
+	return m, note, nil
 }
 
-// mapBytes reads a map: a data: URL, or a file relative to gen; base is
-// the directory its sources are relative to.
-func mapBytes(gen, mapURL string) ([]byte, string, error) {
+// mapBytes reads a map of at most maxMapBytes: a data: URL, or a file
+// relative to gen inside root; base is the directory its sources are
+// relative to.
+func mapBytes(gen, mapURL, root string) ([]byte, string, error) {
 	if rest, ok := strings.CutPrefix(mapURL, "data:"); ok {
-		meta, payload, found := strings.Cut(rest, ",")
-		if !found {
-			return nil, "", fmt.Errorf("its inline source map is not a data URL")
-		}
-		if strings.HasSuffix(meta, ";base64") {
-			b, err := base64.StdEncoding.DecodeString(payload)
-			if err != nil {
-				return nil, "", fmt.Errorf("its inline source map cannot be decoded: %w", err)
-			}
-			return b, filepath.Dir(gen), nil
-		}
-		s, err := url.PathUnescape(payload)
-		return []byte(s), filepath.Dir(gen), err
+		b, err := inlineMap(rest)
+		return b, filepath.Dir(gen), err
 	}
 	p := mapURL
 	if strings.HasPrefix(p, "file://") {
@@ -206,23 +212,45 @@ func mapBytes(gen, mapURL string) ([]byte, string, error) {
 		}
 		p = filepath.Join(filepath.Dir(gen), p)
 	}
-	b, err := readBounded(p)
+	if !inside(root, p) {
+		return nil, "", fmt.Errorf("its source map %s is outside the workspace (not read)", shortURL(mapURL))
+	}
+	b, err := safefile.Read(p, maxMapBytes)
 	if err != nil {
 		return nil, "", fmt.Errorf("its source map %s cannot be read: %w", p, err)
 	}
 	return b, filepath.Dir(p), nil
 }
 
-// readBounded reads a file of at most maxMapBytes.
-func readBounded(p string) ([]byte, error) {
-	st, err := os.Stat(p)
+// inlineMap decodes the payload of a data: URL map (after "data:"),
+// refused past maxMapBytes before it is decoded.
+func inlineMap(rest string) ([]byte, error) {
+	meta, payload, found := strings.Cut(rest, ",")
+	if !found {
+		return nil, fmt.Errorf("its inline source map is not a data URL")
+	}
+	tooLarge := fmt.Errorf("its inline source map is larger than %s (not read)", safefile.Size(maxMapBytes))
+	if strings.HasSuffix(meta, ";base64") {
+		if len(payload) > base64.StdEncoding.EncodedLen(maxMapBytes) {
+			return nil, tooLarge
+		}
+		b, err := base64.StdEncoding.DecodeString(payload)
+		if err != nil {
+			return nil, fmt.Errorf("its inline source map is not valid base64")
+		}
+		return b, nil
+	}
+	if len(payload) > 3*maxMapBytes {
+		return nil, tooLarge
+	}
+	s, err := url.PathUnescape(payload)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("its inline source map is not a valid data URL")
 	}
-	if st.Size() > maxMapBytes {
-		return nil, fmt.Errorf("%s is larger than %d MB", p, maxMapBytes>>20)
+	if len(s) > maxMapBytes {
+		return nil, tooLarge
 	}
-	return os.ReadFile(p)
+	return []byte(s), nil
 }
 
 // consumerName is the name go-sourcemap gives a source when parsed
