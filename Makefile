@@ -33,7 +33,7 @@ SYS_DEBS   := python3-venv openjdk-17-jre-headless lldb-19
 GO_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-debian setup-venv setup-run-venv lock test-debian setup-dlv setup-node setup-node-libs setup-wine run test test-go test-probe test-probe-bin check-size test-cross test-windows test-ext e2e e2e-setup vsix dist bench clean
+.PHONY: all build setup setup-python setup-debian setup-venv setup-run-venv lock test-debian test-fuzz setup-dlv setup-node setup-node-libs setup-wine run test test-go test-probe test-probe-bin check-size test-cross test-windows test-ext e2e e2e-setup vsix dist bench clean
 
 all: build
 
@@ -112,7 +112,7 @@ run:
 ## test: every test (the probe's tables, Go with -race, every target built
 ## and vetted, the Windows build under Wine, extension, every VSIX, end to
 ## end in a real VS Code).
-test: setup test-probe test-go test-debian test-cross test-windows test-ext dist e2e
+test: setup test-probe test-go test-debian test-fuzz test-cross test-windows test-ext dist e2e
 
 ## test-probe: the Python probe's case tables run directly in a Python,
 ## no debugger: in both legs, or `make test-probe PYTHON=/opt/torch/.venv/bin/python3`.
@@ -157,6 +157,17 @@ test-go: check-size
 ## suite.
 test-debian:
 	$(DEBIAN) $(GO) test -race -count=1 -timeout 15m ./server/session/ ./server/kernel/...
+
+## test-fuzz: the fuzz targets of the readers that face hostile input, each
+## for a short time (their seed corpora also run in test-go): source maps,
+## MCP's JSON-RPC ids, JavaScript filters, ZeroMQ frames, connection files.
+FUZZ_TIME ?= 10s
+FUZZ_TARGETS := FuzzSourceMap:./server/adapter/node FuzzRPCID:./server/mcp FuzzJSFilter:./inspect
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz: $${t%%:*} ($(FUZZ_TIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZ_TIME) -parallel 2 "$${t#*:}" || exit 1; \
+	done
 
 ## check-size: no tracked non-test source file (Go, Python, JavaScript,
 ## TypeScript) over 450 lines. Tests (*_test.go, *.test.ts, *.test.mjs,
