@@ -97,30 +97,37 @@ export function makeLab(page, log, art, base, token) {
     await until('the debugger to be on (bug icon pressed)', pressed, 30_000);
   }
 
-  /** Clicks the breakpoint gutter beside the line of cell i that contains text; a breakpoint on another line is clicked away. */
-  async function setBreakpoint(i, text) {
+  /** Clicks the breakpoint gutter beside line `n` of cell i (its text `text`), as a user does; JupyterLab's Breakpoints panel must list it. */
+  async function setBreakpoint(i, n, text) {
     const c = cell(i);
     const line = c.locator('.cm-line', { hasText: text }).first();
     const gutter = c.locator('.cm-gutter.cm-breakpoint-gutter').first();
-    const icons = c.locator('.cm-breakpoint-icon');
-    const onLine = (b, lb) => b && Math.abs(b.y + b.height / 2 - (lb.y + lb.height / 2)) < lb.height / 2;
+    // :visible: the gutter's hidden spacer holds a breakpoint icon too.
+    const icons = c.locator('.cm-breakpoint-icon:visible');
+    const panel = page.locator('.jp-DebuggerBreakpoints').first();
     await gutter.waitFor({ state: 'visible', timeout: 30_000 });
-    // Clicking the gutter focuses the editor, which scrolls the notebook: the
-    // cell comes into view (and the gutter's width settles) before measuring.
+    // The cell comes into view first: clicking focuses the editor, which
+    // scrolls the notebook under a click measured before.
     await c.locator('.cm-line').last().scrollIntoViewIfNeeded();
-    await page.waitForTimeout(800);
-    await until(`a breakpoint beside "${text}"`, async () => {
-      const lb = await line.boundingBox();
-      const gb = await gutter.boundingBox();
-      if (!lb || !gb) return false;
-      for (const b of await Promise.all((await icons.all()).map((x) => x.boundingBox()))) {
-        if (onLine(b, lb)) return true;
-        if (b) { log(`a breakpoint on the wrong line (y ${b.y}, want ${lb.y}): clicked away`); await page.mouse.click(gb.x + gb.width / 2, b.y + b.height / 2); await page.waitForTimeout(300); }
-      }
-      await page.mouse.click(gb.x + gb.width / 2, lb.y + lb.height / 2);
-      await page.waitForTimeout(500);
-      return false; // checked on the next round
-    }, 30_000, 300);
+    await line.click();
+    await page.waitForTimeout(500);
+    const lb = await line.boundingBox();
+    const gb = await gutter.boundingBox();
+    await page.mouse.click(gb.x + gb.width / 2, lb.y + lb.height / 2);
+    await until(`a breakpoint beside "${text}"`, async () => (await icons.count()) > 0, 10_000, 200);
+    const listed = await until(`the Breakpoints panel to list line ${n}`, async () => {
+      const t = (await panel.innerText().catch(() => '')).trim();
+      return t ? t : null;
+    }, 10_000, 200);
+    const lines = [...listed.matchAll(/^\s*(\d+)\s*$/gm)].map((m) => Number(m[1]));
+    const now = await line.boundingBox();
+    const boxes = await Promise.all((await icons.all()).map((x) => x.boundingBox()));
+    const onLine = (b) => b && Math.abs(b.y + b.height / 2 - (now.y + now.height / 2)) < now.height / 2;
+    if (JSON.stringify(lines) !== JSON.stringify([n]) || boxes.length !== 1 || !onLine(boxes[0])) {
+      throw new Error(`the gutter click beside line ${n} gave breakpoints ${JSON.stringify(listed)} (icons at y ${boxes.map((b) => b && Math.round(b.y)).join(', ')}, the line at y ${Math.round(now.y)})`);
+    }
+    await page.keyboard.press('Escape'); // back to command mode
+    return listed;
   }
 
   /** The debugger sidebar's Continue button (its call stack's toolbar). */
