@@ -12,7 +12,8 @@
 //    (MCP) inspects the local; JupyterLab's Variables panel shows it, and
 //    Continue lets the cell finish;
 // 4. no trace: TRACE before and after dapscope's calls (execution count up
-//    only by the user's cells, no new names), no dapscope in any output.
+//    only by the user's cells, no new names; a TRACE right after the debugger
+//    goes on tells ipykernel's own names apart), no dapscope in any output.
 // Each step's failure is reported with its error and the next steps go on;
 // the exit status is 0 only if every check passed.
 import { execFile } from 'node:child_process';
@@ -81,6 +82,7 @@ async function main() {
     let facts;
     let trace0;
     let session;
+    let traceDbg;
 
     const opened = await step('1 the user runs the notebook in JupyterLab', async () => {
       await page.goto(`${BASE}lab/tree/sales.ipynb?reset&token=${TOKEN}`);
@@ -155,6 +157,11 @@ async function main() {
 
     await step('3 JupyterLab\'s debugger: a breakpoint, dapscope reads the paused local, Continue', async () => {
       await lab.enableDebugger();
+      // The namespace once JupyterLab's debugger is on, before dapscope reads
+      // the paused cell: ipykernel's debugger may add its own names (debugpy).
+      await lab.runCell(C.trace, 'TRACE');
+      traceDbg = await lab.printed(C.trace, 'TRACE');
+      log(`JupyterLab's debugger on: new names ${JSON.stringify(traceDbg.dir.filter((n) => !trace0.dir.includes(n) && !ipythonCacheName(n)))} (ipykernel's, before dapscope's next call)`);
       await lab.screenshot('debugger-on');
       const bp = await lab.setBreakpoint(C.debug, 4, 'n = len(local_df)');
       log(`JupyterLab's Breakpoints panel: ${JSON.stringify(bp)}`);
@@ -200,11 +207,11 @@ async function main() {
     await step('4b no trace at the end', async () => {
       const r = await lab.runCell(C.trace, 'TRACE');
       const t = await lab.printed(C.trace, 'TRACE');
-      check(t.count === trace0.count + 3, 'the execution count moved only by the user\'s cells (TRACE, the debugged cell, TRACE)', [trace0.count, t.count]);
-      const added = t.dir.filter((n) => !trace0.dir.includes(n) && !ipythonCacheName(n));
-      // `debugpy` is put in the namespace by ipykernel's debugger when
-      // JupyterLab turns it on (dapscope never starts it: docs/kernels.md).
-      check(JSON.stringify(added.filter((n) => n !== 'debugpy')) === JSON.stringify(['nice_orders']), 'the only new names are the user\'s function (and JupyterLab\'s debugger\'s debugpy)', added);
+      check(t.count === trace0.count + 4, 'the execution count moved only by the user\'s cells (TRACE, TRACE, the debugged cell, TRACE)', [trace0.count, t.count]);
+      const ref = traceDbg ?? trace0;
+      const added = t.dir.filter((n) => !ref.dir.includes(n) && !ipythonCacheName(n));
+      check(JSON.stringify(added) === JSON.stringify(['nice_orders']), 'since the debugger went on, the only new name is the user\'s function', added);
+      check(JSON.stringify(t.names.filter((n) => n !== 'nice_orders')) === JSON.stringify(ref.names), '%who_ls: only nice_orders added', [ref.names, t.names]);
       const outs = await lab.allOutputs();
       check(!outs.some((o) => /dapscope/i.test(o)), 'no output mentions dapscope', outs);
       check(outs.length === 4 && outs.every((o) => o.trim().split('\n').length <= 2), 'one short output per cell', outs);
