@@ -42,7 +42,7 @@ cleanup() {
   return $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'echo "E2E FAIL: jupyterlab: interrupted"; exit 130' INT TERM
 
 fail() { log "$*"; echo "E2E FAIL: jupyterlab: $*"; exit 1; }
 
