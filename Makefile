@@ -196,8 +196,9 @@ test-windows: setup-wine
 test-ext:
 	@if [ -f package.json ] && grep -q '"test"' package.json; then npm test; fi
 
-e2e: setup-node
+e2e: setup-node setup-venv
 	@if [ -x vscode-extension/e2e/run.sh ]; then $(MODERN) vscode-extension/e2e/run.sh; fi
+	testdata/jupyterlab/run.sh
 
 ## e2e-setup: install what the end-to-end test needs (chromium, Node 24, code-server; cached).
 e2e-setup: setup-node
