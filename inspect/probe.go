@@ -35,6 +35,9 @@ const (
 	Python     Language = "python"
 	JavaScript Language = "javascript"
 	Go         Language = "go" // no probe: the DAP variables fallback
+	// Native is a compiled program under lldb (C, C++, Rust): its probe
+	// runs in lldb's Python, never in the program.
+	Native Language = "native"
 )
 
 //go:embed probe/python/*.py probe/javascript/*.js

@@ -207,9 +207,16 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 			if v.Name != name {
 				continue
 			}
-			var b godap.SetVariableResponseBody
+			// lldb-dap 19 names the new value "result" instead of "value".
+			var b struct {
+				Value  string `json:"value"`
+				Result string `json:"result"`
+			}
 			if err := s.call(ctx, "setVariable", godap.SetVariableArguments{VariablesReference: sc.VariablesReference, Name: name, Value: value}, &b); err != nil {
 				return v.Value, "", err
+			}
+			if b.Value == "" {
+				b.Value = b.Result
 			}
 			return v.Value, b.Value, nil
 		}
