@@ -95,3 +95,59 @@ func TestLLDBProbeC(t *testing.T) {
 		t.Fatalf("getter_calls = %s after inspecting, want 3 (the program's own calls)", got)
 	}
 }
+
+func TestLLDBProbeCPP(t *testing.T) {
+	s := stopAt(t, nativetest.CPP, "// break here")
+	for _, tc := range []struct{ expr, want string }{
+		{"prices", `"detected_type":"ndarray"`},
+		{"prices", `"nan_count":1`},
+		{"small", `"values":[5,4,3,2,1]`},
+		{"counts", `"key":"apple","value":3`},
+		{"rates", `"detected_type":"dict"`},
+		{"title", `"text":"quarterly report"`},
+		{"maybe", `"value":"Some(42)"`},
+		{"nothing", `"detected_type":"none"`},
+		{"acct", `"name":"owner"`},
+		{"accounts", `"length":2`},
+	} {
+		_, js := inspectJSON(t, s, tc.expr)
+		if !strings.Contains(js, tc.want) {
+			t.Errorf("%s: want %s in %s", tc.expr, tc.want, js)
+		}
+	}
+	if got := evalInt(t, s, "calls"); got != "2" {
+		t.Fatalf("calls = %s after inspecting, want 2 (the program's own get_balance calls)", got)
+	}
+}
+
+func TestLLDBProbeRust(t *testing.T) {
+	s := stopAt(t, nativetest.Rust, "// break here")
+	for _, tc := range []struct{ expr, want string }{
+		{"prices", `"count":1000`},
+		{"prices", `"nan_count":1`},
+		{"slice", `"shape":[10]`},
+		{"arr", `"values":[1,2,3,4]`},
+		{"name", `"text":"ACME corp"`},
+		{"tag", `"text":"equity"`},
+		{"counts", `"detected_type":"dict"`},
+		{"ordered", `"name":"length"`}, // no BTreeMap formatter: its fields
+		{"some", `"value":"Some(5)"`},
+		{"none", `"detected_type":"none"`},
+		{"ok", `"kind":"Ok"`},
+		{"shape", `"value":"Circle { r: 1.5 }"`},
+		{"square", `Square(2`},
+		{"boxed", `"value":9`},
+		{"shared", `"values":[1,2,3]`},
+		{"atomic", `"text":"arc"`},
+		{"quote", `"name":"symbol"`},
+		{"LIMIT", `"value":17`},
+	} {
+		_, js := inspectJSON(t, s, tc.expr)
+		if !strings.Contains(js, tc.want) {
+			t.Errorf("%s: want %s in %s", tc.expr, tc.want, js)
+		}
+	}
+	if ev, err := s.Evaluate(testCtx(t), "DISPLAY_CALLS.v.value", 0, "watch"); err != nil || ev.Result != "1" {
+		t.Fatalf("DISPLAY_CALLS = %q, %v", ev.Result, err)
+	}
+}

@@ -9,6 +9,10 @@ import base64
 
 
 def _inspect(v, length, process, opts, res):
+    if (v.GetTypeName() or '').startswith(('std::array<', 'std::__1::array<')):
+        elems = v.GetNonSyntheticValue().GetChildMemberWithName('_M_elems')
+        if elems.IsValid():  # libstdc++'s std::array has no formatter in lldb 19
+            v = elems
     t = _canon(v)
     kind = _classify(v, t, length)
     items = int(opts.get('max_preview_items', 10))
@@ -127,31 +131,17 @@ def _variant(v, res, tr):
     """Option/Result/std::optional and enums: the active variant by name,
     and its fields."""
     name = v.GetTypeName() or ''
-    summ = v.GetSummary() or ''
-    raw = v.GetNonSyntheticValue()
-    variant, fields = None, []
-    if name.startswith(('std::optional<', 'std::__1::optional<')):
+    var = _active_variant(v)
+    if var is not None:
+        variant, fields = var
+    elif name.startswith(('std::optional<', 'std::__1::optional<')):
         n = v.GetNumChildren()
-        variant = 'Some' if n and 'None' not in summ else 'None'
-        fields = [v.GetChildAtIndex(0)] if variant == 'Some' else []
+        variant = 'Some' if n else 'None'
+        fields = [v.GetChildAtIndex(0)] if n else []
     else:
-        for i in range(raw.GetNumChildren()):
-            c = raw.GetChildAtIndex(i)
-            cn = c.GetName() or ''
-            if cn.startswith('$variant'):
-                continue
-            variant = cn
-            fields = [c.GetChildAtIndex(j) for j in range(c.GetNumChildren()) if not (c.GetChildAtIndex(j).GetName() or '').startswith('$')]
-            break
-        if variant is None:
-            variant = (raw.GetValue() or summ or '').split('::')[-1]
+        variant, fields = (v.GetValue() or '').split('::')[-1], []
     cells = [(f.GetName() or '', _cell(f, 1, tr), f.GetTypeName()) for f in fields]
-    if not cells:
-        text = variant
-    elif all(nm.startswith(('__', '[')) or nm.isdigit() or nm == 'value' for nm, _, _ in cells):
-        text = '%s(%s)' % (variant, ', '.join(json.dumps(c, ensure_ascii=False) for _, c, _ in cells))
-    else:
-        text = '%s { %s }' % (variant, ', '.join('%s: %s' % (nm, json.dumps(c, ensure_ascii=False)) for nm, c, _ in cells))
+    text = _variant_text(variant, [(nm, c) for nm, c, _ in cells])
     if variant == 'None' and name.startswith(('core::option::Option<', 'std::optional<', 'std::__1::optional<')):
         res['detected_type'] = 'none'
         res['structure'] = {'value': 'None', 'class': name, 'kind': 'None'}

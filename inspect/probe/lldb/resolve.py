@@ -46,6 +46,14 @@ def _follow(v, followed):
         v = _strip(v)
         name = v.GetTypeName() or ''
         if not name.startswith(_SMART):
+            t = _canon(v)
+            if t.IsPointerType() and v.GetValueAsUnsigned() and not _is_cstring(t) and t.GetPointeeType().GetByteSize() > 0 \
+                    and not _canon(v).GetPointeeType().IsPointerType():
+                # Box<T> is a plain pointer in DWARF; any pointer is followed
+                # to its target (ptr@N reads N elements instead)
+                followed.append('pointer %s' % name)
+                v = v.Dereference()
+                continue
             return v
         followed.append(name.split('<', 1)[0])
         inner = None
@@ -123,10 +131,10 @@ def _walk(frame, target, path):
     followed = []
     length = None
     for kind, key in path[1:]:
-        v = _follow(v, followed)
         if kind == 'len':
             length = int(key)
             continue
+        v = _follow(v, followed)
         if _canon(v).IsPointerType() and kind == 'attr':
             v = v.Dereference()
         if kind == 'attr':

@@ -5,9 +5,9 @@
 
 _STRINGS = ('alloc::string::String', '&str', 'std::string', 'std::__cxx11::basic_string<', 'std::basic_string<',
             'std::__1::basic_string<', '&mut str')
-_MAPS = ('std::collections::hash::map::HashMap<', 'alloc::collections::btree::map::BTreeMap<', 'std::map<',
+_MAPS = ('std::collections::hash::map::HashMap<', 'std::map<',
          'std::unordered_map<', 'std::__1::map<', 'std::__1::unordered_map<', 'std::multimap<',
-         'std::collections::hash::set::HashSet<', 'alloc::collections::btree::set::BTreeSet<', 'std::set<',
+         'std::collections::hash::set::HashSet<', 'std::set<',
          'std::unordered_set<')
 _OPTIONAL = ('core::option::Option<', 'std::optional<', 'std::__1::optional<', 'core::result::Result<')
 
@@ -18,6 +18,9 @@ def _cell(v, depth, tr):
     if why:
         return '<%s>' % why
     v = _strip(v)
+    var = _active_variant(v)
+    if var is not None:
+        return _variant_text(var[0], [(f.GetName() or '', _cell(f, depth + 1, tr)) for f in var[1]])
     t = _canon(v)
     num = _numeric(t)
     if num is not None and v.GetNumChildren() == 0:
@@ -88,7 +91,7 @@ def _classify(v, t, length):
         return 'str'
     if name.startswith(_MAPS):
         return 'map'
-    if name.startswith(_OPTIONAL):
+    if name.startswith(_OPTIONAL) or _active_variant(v) is not None:
         return 'option'
     if t.IsPointerType():
         return 'pointer'
@@ -114,12 +117,59 @@ def _is_sequence(name):
     return name.startswith(_SEQ) or (name.startswith('[') and name.endswith(']'))
 
 
+def _active_variant(v):
+    """A Rust enum's active variant (name, fields), read from its DWARF
+    variant part as lldb 19 shows it ($variants$ holding $variant$N with
+    the discriminant $discr$, N the discriminant value, $variant$ the
+    dataful default); None for other values. The Rust formatters' summary
+    is not used: lldb 19 gives a niche-encoded enum's variants the wrong
+    values and the formatter then reads garbage (Result<i32, String> as an
+    Err with a String of petabytes). Here a discriminant with the top bit
+    set also matches N on its low bits: rustc's niches in a capacity
+    (Vec, String) lie above isize::MAX, and lldb 19 drops that bit."""
+    raw = v.GetNonSyntheticValue()
+    if raw.GetNumChildren() != 1:
+        return None
+    vs = raw.GetChildAtIndex(0)
+    if vs.GetName() != '$variants$':
+        return None
+    default, chosen = None, None
+    for i in range(vs.GetNumChildren()):
+        c = vs.GetChildAtIndex(i)
+        nm = c.GetName() or ''
+        if nm == '$variant$':
+            default = c
+            continue
+        d = c.GetChildMemberWithName('$discr$')
+        try:
+            want = int(nm[len('$variant$'):])
+        except ValueError:
+            continue
+        got = d.GetValueAsUnsigned() if d.IsValid() else None
+        if got is not None and (got == want or (got >> 63 and got & ((1 << 63) - 1) == want)):
+            chosen = c
+            break
+    c = chosen or default
+    if c is None:
+        return None
+    val = c.GetChildMemberWithName('value')
+    name = (c.GetTypeName() or '').rsplit('::', 1)[-1]
+    name = name[:-len('$Variant')] if name.endswith('$Variant') else (val.GetTypeName() or '').rsplit('::', 1)[-1].split('<')[0]
+    fields = [val.GetChildAtIndex(j) for j in range(val.GetNumChildren())] if val.IsValid() else []
+    return name, fields
+
+
+def _variant_text(variant, cells):
+    if not cells:
+        return variant
+    if all(nm.startswith(('__', '[')) or nm.isdigit() or nm == 'Value' for nm, _ in cells):
+        return '%s(%s)' % (variant, ', '.join(json.dumps(c, ensure_ascii=False) for _, c in cells))
+    return '%s { %s }' % (variant, ', '.join('%s: %s' % (nm, json.dumps(c, ensure_ascii=False)) for nm, c in cells))
+
+
 def _is_enum(v, t):
     """A Rust enum: DWARF variant parts, which lldb shows as one child
     named after the active variant (or a '$variants$' member)."""
-    raw = v.GetNonSyntheticValue()
-    for i in range(min(raw.GetNumChildren(), 4)):
-        n = raw.GetChildAtIndex(i).GetName() or ''
-        if n.startswith('$variant'):
-            return True
+    if _active_variant(v) is not None:
+        return True
     return t.GetTypeClass() == lldbmod().eTypeClassEnumeration
