@@ -105,11 +105,12 @@ def _numbers(v, span, process, opts, res):
         return
     stats = res['statistics'] = {}
     data, sampled = _elements(process, addr, fmt, size, n, _LIMITS['array_sample'])
-    _stats(data, dtype, stats)
+    _stats(data, fmt if fmt != '?' else 'B', dtype, stats)
     if sampled:
+        k = len(data) // size
         stats['sampled'] = True
-        stats['sample_size'] = len(data)
-        res['warnings'].append('statistics computed on %d evenly spaced of %d elements' % (len(data), n))
+        stats['sample_size'] = k
+        res['warnings'].append('statistics computed on %d evenly spaced of %d elements' % (k, n))
 
 
 def _list(children, n, res, tr):
@@ -224,6 +225,8 @@ def _frame_of(exe_ctx, args):
 
 
 def command(debugger, line, exe_ctx, result, internal_dict):
+    import time
+    t0 = time.perf_counter()
     try:
         args = json.loads(base64.b64decode(line.strip()).decode('utf-8'))
         frame = _frame_of(exe_ctx, args)
@@ -233,6 +236,8 @@ def command(debugger, line, exe_ctx, result, internal_dict):
             out = run(frame, args)
     except Exception as e:
         out = _fail('INTERNAL', 'the lldb probe failed: %s: %s' % (type(e).__name__, e))
+    if 'error' not in out:
+        out['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
     text = json.dumps(out, ensure_ascii=True, allow_nan=False, default=str)
     if len(text) > _LIMITS['max_out']:
         text = json.dumps(_fail('LIMIT_EXCEEDED', 'the answer is over %d bytes' % _LIMITS['max_out']))

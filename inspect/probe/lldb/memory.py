@@ -43,12 +43,11 @@ def _read(process, addr, nbytes):
 
 
 def _elements(process, addr, fmt, size, n, limit):
-    """The numbers of n elements at addr: all of them up to limit, else
+    """The bytes of n elements at addr: all of them up to limit, else of
     limit evenly spaced ones (floor(j * n / limit)) read in chunks; and
     whether they are a sample."""
     if n <= limit:
-        data = _read(process, addr, n * size)
-        return _decode(fmt, data), False
+        return _read(process, addr, n * size), False
     out = _array.array(fmt if fmt != '?' else 'B')
     pos = [(j * n) // limit for j in range(limit)]
     chunk = 1 << 16
@@ -63,7 +62,7 @@ def _elements(process, addr, fmt, size, n, limit):
         for k in range(i, j + 1):
             out.append(part[pos[k] - lo])
         i = j + 1
-    return out, True
+    return out.tobytes(), True
 
 
 def _decode(fmt, data):
@@ -94,18 +93,21 @@ def _np():
         return None
 
 
-def _stats(vals, dtype, stats):
-    """Statistics of the numbers in vals (an array.array)."""
+def _stats(data, fmt, dtype, stats):
+    """Statistics of the numbers in data (bytes of elements of format
+    fmt): numpy's on the bytes as they are when lldb's Python has it, else
+    the array module's and Python's own."""
+    np = _np()
+    if np is not None and dtype != 'bool':
+        return _stats_np(np, np.frombuffer(data, dtype=fmt), stats)
+    vals = _decode(fmt, data)
     n = len(vals)
     stats['count'] = n
     if dtype == 'bool':
-        t = sum(1 for x in vals if x)
+        t = n - vals.count(0)
         stats['true_count'] = t
         stats['true_rate'] = _num(float(t) / max(1, n), _LIMITS['stat_digits'])
         return
-    np = _np()
-    if np is not None:
-        return _stats_np(np, vals, dtype, stats)
     is_float = dtype.startswith('float')
     fin = vals
     if is_float:
@@ -128,26 +130,32 @@ def _stats(vals, dtype, stats):
     _shape(sorted(_sample(fin)), m, mn, mx, stats)
 
 
-def _stats_np(np, vals, dtype, stats):
-    a = np.frombuffer(vals, dtype=vals.typecode)
+def _stats_np(np, a, stats):
+    stats['count'] = int(a.shape[0])
     is_float = a.dtype.kind == 'f'
     fin = a
-    if is_float and not bool(np.isfinite(a).all()):
-        nan = int(np.isnan(a).sum())
-        inf = int(np.isinf(a).sum())
-        if nan:
-            stats['nan_count'] = nan
-        if inf:
-            stats['inf_count'] = inf
-        fin = a[np.isfinite(a)]
+    if is_float:
+        ok = np.isfinite(a)
+        m = int(np.count_nonzero(ok))
+        if m != a.shape[0]:
+            nan = int(np.count_nonzero(np.isnan(a)))
+            if nan:
+                stats['nan_count'] = nan
+            if a.shape[0] - m - nan:
+                stats['inf_count'] = a.shape[0] - m - nan
+            fin = a[ok]
     m = int(fin.shape[0])
     if m == 0:
         return
-    mean = float(fin.mean(dtype='float64'))
-    var = float(fin.var(dtype='float64', ddof=1)) if m > 1 else None
+    total = float(np.add.reduce(fin, dtype='float64'))
+    mean = total / m
+    var = None
+    if m > 1:
+        d = fin - mean if is_float else fin.astype('float64') - mean
+        var = float(np.dot(d, d)) / (m - 1)
     mn, mx = fin.min(), fin.max()
     mn, mx = (float(mn), float(mx)) if is_float else (int(mn), int(mx))
-    _put(stats, is_float, mn, mx, mean, var, int(np.count_nonzero(fin == 0)))
+    _put(stats, is_float, mn, mx, mean, var, m - int(np.count_nonzero(fin)))
     s = fin
     if m > _LIMITS['sample']:
         s = fin[(np.arange(_LIMITS['sample'], dtype='int64') * m) // _LIMITS['sample']]
