@@ -46,4 +46,3 @@ func TestInspectNativeBinary(t *testing.T) {
 		t.Fatalf("a failing --build: rc = %d", rc)
 	}
 }
-
