@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/dapscope/dapscope/internal/nativetest"
 	"go.uber.org/goleak"
 
 	"github.com/dapscope/dapscope/errcode"
@@ -31,6 +32,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	nativetest.Cleanup() // the native programs built for this run
 	if binPath != "" && buildErr == nil {
 		_ = os.RemoveAll(filepath.Dir(binPath)) // the dapscope binary built for the stdio tests
 	}
