@@ -20,10 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/internal/nativetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/dapscope/dapscope/internal/nativetest"
 	"go.uber.org/goleak"
 
 	"github.com/dapscope/dapscope/errcode"
