@@ -151,3 +151,25 @@ func TestLLDBProbeRust(t *testing.T) {
 		t.Fatalf("DISPLAY_CALLS = %q, %v", ev.Result, err)
 	}
 }
+
+// An -O2 build: values the compiler dropped are said to be optimized
+// out (or unavailable), never a crash of the probe.
+func TestLLDBProbeOptimized(t *testing.T) {
+	s := stopAt(t, nativetest.Optimized, "// break here")
+	said := 0
+	for _, expr := range []string{"values", "ints", "pts", "origin", "greeting", "name", "total", "n"} {
+		r, err := inspect.Inspect(testCtx(t), s, 0, expr, inspect.Options{})
+		if err != nil {
+			if strings.Contains(err.Error(), "INTERNAL") || strings.Contains(err.Error(), "probe failed") {
+				t.Fatalf("%s: %v", expr, err)
+			}
+			continue
+		}
+		if strings.Contains(strings.Join(r.Warnings, " "), "optimized out") || strings.Contains(r.Summary, "optimized out") {
+			said++
+		}
+	}
+	if said == 0 {
+		t.Fatal("no variable of the -O2 build was said to be optimized out")
+	}
+}

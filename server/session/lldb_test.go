@@ -199,3 +199,23 @@ func TestLLDBAttachPid(t *testing.T) {
 		t.Fatal("debugpy accepted a pid")
 	}
 }
+
+func TestLLDBSignalStops(t *testing.T) {
+	nativetest.NeedLLDB(t)
+	bin := nativetest.Build(t, nativetest.C)
+	m := newTestManager(t, ManagerOptions{Workspace: nativetest.Workspace(t)})
+	ctx := testCtx(t)
+	s, err := m.Launch(ctx, LaunchSpec{Adapter: "lldb", Program: bin, Args: []string{"crash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := waitStop(t, s)
+	if st.Location.Line != nativetest.Line(t, nativetest.C, "// crash line") {
+		t.Fatalf("SIGSEGV stop = %+v", st.Location)
+	}
+	pid := debuggeePid(t, s)
+	if err := s.Terminate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+}

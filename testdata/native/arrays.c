@@ -29,6 +29,10 @@ void tick(void) {
 }
 
 int main(int argc, char **argv) {
+	if (argc > 1 && strcmp(argv[1], "crash") == 0) {
+		volatile int *nowhere = NULL;
+		*nowhere = 1; // crash line
+	}
 	if (argc > 1 && strcmp(argv[1], "wait") == 0) {
 		// Wait for a debugger: run until killed.
 		for (;;) {
