@@ -138,3 +138,17 @@ func TestKindFor(t *testing.T) {
 		t.Error("KindFor(gdb) accepted")
 	}
 }
+
+func TestLLDBKindAndRustDetection(t *testing.T) {
+	for _, name := range []string{"lldb", "lldb-dap", "rust", "c", "cpp", "c++"} {
+		if k, err := ParseKind(name); err != nil || k != LLDB {
+			t.Errorf("ParseKind(%q) = %q, %v", name, k, err)
+		}
+	}
+	if IsRust("/bin/sh") {
+		t.Error("/bin/sh is not Rust")
+	}
+	if cmds := InitCommands("/bin/sh"); cmds != nil {
+		t.Errorf("formatters for a non-Rust binary: %q", cmds)
+	}
+}

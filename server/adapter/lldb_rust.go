@@ -88,7 +88,7 @@ func InitCommands(binary string) []string {
 	}
 	return []string{
 		"command script import " + quoteLLDB(filepath.Join(dir, "lldb_lookup.py")),
-		"command source -s 0 " + quoteLLDB(filepath.Join(dir, "lldb_commands")),
+		"command source -s 1 " + quoteLLDB(filepath.Join(dir, "lldb_commands")),
 	}
 }
 

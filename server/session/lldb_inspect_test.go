@@ -147,6 +147,9 @@ func TestLLDBProbeRust(t *testing.T) {
 			t.Errorf("%s: want %s in %s", tc.expr, tc.want, js)
 		}
 	}
+	if out := s.Output(0, 1<<20).Data; strings.Contains(out, "type summary add") || strings.Contains(out, "dapscope_probe_") {
+		t.Fatalf("the formatters' commands or the probe reached the program's output: %q", out)
+	}
 	if ev, err := s.Evaluate(testCtx(t), "DISPLAY_CALLS.v.value", 0, "watch"); err != nil || ev.Result != "1" {
 		t.Fatalf("DISPLAY_CALLS = %q, %v", ev.Result, err)
 	}
