@@ -130,7 +130,9 @@ func TestLLDBProbeRust(t *testing.T) {
 		{"name", `"text":"ACME corp"`},
 		{"tag", `"text":"equity"`},
 		{"counts", `"detected_type":"dict"`},
-		{"ordered", `"name":"length"`}, // no BTreeMap formatter: its fields
+		{"ordered", `"items":[{"key":1,"value":"one","type":"\u0026str"},{"key":2,"value":"two"`},
+		{"big", `"length":100`},
+		{"big", `{"key":0,"value":0,"type":"int"},{"key":1,"value":1,"type":"int"},{"key":2,"value":4,"type":"int"}`},
 		{"some", `"value":"Some(5)"`},
 		{"none", `"detected_type":"none"`},
 		{"ok", `"kind":"Ok"`},

@@ -49,14 +49,16 @@ def _inspect(v, length, process, opts, res):
         n = v.GetNumChildren()
         return _list([v.GetChildAtIndex(i) for i in range(min(n, items))], n, res, tr)
     if kind == 'map':
-        n = v.GetNumChildren()
+        if (v.GetTypeName() or '').startswith(_BTREE):
+            n, pairs = _btree(v, items)
+        else:
+            n = v.GetNumChildren()
+            pairs = [_pair(v.GetChildAtIndex(i)) if _pair(v.GetChildAtIndex(i))[0] is not None else (v.GetChildAtIndex(i), None)
+                     for i in range(min(n, items))]
         res['detected_type'] = 'dict'
         res['structure'] = {'length': n}
         out = []
-        for i in range(min(n, items)):
-            k, val = _pair(v.GetChildAtIndex(i))
-            if k is None:
-                k, val = v.GetChildAtIndex(i), None
+        for k, val in pairs:
             it = {'key': _cell(k, 1, tr), 'value': _cell(val, 1, tr) if val is not None else None}
             if val is not None:
                 it['type'] = val.GetTypeName()
@@ -66,8 +68,8 @@ def _inspect(v, length, process, opts, res):
         res['preview'] = {'items': out}
         if tr.hit:
             res['preview']['is_truncated'] = True
-        if out:
-            res['structure']['key_type'] = _pair(v.GetChildAtIndex(0))[0].GetTypeName() if _pair(v.GetChildAtIndex(0))[0] else ''
+        if pairs:
+            res['structure']['key_type'] = pairs[0][0].GetTypeName()
         return
     if kind in ('option', 'enum'):
         return _variant(v, res, tr)

@@ -45,6 +45,7 @@ fn main() {
     let mut ordered: BTreeMap<i32, &str> = BTreeMap::new();
     ordered.insert(1, "one");
     ordered.insert(2, "two");
+    let big: BTreeMap<i32, i32> = (0..100).map(|i| (i, i * i)).collect();
     let some: Option<i32> = Some(5);
     let none: Option<i32> = None;
     let ok: Result<i32, String> = Ok(7);
@@ -58,5 +59,5 @@ fn main() {
     let text = format!("{}", quote);
     let limit = unsafe { LIMIT };
     println!("{} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {} {} {} {}", slice.len(), arr[0], name, counts.len(), ordered, some, none, ok, shape, boxed, shared.len(), atomic, text, tag, limit, prices.len()); // break here
-    println!("{:?} {:?}", square, empty);
+    println!("{:?} {:?} {}", square, empty, big.len());
 }
