@@ -23,11 +23,11 @@ func TestParseKind(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"gdb", "Debugpy", " dlv"} {
-		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy, dlv or node)` {
+		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy, dlv, node or lldb)` {
 			t.Errorf("ParseKind(%q) error = %v", name, err)
 		}
 	}
-	if got := KindList("%q"); got != `"debugpy", "dlv" or "node"` {
+	if got := KindList("%q"); got != `"debugpy", "dlv", "node" or "lldb"` {
 		t.Errorf("KindList = %s", got)
 	}
 }
