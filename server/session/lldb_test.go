@@ -152,9 +152,20 @@ func TestLLDBFunctionBreakpointAndTerminate(t *testing.T) {
 	bin := nativetest.Build(t, nativetest.C)
 	m := newTestManager(t, ManagerOptions{Workspace: nativetest.Workspace(t)})
 	ctx := testCtx(t)
-	s, err := m.Launch(ctx, LaunchSpec{Adapter: "lldb", Program: bin, StopOnEntry: false,
-		Breakpoints: []Breakpoint{{File: nativetest.Source(t, nativetest.C), Line: nativetest.Line(t, nativetest.C, "getter_calls++")}}})
+	s, err := m.Launch(ctx, LaunchSpec{Adapter: "lldb", Program: bin,
+		Breakpoints: []Breakpoint{{File: nativetest.Source(t, nativetest.C), Line: nativetest.Line(t, nativetest.C, "int n = 1000;")}}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	waitStop(t, s)
+	// A function breakpoint, as an editor sets it (the session passes DAP through).
+	var fb struct {
+		Breakpoints []struct{ Verified bool } `json:"breakpoints"`
+	}
+	if err := s.Request(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": []map[string]any{{"name": "point_norm"}}}, &fb); err != nil || len(fb.Breakpoints) != 1 || !fb.Breakpoints[0].Verified {
+		t.Fatalf("setFunctionBreakpoints = %+v, %v", fb, err)
+	}
+	if err := s.Continue(ctx); err != nil {
 		t.Fatal(err)
 	}
 	st := waitStop(t, s)
