@@ -111,8 +111,8 @@ func NeedLLDB(t testing.TB) {
 	t.Skip("lldb-dap is not installed (Debian: apt-get install lldb-19)")
 }
 
-// Build returns the debug binary of k, building it on first use; with
-// optimize, an -O2 build of the C program (k must be C).
+// Build returns the binary of k (Optimized: the C program at -O2, else a
+// debug build), building it on first use.
 func Build(t testing.TB, k Kind) string {
 	t.Helper()
 	out := Workspace(t)
