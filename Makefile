@@ -33,7 +33,7 @@ SYS_DEBS   := python3-venv openjdk-17-jre-headless lldb-19
 GO_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 export PATH := $(GOBIN):$(PATH)
 
-.PHONY: all build setup setup-python setup-debian setup-venv setup-run-venv lock test-debian test-fuzz setup-dlv setup-node setup-node-libs setup-wine run test test-go test-probe test-probe-bin check-size test-cross test-windows test-ext e2e e2e-setup vsix dist bench clean
+.PHONY: all build setup setup-python setup-debian setup-venv setup-run-venv lock test-debian test-fuzz setup-dlv setup-node setup-node-libs setup-wine run test test-go test-probe test-probe-bin test-native check-size test-cross test-windows test-ext e2e e2e-setup vsix dist bench clean
 
 all: build
 
@@ -168,6 +168,15 @@ test-fuzz:
 		echo "fuzz: $${t%%:*} ($(FUZZ_TIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZ_TIME) -parallel 2 "$${t#*:}" || exit 1; \
 	done
+
+## test-native: the C, C++ and Rust sessions under lldb-dap (Debian's
+## lldb-19; gcc, g++ and cargo build testdata/native into a temporary
+## directory), and the 1M-element Vec<f64> benchmark beside lldb-dap's own
+## variables. test-go runs the same tests; this runs them alone.
+NATIVE_TESTS := TestLLDB|TestInspectNativeBinary|TestRustFormattersForRustOnly|TestLLDBDapCandidatesNewestFirst|TestNativePaths
+test-native:
+	$(GO) test -count=1 -run '$(NATIVE_TESTS)' . ./server/adapter ./server/session ./server/mcp ./platform ./inspect
+	$(GO) test -run XXX -bench BenchmarkLLDBVec1M -benchtime 20x -count 5 ./server/session
 
 ## check-size: no tracked non-test source file (Go, Python, JavaScript,
 ## TypeScript) over 450 lines. Tests (*_test.go, *.test.ts, *.test.mjs,

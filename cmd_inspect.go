@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,12 +26,19 @@ import (
 )
 
 const inspectUsage = `usage: dapscope inspect PROGRAM:LINE EXPR... [flags] [-- program args]
+       dapscope inspect BINARY SOURCE:LINE EXPR... [--build 'cargo build'] [flags] [-- program args]
 
 Runs PROGRAM (a .py file under debugpy, a .go file / package directory
 under Delve, or a .js/.mjs/.cjs (or .ts: Node >= 22.6, see --node) file under dapscope's Node adapter, whose
 values the JavaScript probe inspects) headless to LINE, inspects every EXPR there, prints the results
 and ends the program. EXPR is a name or a path: df, self.cache,
 data['train'], arr[0], obj.items[-1].
+
+A compiled BINARY (C, C++, Rust) runs under lldb-dap (see --lldb-dap) to
+SOURCE:LINE; its values are read by a probe inside lldb that never runs
+code in the program (ptr@N reads N elements behind a pointer):
+  dapscope inspect ./target/debug/prices src/main.rs:42 prices
+--build runs a command (sh -c) in the workspace first.
 
 Exit status: 0 all inspected, 1 the line was not reached or an inspection
 failed, 2 bad usage.
@@ -53,6 +61,7 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	f.register(fs, "keep the table's rows where this holds: a DataFrame.query expression (Python) or a JavaScript expression over the row's fields (Node; run under V8's side-effect check), e.g. 'qty > 2'")
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
+	build := fs.String("build", "", "a command that builds BINARY (run with sh -c in the workspace before the launch), e.g. 'cargo build'")
 
 	var progArgs []string
 	for i, a := range args {
@@ -80,10 +89,15 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	file, lineStr, ok := cutLast(pos[0], ":")
-	line, err := strconv.Atoi(lineStr)
-	if !ok || err != nil || line < 1 {
-		fmt.Fprintf(os.Stderr, "dapscope inspect: want PROGRAM:LINE, got %q\n", pos[0])
+	binary := ""
+	if _, _, isLine := fileLine(pos[0]); !isLine && len(pos) >= 3 {
+		if _, _, ok := fileLine(pos[1]); ok {
+			binary, pos = pos[0], pos[1:] // BINARY SOURCE:LINE EXPR...
+		}
+	}
+	file, line, ok := fileLine(pos[0])
+	if !ok {
+		fmt.Fprintf(os.Stderr, "dapscope inspect: want PROGRAM:LINE or BINARY SOURCE:LINE, got %q\n", pos[0])
 		return 2
 	}
 	exprs := pos[1:]
@@ -98,7 +112,33 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	defer done()
-	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, width, *f.maxBytes, *wait)
+	if *build != "" {
+		if err := runBuild(ctx, mgr.Workspace(), *build); err != nil {
+			fmt.Fprintln(os.Stderr, "dapscope inspect: --build:", err)
+			return 1
+		}
+	}
+	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
+	if binary != "" {
+		spec = session.LaunchSpec{Adapter: string(adapter.LLDB), Program: binary, Args: progArgs,
+			Breakpoints: []session.Breakpoint{{File: file, Line: line}}}
+	}
+	return inspectProgram(ctx, mgr, out, spec, file, line, exprs, *frame, opts, sel, width, *f.maxBytes, *wait)
+}
+
+// fileLine reads FILE:LINE.
+func fileLine(s string) (string, int, bool) {
+	file, lineStr, ok := cutLast(s, ":")
+	line, err := strconv.Atoi(lineStr)
+	return file, line, ok && err == nil && line >= 1 && file != ""
+}
+
+// runBuild runs --build's command with sh -c in dir, its output on stderr.
+func runBuild(ctx context.Context, dir, command string) error {
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
 }
 
 // rowsFlag is --rows: N preview rows, or OFFSET:LIMIT, a window of a
@@ -159,9 +199,8 @@ func launchSpecFor(workspace, file string, line int, args []string) session.Laun
 }
 
 // inspectProgram is the testable body of `dapscope inspect`.
-func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
+func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, spec session.LaunchSpec, file string, line int, exprs []string,
 	depth int, opts inspect.Options, sel *inspect.Selection, width, maxBytes int, wait time.Duration) int {
-	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
 	s, err := mgr.Launch(ctx, spec)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope inspect: launch:", err)

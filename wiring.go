@@ -27,6 +27,7 @@ type commonFlags struct {
 	python    string
 	dlv       string
 	node      string
+	lldbDap   string
 	logFile   string
 	logLevel  string
 	noDelay   bool
@@ -47,6 +48,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.python, "python", "", "Python interpreter with debugpy, or a virtual environment's directory (default: $VIRTUAL_ENV's, else /usr/bin/python3, python3 or python on PATH; macOS: also Homebrew's and python.org's; Windows: python.exe or the py launcher)")
 	fs.StringVar(&c.dlv, "dlv", "", "path to dlv (default: PATH, GOBIN, GOPATH/bin or ~/go/bin)")
 	fs.StringVar(&c.node, "node", "", "node executable for JavaScript and TypeScript (default: node on PATH; TypeScript needs Node >= 22.6)")
+	fs.StringVar(&c.lldbDap, "lldb-dap", "", "path to lldb-dap for C, C++ and Rust (default: the newest lldb-dap-N on PATH or /usr/lib/llvm-N/bin/lldb-dap, else lldb-dap on PATH)")
 	fs.StringVar(&c.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&c.noDelay, "nodelay", true, "set TCP_NODELAY inside pydevd at the first stop (debugpy ~5x faster per request); false also turns off --fast-wake")
@@ -105,7 +107,7 @@ func (c *commonFlags) manager(log *slog.Logger) (*session.Manager, error) {
 		return nil, err
 	}
 	return session.NewManager(session.ManagerOptions{
-		Workspace: ws, Python: c.python, Dlv: c.dlv, Node: c.node, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
+		Workspace: ws, Python: c.python, Dlv: c.dlv, Node: c.node, LLDBDap: c.lldbDap, DisableNoDelay: !c.noDelay, DisableFastWake: !c.fastWake, DisableSmartValues: !c.smart,
 		Logger: log, Custom: customRequests(), AttachHosts: splitList(c.attach), WarmAdapters: c.warm,
 	}), nil
 }

@@ -58,7 +58,22 @@ func ParsePath(expr string) (Path, error) { return parsePath(expr, false) }
 
 // ParsePathFor parses expr in the grammar of the language: JavaScript's, or
 // Python's (also used for Go).
+// Native paths (lldb) may end in @N: a pointer read as N elements
+// (ints@1000), gdb's notation.
 func ParsePathFor(lang Language, expr string) (Path, error) {
+	if lang == Native {
+		if i := strings.LastIndexByte(expr, '@'); i > 0 {
+			n, err := strconv.ParseInt(strings.TrimSpace(expr[i+1:]), 10, 64)
+			if err != nil || n < 0 {
+				return nil, errorf(errcode.InvalidExpression, expressionHint, "@ takes an element count: ptr@1000")
+			}
+			p, err := parsePath(expr[:i], false)
+			if err != nil {
+				return nil, err
+			}
+			return append(p, Step{Kind: "len", Value: n}), nil
+		}
+	}
 	return parsePath(expr, lang == JavaScript)
 }
 
@@ -161,6 +176,8 @@ func (p Path) render(key func(v any) (string, error)) (string, error) {
 			b.WriteString(s.Value.(string))
 		case "attr":
 			b.WriteString("." + s.Value.(string))
+		case "len":
+			b.WriteString("@" + strconv.FormatInt(s.Value.(int64), 10))
 		default:
 			k, err := key(s.Value)
 			if err != nil {

@@ -35,9 +35,12 @@ const (
 	Python     Language = "python"
 	JavaScript Language = "javascript"
 	Go         Language = "go" // no probe: the DAP variables fallback
+	// Native is a compiled program under lldb (C, C++, Rust): its probe
+	// runs in lldb's Python, never in the program.
+	Native Language = "native"
 )
 
-//go:embed probe/python/*.py probe/javascript/*.js
+//go:embed probe/python/*.py probe/javascript/*.js probe/lldb/*.py
 var probeFS embed.FS
 
 // EvalRequest is one probe call as a Transport sends it.
@@ -90,6 +93,12 @@ type probe struct {
 	// frameNames lists the frame's names for VARIABLE_NOT_FOUND when the
 	// probe cannot (JavaScript cannot enumerate a scope from inside).
 	frameNames func(ctx context.Context, t Target, frameID int) []string
+	// install, when set, is an evaluate that defines the probe on its own
+	// (lldb: a Python module and a command); callExpr then writes each call
+	// (with the frame id) instead of expr, and a call answers probeMissing
+	// when the probe is not defined (probe_lldb.go).
+	install  func(p *probe) string
+	callExpr func(p *probe, fn string, frameID int, argsJSON string) string
 	// listsLocals: summarize with no names summarises every local.
 	listsLocals bool
 	// summaryType reports an adapter `type` (of a variable in the editor's
@@ -137,6 +146,8 @@ func probeFor(lang Language) *probe {
 		return pythonProbe
 	case JavaScript:
 		return jsProbe
+	case Native:
+		return lldbProbe
 	}
 	return nil
 }
@@ -157,9 +168,15 @@ func (p *probe) has(fn string) bool {
 func (p *probe) call(ctx context.Context, t Target, frameID int, fn string, roots []string, argsJSON string) (string, error) {
 	key := "inspect.probe." + p.slot
 	_, loaded := t.Values().Load(key)
-	out, err := p.eval(ctx, t, frameID, p.expr(p, fn, roots, argsJSON, !loaded))
-	if err == nil && out == probeMissing {
-		out, err = p.eval(ctx, t, frameID, p.expr(p, fn, roots, argsJSON, true))
+	var out string
+	var err error
+	if p.install != nil {
+		out, err = p.callInstalled(ctx, t, frameID, fn, argsJSON, loaded)
+	} else {
+		out, err = p.eval(ctx, t, frameID, p.expr(p, fn, roots, argsJSON, !loaded))
+		if err == nil && out == probeMissing {
+			out, err = p.eval(ctx, t, frameID, p.expr(p, fn, roots, argsJSON, true))
+		}
 	}
 	if err != nil {
 		if p.evalError != nil && len(roots) > 0 {
@@ -183,6 +200,24 @@ func IsProbeCall(ctx context.Context) bool { v, _ := ctx.Value(probeCallKey{}).(
 // asProbeCall marks ctx as that of a probe call (IsProbeCall).
 func asProbeCall(ctx context.Context) context.Context {
 	return context.WithValue(ctx, probeCallKey{}, true)
+}
+
+// callInstalled is call for a probe defined by its own evaluate: defined
+// first unless loaded, and again when the debugger lost it.
+func (p *probe) callInstalled(ctx context.Context, t Target, frameID int, fn, argsJSON string, loaded bool) (string, error) {
+	for try := 0; ; try++ {
+		if !loaded {
+			if _, err := p.eval(ctx, t, frameID, p.install(p)); err != nil {
+				return "", err
+			}
+			loaded = true
+		}
+		out, err := p.eval(ctx, t, frameID, p.callExpr(p, fn, frameID, argsJSON))
+		if err != nil || out != probeMissing || try > 0 {
+			return out, err
+		}
+		loaded = false
+	}
 }
 
 func (p *probe) eval(ctx context.Context, t Target, frameID int, expr string) (string, error) {

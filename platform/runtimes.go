@@ -12,9 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +28,8 @@ const (
 	Python Runtime = "python"
 	Node   Runtime = "node"
 	Dlv    Runtime = "dlv"
+	// LLDBDap is LLVM's lldb-dap, the adapter for C, C++ and Rust.
+	LLDBDap Runtime = "lldb-dap"
 )
 
 // lookup is where runtimes are looked for on one system.
@@ -122,6 +126,8 @@ func (l lookup) candidates(r Runtime) []string {
 				c = append(c, l.join(d, l.exe("dlv")))
 			}
 		}
+	case LLDBDap:
+		c = append(c, l.lldbDap()...)
 	}
 	seen := map[string]bool{}
 	return slices.DeleteFunc(c, func(p string) bool {
@@ -130,6 +136,40 @@ func (l lookup) candidates(r Runtime) []string {
 		return dup
 	})
 }
+
+// lldbDap lists lldb-dap's places, the newest LLVM first: Debian's
+// versioned names (lldb-dap-19 on PATH, /usr/lib/llvm-19/bin/lldb-dap),
+// then a plain lldb-dap on PATH, then Homebrew's LLVM on macOS.
+func (l lookup) lldbDap() []string {
+	if l.goos == "windows" {
+		return []string{"lldb-dap.exe"}
+	}
+	var found []string
+	for _, dir := range []string{"/usr/bin", "/usr/local/bin"} {
+		found = append(found, l.glob(dir+"/lldb-dap-*")...)
+	}
+	found = append(found, l.glob("/usr/lib/llvm-*/bin/lldb-dap")...)
+	sort.SliceStable(found, func(i, j int) bool { return llvmVersion(found[i]) > llvmVersion(found[j]) })
+	c := append(found, "lldb-dap")
+	if l.goos == "darwin" {
+		c = append(c, "/opt/homebrew/opt/llvm/bin/lldb-dap", "/usr/local/opt/llvm/bin/lldb-dap")
+	}
+	return c
+}
+
+// llvmVersion is the major version in an lldb-dap path (lldb-dap-19,
+// llvm-19/bin/lldb-dap); 0 when there is none.
+func llvmVersion(p string) int {
+	v := 0
+	for _, m := range llvmVersionRE.FindAllStringSubmatch(p, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > v {
+			v = n
+		}
+	}
+	return v
+}
+
+var llvmVersionRE = regexp.MustCompile(`(?:lldb-dap|llvm)-(\d+)`)
 
 func (l lookup) gopathBin() string {
 	gp := l.getenv("GOPATH")
@@ -221,6 +261,14 @@ func InstallHint(goos string, r Runtime) string {
 			where = "%USERPROFILE%\\go\\bin"
 		}
 		return "install Go, then Delve: go install github.com/go-delve/delve/cmd/dlv@latest (it lands in " + where + "); or give --dlv PATH"
+	case LLDBDap:
+		switch goos {
+		case "darwin":
+			return "install LLVM's lldb-dap (brew install llvm, or Xcode's command line tools); or give --lldb-dap PATH"
+		case "windows":
+			return "install LLVM (winget install LLVM.LLVM), which has lldb-dap.exe; or give --lldb-dap PATH"
+		}
+		return "install lldb-dap (Debian/Ubuntu: sudo apt-get install lldb-19); or give --lldb-dap PATH"
 	}
 	return "install " + string(r)
 }

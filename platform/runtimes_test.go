@@ -124,3 +124,18 @@ func TestInstallHints(t *testing.T) {
 		t.Errorf("Missing = %q", err)
 	}
 }
+
+func TestLLDBDapCandidatesNewestFirst(t *testing.T) {
+	l := fakeLookup("linux", nil, map[string][]string{
+		"/usr/bin/lldb-dap-*":          {"/usr/bin/lldb-dap-17", "/usr/bin/lldb-dap-19", "/usr/bin/lldb-dap-9"},
+		"/usr/lib/llvm-*/bin/lldb-dap": {"/usr/lib/llvm-18/bin/lldb-dap", "/usr/lib/llvm-19/bin/lldb-dap"},
+	})
+	want := []string{"/usr/bin/lldb-dap-19", "/usr/lib/llvm-19/bin/lldb-dap", "/usr/lib/llvm-18/bin/lldb-dap",
+		"/usr/bin/lldb-dap-17", "/usr/bin/lldb-dap-9", "lldb-dap"}
+	if got := l.candidates(LLDBDap); !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if h := InstallHint("linux", LLDBDap); !strings.Contains(h, "apt-get install lldb-19") {
+		t.Errorf("hint %q", h)
+	}
+}

@@ -22,6 +22,7 @@ const (
 	Debugpy Kind = "debugpy"
 	Dlv     Kind = "dlv"
 	Node    Kind = "node"
+	LLDB    Kind = "lldb" // lldb-dap: C, C++, Rust
 )
 
 // Default is the kind an empty adapter name means.
@@ -32,6 +33,7 @@ var drivers = []Driver{
 	debugpyDriver{},
 	dlvDriver{},
 	nodeDriver{},
+	lldbDriver{},
 }
 
 // virtual are the kinds no launch starts (kernel.go): DriverFor knows
@@ -40,11 +42,16 @@ var virtual = []Driver{kernelDriver{}}
 
 // aliases are other accepted names of a kind.
 var aliases = map[string]Kind{
-	"python": Debugpy,
-	"go":     Dlv,
-	"delve":  Dlv,
-	"nodejs": Node,
-	"js":     Node,
+	"python":   Debugpy,
+	"go":       Dlv,
+	"delve":    Dlv,
+	"nodejs":   Node,
+	"js":       Node,
+	"lldb-dap": LLDB,
+	"rust":     LLDB,
+	"c":        LLDB,
+	"cpp":      LLDB,
+	"c++":      LLDB,
 }
 
 // exts maps a program file's extension to the kind that debugs it.

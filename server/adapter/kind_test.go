@@ -24,11 +24,11 @@ func TestParseKind(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"gdb", "Debugpy", " dlv"} {
-		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy, dlv or node)` {
+		if _, err := ParseKind(name); err == nil || err.Error() != `unknown adapter "`+name+`" (debugpy, dlv, node or lldb)` {
 			t.Errorf("ParseKind(%q) error = %v", name, err)
 		}
 	}
-	if got := KindList("%q"); got != `"debugpy", "dlv" or "node"` {
+	if got := KindList("%q"); got != `"debugpy", "dlv", "node" or "lldb"` {
 		t.Errorf("KindList = %s", got)
 	}
 }
@@ -137,5 +137,19 @@ func TestKindFor(t *testing.T) {
 	}
 	if _, err := KindFor("gdb", "a.js"); err == nil {
 		t.Error("KindFor(gdb) accepted")
+	}
+}
+
+func TestLLDBKindAndRustDetection(t *testing.T) {
+	for _, name := range []string{"lldb", "lldb-dap", "rust", "c", "cpp", "c++"} {
+		if k, err := ParseKind(name); err != nil || k != LLDB {
+			t.Errorf("ParseKind(%q) = %q, %v", name, k, err)
+		}
+	}
+	if IsRust("/bin/sh") {
+		t.Error("/bin/sh is not Rust")
+	}
+	if cmds := InitCommands("/bin/sh"); cmds != nil {
+		t.Errorf("formatters for a non-Rust binary: %q", cmds)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/internal/nativetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -31,6 +32,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	nativetest.Cleanup() // the native programs built for this run
 	if binPath != "" && buildErr == nil {
 		_ = os.RemoveAll(filepath.Dir(binPath)) // the dapscope binary built for the stdio tests
 	}

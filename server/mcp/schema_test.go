@@ -150,4 +150,4 @@ func TestInstructionsNameWhatCanBeDebugged(t *testing.T) {
 }
 
 // adapterName is how the instructions name each adapter kind.
-var adapterName = map[adapter.Kind]string{adapter.Debugpy: "debugpy", adapter.Dlv: "Delve", adapter.Node: "Node adapter", adapter.Kernel: "Jupyter kernels"}
+var adapterName = map[adapter.Kind]string{adapter.Debugpy: "debugpy", adapter.Dlv: "Delve", adapter.Node: "Node adapter", adapter.LLDB: "lldb-dap", adapter.Kernel: "Jupyter kernels"}

@@ -70,7 +70,7 @@ type launchBreakpoint struct {
 type launchArgs struct {
 	Program     string             `json:"program,omitempty"`
 	Module      string             `json:"module,omitempty" jsonschema:"python -m"`
-	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node"`
+	Adapter     string             `json:"adapter,omitempty" enum:"debugpy,dlv,node,lldb"`
 	Args        []string           `json:"args,omitempty"`
 	Env         map[string]string  `json:"env,omitempty"`
 	Cwd         string             `json:"cwd,omitempty"`
@@ -82,9 +82,12 @@ type launchArgs struct {
 }
 
 type attachArgs struct {
-	Adapter string `json:"adapter,omitempty" enum:"debugpy,node"`
+	Adapter string `json:"adapter,omitempty" enum:"debugpy,node,lldb"`
 	Host    string `json:"host,omitempty"`
-	Port    int    `json:"port" minimum:"1" maximum:"65535"`
+	Port    int    `json:"port,omitempty" minimum:"1" maximum:"65535"`
+	// Pid attaches lldb to a running native process (adapter "lldb").
+	Pid     int    `json:"pid,omitempty" minimum:"1"`
+	Program string `json:"program,omitempty" jsonschema:"the pid's binary (lldb)"`
 	// Breakpoints are set before the debuggee resumes, so early lines hit.
 	Breakpoints []launchBreakpoint `json:"breakpoints,omitempty" maxItems:"1000"`
 	Wait        *bool              `json:"wait,omitempty"`
@@ -152,10 +155,10 @@ func (s *Server) registerSessionTools() {
 		})
 
 	addTool(s, toolSpec{name: "debug_attach", title: "Attach to a running program",
-		desc:  "Attach to debugpy (--listen) or node --inspect at host:port.",
+		desc:  "Attach to debugpy (--listen) or node --inspect at host:port, or lldb to a pid.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
+			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, Pid: p.Pid, Program: p.Program, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}

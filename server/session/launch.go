@@ -42,11 +42,14 @@ type LaunchSpec struct {
 
 // AttachSpec attaches to a debuggee that waits for debuggers on host:port:
 // debugpy's adapter that its listen() started, or (Adapter "node") the V8
-// inspector of a node started with --inspect=HOST:PORT.
+// inspector of a node started with --inspect=HOST:PORT; or (Adapter
+// "lldb") to the running process Pid.
 type AttachSpec struct {
 	Adapter     string       `json:"adapter,omitempty"` // an adapter.Kind or alias ("": debugpy)
 	Host        string       `json:"host,omitempty"`    // loopback unless in ManagerOptions.AttachHosts
 	Port        int          `json:"port"`
+	Pid         int          `json:"pid,omitempty"`         // a process id, for adapters that attach to one (lldb)
+	Program     string       `json:"program,omitempty"`     // the pid's binary, optional (lldb: its symbols and formatters)
 	Breakpoints []Breakpoint `json:"breakpoints,omitempty"` // set before configurationDone
 	// ConnectTimeout bounds connecting and the adapter's first answer
 	// (default DefaultConnectTimeout).
@@ -260,6 +263,9 @@ func withOutputTail(err error, s *Session) error {
 // Attach connects to a debuggee waiting on host:port: to debugpy's adapter
 // directly as a DAP client, or through the node adapter to V8's inspector.
 func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error) {
+	if spec.Pid != 0 {
+		return m.attachPid(ctx, spec)
+	}
 	if spec.Host == "" {
 		spec.Host = "127.0.0.1"
 	}

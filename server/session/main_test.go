@@ -12,13 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/internal/nativetest"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
 	// go-winio's one I/O completion goroutine (Windows: the editor's
 	// named pipe) lives as long as the process.
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Microsoft/go-winio.ioCompletionProcessor"))
+	// The native programs (nativetest) are built once per run and removed.
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/Microsoft/go-winio.ioCompletionProcessor"),
+		goleak.Cleanup(func(code int) { nativetest.Cleanup(); os.Exit(code) }))
 }
 
 // repoRoot is the module root (the tests' workspace).

@@ -32,6 +32,7 @@ type ManagerOptions struct {
 	Python    string // an interpreter or a venv directory; default adapter.DefaultPython()
 	Dlv       string // default: found on PATH or in GOPATH/bin
 	Node      string // default: node on PATH
+	LLDBDap   string // default: the newest lldb-dap (platform.Find)
 	// NoDelay applies the adapter's first-stop fix (pydevd's TCP_NODELAY)
 	// at the first stop of a session. NewManager turns it on unless
 	// DisableNoDelay.
@@ -128,7 +129,7 @@ func NewManager(opts ManagerOptions) *Manager {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	m := &Manager{opts: opts, log: opts.Logger, sessions: map[string]*Session{}, subs: map[chan Event]struct{}{},
-		exes: map[adapter.Kind]string{adapter.Debugpy: opts.Python, adapter.Dlv: opts.Dlv, adapter.Node: opts.Node}}
+		exes: map[adapter.Kind]string{adapter.Debugpy: opts.Python, adapter.Dlv: opts.Dlv, adapter.Node: opts.Node, adapter.LLDB: opts.LLDBDap}}
 	if opts.WarmAdapters {
 		m.warm = adapter.NewWarm()
 		if d, err := adapter.DriverFor(adapter.Debugpy); err == nil && opts.Python != "" {

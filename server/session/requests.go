@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/server/adapter"
 	godap "github.com/google/go-dap"
 )
 
@@ -165,7 +166,8 @@ func (s *Session) Variables(ctx context.Context, ref int) ([]godap.Variable, err
 }
 
 // Evaluate an expression in a frame (0: top frame). evalContext is DAP's
-// context ("repl" when empty).
+// context (when empty: "repl"; "watch" for lldb, whose REPL runs a word
+// that names an lldb command, n or c, as that command).
 func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalContext string) (godap.EvaluateResponseBody, error) {
 	var b godap.EvaluateResponseBody
 	if strings.TrimSpace(expr) == "" {
@@ -177,6 +179,9 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frameID int, evalCo
 	}
 	if evalContext == "" {
 		evalContext = "repl"
+		if s.kind == adapter.LLDB {
+			evalContext = "watch"
+		}
 	}
 	err = s.call(ctx, "evaluate", godap.EvaluateArguments{Expression: expr, FrameId: frameID, Context: evalContext}, &b)
 	return b, evaluationError(err)
@@ -207,9 +212,16 @@ func (s *Session) SetVariable(ctx context.Context, frameID int, name, value stri
 			if v.Name != name {
 				continue
 			}
-			var b godap.SetVariableResponseBody
+			// lldb-dap 19 names the new value "result" instead of "value".
+			var b struct {
+				Value  string `json:"value"`
+				Result string `json:"result"`
+			}
 			if err := s.call(ctx, "setVariable", godap.SetVariableArguments{VariablesReference: sc.VariablesReference, Name: name, Value: value}, &b); err != nil {
 				return v.Value, "", err
+			}
+			if b.Value == "" {
+				b.Value = b.Result
 			}
 			return v.Value, b.Value, nil
 		}

@@ -1,0 +1,71 @@
+// probe_lldb.go: the lldb probe (inspect/probe/lldb, joined) for compiled
+// programs (C, C++, Rust) under lldb-dap. It runs in lldb's embedded
+// Python, inside the debugger: it reads SBValue/SBType and the program's
+// memory and never runs code in the program. It is defined once per
+// debugger by an lldb `script` one-liner (the source as base64, executed
+// into a private module, registered as an lldb command named after the
+// slot); each call is that command with base64 JSON arguments, sent
+// through lldb-dap's evaluate in the "repl" context (a leading backtick
+// makes it a command). The answer is the command's result: lldb-dap
+// returns it after the echoed command line, and never as program output.
+
+package inspect
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// lldbSections are the lldb probe's sections, in the order they are joined.
+var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "entry.py"}
+
+var lldbProbe = func() *probe {
+	src := joinSources("probe/lldb", "_LIMITS = "+ProbeLimits.json()+"\n", lldbSections)
+	return &probe{
+		lang: Native, source: src, slot: slotName("dapscope_probe_", src),
+		fns:         []string{"run"},
+		evalContext: "repl",
+		install:     lldbInstall,
+		callExpr:    lldbCall,
+		decode:      lldbDecode,
+	}
+}()
+
+// lldbInstall defines the probe's module and its command.
+func lldbInstall(p *probe) string {
+	src := base64.StdEncoding.EncodeToString([]byte(p.source))
+	return fmt.Sprintf("`script import base64 as _b, sys as _s, types as _t; _m = _t.ModuleType(%q); "+
+		"exec(compile(_b.b64decode(%q).decode('utf-8'), '<dapscope-lldb-probe>', 'exec'), _m.__dict__); "+
+		"_s.modules[%q] = _m; globals()[%q] = _m; "+
+		"lldb.debugger.HandleCommand('command script add -o -f %s.command %s')",
+		p.slot, src, p.slot, p.slot, p.slot, p.slot)
+}
+
+// lldbCall runs the probe's command on argsJSON plus the frame id.
+func lldbCall(p *probe, _ string, frameID int, argsJSON string) string {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(argsJSON), &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["frame_id"] = frameID
+	b, _ := json.Marshal(m)
+	return "`" + p.slot + " " + base64.StdEncoding.EncodeToString(b)
+}
+
+// lldbDecode reads the command's JSON line out of lldb-dap's answer (the
+// echoed command first); a command lldb does not know is probeMissing.
+func lldbDecode(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "{") {
+			return line
+		}
+		if strings.Contains(line, "is not a valid command") {
+			return probeMissing
+		}
+	}
+	return s
+}
