@@ -122,6 +122,7 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	args["redirectOutput"] = true
 	args["justMyCode"] = true
 	args["python"] = []string{pythonOr(cfg.Exe)}
+	args["subProcess"] = !cfg.NoSubprocesses
 	if cfg.Program != "" {
 		args["program"] = cfg.Program
 	} else {

@@ -115,6 +115,9 @@ type LaunchConfig struct {
 	// InterruptTimeout bounds an evaluation stuck in the debuggee, for
 	// adapters that can interrupt one (0 or negative: none).
 	InterruptTimeout time.Duration
+	// NoSubprocesses: the adapter does not follow the debuggee's child
+	// processes (debugpy's subProcess: false); they run undebugged.
+	NoSubprocesses bool
 }
 
 // baseLaunch holds the launch arguments every adapter takes.
