@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dapscope/dapscope/internal/testpython"
 )
 
 const treeProgram = "testdata/python/mp_tree.py"
@@ -147,6 +149,32 @@ func waitPaused(t *testing.T, s *Session, n int) []*Session {
 		case <-s.Done():
 			t.Fatalf("the session ended with %d children", len(s.Children()))
 		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// TestDataLoaderWorkers: torch's DataLoader(num_workers=2) workers stop at
+// the parent's breakpoint in child sessions (Debian's leg has torch).
+func TestDataLoaderWorkers(t *testing.T) {
+	testpython.Require(t, "torch")
+	prog := "testdata/python/torch_loader.py"
+	line := lineOf(t, filepath.Join(repoRoot(t), prog), "ITEM BREAKPOINT")
+	m := newTestManager(t, ManagerOptions{})
+	s, err := m.Launch(testCtx(t), LaunchSpec{Program: prog, Breakpoints: []Breakpoint{{File: prog, Line: line}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range waitPaused(t, s, 2) {
+		if st := waitStop(t, c); st.Location.Line != line || c.Root() != s {
+			t.Errorf("worker %s stopped at %+v", c.ID(), st.Location)
+		}
+	}
+	if err := s.Terminate(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Tree() {
+		if !c.gone() {
+			t.Errorf("session %s not ended", c.ID())
 		}
 	}
 }
