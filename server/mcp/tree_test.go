@@ -121,7 +121,9 @@ func TestProcessTreeOverMCP(t *testing.T) {
 	}
 }
 
-func markerLine(t *testing.T, path, marker string) int {
+func markerLine(t *testing.T, path, marker string) int { return markerLineOf(t, path, marker) }
+
+func markerLineOf(t testing.TB, path, marker string) int {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

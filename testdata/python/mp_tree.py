@@ -1,5 +1,6 @@
 """Worker processes of every kind debugpy may follow: argv[1] picks
-multiprocessing with fork, spawn or forkserver ("pool-fork", …),
+multiprocessing with fork, spawn or forkserver ("pool-fork", …; argv[2]
+workers, default 2),
 concurrent.futures.ProcessPoolExecutor ("executor"), or
 subprocess.Popen of a Python ("popen"). Each worker computes on its own
 data; WORKER BREAKPOINT is where a test stops it
@@ -22,8 +23,9 @@ if __name__ == "__main__":
     if kind == "worker":
         print("worker", work(int(sys.argv[2])))
     elif kind.startswith("pool-"):
-        with mp.get_context(kind[5:]).Pool(2) as pool:
-            print("results", pool.map(work, [10, 20]))
+        workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+        with mp.get_context(kind[5:]).Pool(workers) as pool:
+            print("results", pool.map(work, [10 * (i + 1) for i in range(workers)], chunksize=1))
     elif kind == "executor":
         with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as ex:
             print("results", list(ex.map(work, [10, 20])))
