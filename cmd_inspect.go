@@ -53,6 +53,8 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	f.register(fs, "keep the table's rows where this holds: a DataFrame.query expression (Python) or a JavaScript expression over the row's fields (Node; run under V8's side-effect check), e.g. 'qty > 2'")
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
+	allProcs := fs.Bool("all-processes", false, "inspect in every paused process of the program's tree (multiprocessing workers…): one table, a row per process")
+	procs := fs.Int("processes", 1, "with --all-processes: how many processes must reach LINE first")
 
 	var progArgs []string
 	for i, a := range args {
@@ -98,6 +100,9 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 		return 2
 	}
 	defer done()
+	if *allProcs {
+		return inspectAllProcesses(ctx, mgr, out, file, line, progArgs, exprs, opts, *f.maxBytes, *procs, *wait) // cmd_inspect_all.go
+	}
 	return inspectProgram(ctx, mgr, out, file, line, progArgs, exprs, *frame, opts, sel, width, *f.maxBytes, *wait)
 }
 

@@ -72,9 +72,11 @@ func (s *Server) processSet(id string) ([]*session.Session, error) {
 	return sess.Tree(), nil
 }
 
-// askAll runs one question per session concurrently; ask returns the
-// summary and the problems of one process.
-func (s *Server) askAll(ctx context.Context, sessions []*session.Session, expr string, frames map[string]int, budget int,
+// AskAll runs one question per session concurrently (each paused one in
+// frames[id], else its top frame) and fits the table to budget bytes; ask
+// returns the summary and the problems of one process. The CLI's
+// `dapscope inspect --all-processes` uses it too.
+func AskAll(ctx context.Context, sessions []*session.Session, expr string, frames map[string]int, budget int,
 	ask func(ctx context.Context, sess *session.Session, frameID int) (string, []string, error)) *ProcessTable {
 	rows := make([]ProcessRow, len(sessions))
 	var wg sync.WaitGroup
@@ -86,16 +88,18 @@ func (s *Server) askAll(ctx context.Context, sessions []*session.Session, expr s
 			rows[i] = row
 			continue
 		}
-		frame := frames[in.ID]
-		if in.Stop != nil {
-			row.Location = fmt.Sprintf("%s:%d", in.Stop.File, in.Stop.Line)
-			if frame == 0 {
-				frame = in.Stop.FrameID
-			}
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The stop as the session recorded it (its top frame): a
+			// process that has just paused may not have it yet.
+			frame := frames[in.ID]
+			if st, err := sess.Wait(ctx, 5*time.Second); err == nil && st.Location != nil {
+				row.Location = fmt.Sprintf("%s:%d", st.Location.File, st.Location.Line)
+				if frame == 0 {
+					frame = st.Location.FrameID
+				}
+			}
 			sum, problems, err := ask(ctx, sess, frame)
 			if err != nil {
 				row.Error = err.Error()
@@ -125,18 +129,19 @@ func fitTable(t *ProcessTable, budget int) *ProcessTable {
 				r.Problems[j] = clip.Bytes.Head(r.Problems[j], width)
 			}
 		}
-		if len(t.text()) <= room {
+		if len(t.Text()) <= room {
 			return t
 		}
 	}
-	for len(t.Rows) > 1 && len(t.text()) > room {
+	for len(t.Rows) > 1 && len(t.Text()) > room {
 		t.Rows = t.Rows[:len(t.Rows)-1]
 		t.Omitted++
 	}
 	return t
 }
 
-func (t *ProcessTable) text() string {
+// Text is the table as markdown.
+func (t *ProcessTable) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s in %d processes\n", t.Expression, len(t.Rows)+t.Omitted)
 	b.WriteString("| session | pid | status | where | summary | problems |\n|---|---|---|---|---|---|\n")
@@ -163,7 +168,7 @@ func cell(s string) string {
 
 // inspectAll is debug_inspect_variable across processes.
 func (s *Server) inspectAll(ctx context.Context, sessions []*session.Session, p *inspectArgs, o inspect.Options, budget int) *InspectResult {
-	t := s.askAll(ctx, sessions, p.Expression, p.FrameIDs, budget, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
+	t := AskAll(ctx, sessions, p.Expression, p.FrameIDs, budget, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
 		res, err := s.inspectTarget(ctx, sess, frame, p.Expression, o)
 		if err != nil {
 			return "", nil, err
@@ -174,12 +179,12 @@ func (s *Server) inspectAll(ctx context.Context, sessions []*session.Session, p 
 		}
 		return res.Summary, problems, nil
 	})
-	return &InspectResult{Processes: t, text_: t.text()}
+	return &InspectResult{Processes: t, text_: t.Text()}
 }
 
 // evaluateAll is debug_evaluate across processes.
 func (s *Server) evaluateAll(ctx context.Context, sessions []*session.Session, p *evaluateArgs, timeout time.Duration) *EvaluateResult {
-	t := s.askAll(ctx, sessions, p.Expression, p.FrameIDs, defaultInspectBytes, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
+	t := AskAll(ctx, sessions, p.Expression, p.FrameIDs, defaultInspectBytes, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
 		q := *p
 		q.FrameID = frame
 		r, err := s.evaluate(ctx, sess, &q, timeout)

@@ -145,7 +145,7 @@ type EvaluateResult struct {
 
 func (r *EvaluateResult) text() string {
 	if r.Processes != nil {
-		return r.Processes.text()
+		return r.Processes.Text()
 	}
 	t := r.Expression + " = " + r.Result
 	if r.Type != "" {

@@ -26,8 +26,9 @@ func TestProcessTreeOverMCP(t *testing.T) {
 		"breakpoints": []map[string]any{{"file": prog, "line": line}}}, &stop)
 	root := stop.SessionID
 
-	// debug_wait on the root: a worker stopped.
-	a.call("debug_wait", map[string]any{"session_id": root, "timeout": 90}, &stop)
+	// debug_wait on the root (the active session: children become active
+	// only when they stop): a worker stopped.
+	a.call("debug_wait", map[string]any{"timeout": 90}, &stop)
 	if stop.Status != "paused" || stop.SessionID == root || stop.ParentID != root || stop.Location.Line != line {
 		t.Fatalf("wait on the root = %+v", stop)
 	}
@@ -40,7 +41,7 @@ func TestProcessTreeOverMCP(t *testing.T) {
 		a.call("debug_sessions", nil, &list)
 		paused = paused[:0]
 		for _, s := range list.Sessions {
-			if s.ParentID == root && s.Status == session.StatusPaused {
+			if s.ParentID == root && s.Status == session.StatusPaused && s.Stop != nil {
 				paused = append(paused, s)
 			}
 		}

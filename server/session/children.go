@@ -206,6 +206,11 @@ func (m *Manager) startChild(ctx context.Context, parent *Session, cfg map[strin
 		_ = ad.Close()
 		return err
 	}
+	m.mu.Lock()
+	if m.active == child.id { // a child becomes active when it stops, not before
+		m.active = parent.id
+	}
+	m.mu.Unlock()
 	child.tree.mu.Lock()
 	child.tree.parent, child.tree.follow = parent, true
 	if pid, ok := cfg["subProcessId"].(float64); ok {
