@@ -62,6 +62,8 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 	frame := fs.Int("frame", 0, "frame depth to inspect in (0 = the frame at LINE)")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for LINE")
 	build := fs.String("build", "", "a command that builds BINARY (run with sh -c in the workspace before the launch), e.g. 'cargo build'")
+	allProcs := fs.Bool("all-processes", false, "inspect in every paused process of the program's tree (multiprocessing workers…): one table, a row per process")
+	procs := fs.Int("processes", 1, "with --all-processes: how many processes must reach LINE first")
 
 	var progArgs []string
 	for i, a := range args {
@@ -117,6 +119,9 @@ func inspectCLI(ctx context.Context, args []string, out io.Writer) int {
 			fmt.Fprintln(os.Stderr, "dapscope inspect: --build:", err)
 			return 1
 		}
+	}
+	if *allProcs {
+		return inspectAllProcesses(ctx, mgr, out, file, line, progArgs, exprs, opts, *f.maxBytes, *procs, *wait) // cmd_inspect_all.go
 	}
 	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
 	if binary != "" {

@@ -128,6 +128,7 @@ func (debugpyDriver) LaunchArgs(cfg LaunchConfig) map[string]any {
 	// does not never warns (TestLaunchWithoutFrozenModulesWarning). Older
 	// Pythons ignore an unknown -X option.
 	args["python"] = []string{pythonOr(cfg.Exe), "-Xfrozen_modules=off"}
+	args["subProcess"] = !cfg.NoSubprocesses
 	if cfg.Program != "" {
 		args["program"] = cfg.Program
 	} else {

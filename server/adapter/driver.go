@@ -118,6 +118,9 @@ type LaunchConfig struct {
 	// Workspace is the session manager's workspace (the Node adapter keeps
 	// the paths source maps name in it).
 	Workspace string
+	// NoSubprocesses: the adapter does not follow the debuggee's child
+	// processes (debugpy's subProcess: false); they run undebugged.
+	NoSubprocesses bool
 }
 
 // baseLaunch holds the launch arguments every adapter takes.

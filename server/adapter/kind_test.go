@@ -55,13 +55,16 @@ func TestLaunchArgs(t *testing.T) {
 		want string
 	}{
 		{Debugpy, func(c LaunchConfig) LaunchConfig { return c },
-			`{"args":["a"],"console":"internalConsole","cwd":"/w","env":{"K":"v","PYDEVD_INTERRUPT_THREAD_TIMEOUT":"15"},"justMyCode":true,"program":"/w/p.py","python":["/py","-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
+			`{"args":["a"],"console":"internalConsole","cwd":"/w","env":{"K":"v","PYDEVD_INTERRUPT_THREAD_TIMEOUT":"15"},"justMyCode":true,"program":"/w/p.py","python":["/py","-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"subProcess":true,"type":"python"}`},
 		{Debugpy, func(c LaunchConfig) LaunchConfig {
 			c.Program, c.Module, c.Args, c.Env, c.Exe, c.InterruptTimeout, c.StopOnEntry = "", "pkg.mod", nil, map[string]string{"PYDEVD_INTERRUPT_THREAD_TIMEOUT": "3"}, "", 0, true
 			return c
-		}, `{"console":"internalConsole","cwd":"/w","env":{"PYDEVD_INTERRUPT_THREAD_TIMEOUT":"3"},"justMyCode":true,"module":"pkg.mod","python":[` + strconv.Quote(DefaultPython()) + `,"-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":true,"type":"python"}`},
-		{Debugpy, func(c LaunchConfig) LaunchConfig { c.Env, c.InterruptTimeout = nil, -1; return c },
-			`{"args":["a"],"console":"internalConsole","cwd":"/w","justMyCode":true,"program":"/w/p.py","python":["/py","-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"type":"python"}`},
+		}, `{"console":"internalConsole","cwd":"/w","env":{"PYDEVD_INTERRUPT_THREAD_TIMEOUT":"3"},"justMyCode":true,"module":"pkg.mod","python":[` + strconv.Quote(DefaultPython()) + `,"-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":true,"subProcess":true,"type":"python"}`},
+		{Debugpy, func(c LaunchConfig) LaunchConfig {
+			c.Env, c.InterruptTimeout, c.NoSubprocesses = nil, -1, true
+			return c
+		},
+			`{"args":["a"],"console":"internalConsole","cwd":"/w","justMyCode":true,"program":"/w/p.py","python":["/py","-Xfrozen_modules=off"],"redirectOutput":true,"request":"launch","stopOnEntry":false,"subProcess":false,"type":"python"}`},
 		{Dlv, func(c LaunchConfig) LaunchConfig { c.Program = "/w/pkg"; return c },
 			`{"args":["a"],"cwd":"/w","env":{"K":"v"},"mode":"debug","output":"/tmp/dapscope-1234abcd-debug","outputMode":"remote","program":"/w/pkg","request":"launch","stopOnEntry":false}`},
 		{Node, func(c LaunchConfig) LaunchConfig { c.Program, c.Exe = "/w/app.mjs", "/usr/bin/node"; return c },

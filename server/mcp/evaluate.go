@@ -119,6 +119,8 @@ type evaluateArgs struct {
 	FrameID    int     `json:"frame_id,omitempty"`
 	Timeout    float64 `json:"timeout,omitempty" minimum:"0" maximum:"60"`
 	Context    string  `json:"context,omitempty" enum:"repl,watch,hover"`
+	// FrameIDs: with session_id "all" or a tree's root, the frame per session (allprocs.go).
+	FrameIDs map[string]int `json:"frame_ids,omitempty" jsonschema:"per session id, for session_id all or a tree root"`
 }
 
 // EvaluateResult is an evaluated expression.
@@ -137,9 +139,14 @@ type EvaluateResult struct {
 	Text   string `json:"text,omitempty"`
 	Length int    `json:"length,omitempty"`
 	Lines  int    `json:"lines,omitempty"`
+	// Processes: every process's answer (session_id "all" or a tree's root; allprocs.go).
+	Processes *ProcessTable `json:"processes,omitempty"`
 }
 
 func (r *EvaluateResult) text() string {
+	if r.Processes != nil {
+		return r.Processes.Text()
+	}
 	t := r.Expression + " = " + r.Result
 	if r.Type != "" {
 		t += " (" + r.Type + ")"

@@ -61,6 +61,7 @@ type CodeRef struct {
 // StopReport is what the moving tools return.
 type StopReport struct {
 	SessionID     string                   `json:"session_id"`
+	ParentID      string                   `json:"parent_id,omitempty" desc:"a subprocess's session: its parent's"`
 	Status        string                   `json:"status" desc:"paused | running (timed out) | completed | error"`
 	Reason        string                   `json:"reason,omitempty"`
 	Description   string                   `json:"description,omitempty"`
@@ -166,6 +167,17 @@ func (s *Server) waitAndReport(ctx context.Context, c *call, sess *session.Sessi
 		if chunk <= 0 {
 			return s.stopReport(ctx, sess, session.Stop{Running: true})
 		}
+		if len(sess.Children()) > 0 {
+			// A tree of processes: a stop of any child is the answer
+			// (its report's session_id and parent_id say which).
+			if p := sess.PausedInTree(); p != nil && p != sess {
+				if st, err := p.Wait(ctx, chunk); err == nil && !st.Running {
+					s.state(p.ID())
+					return s.stopReport(ctx, p, st)
+				}
+			}
+			chunk = min(chunk, 100*time.Millisecond)
+		}
 		st, err := sess.Wait(ctx, chunk)
 		if err != nil {
 			return nil, err
@@ -179,7 +191,7 @@ func (s *Server) waitAndReport(ctx context.Context, c *call, sess *session.Sessi
 
 // stopReport describes a stop (or running / the end).
 func (s *Server) stopReport(ctx context.Context, sess *session.Session, st session.Stop) (*StopReport, error) {
-	r := &StopReport{SessionID: sess.ID()}
+	r := &StopReport{SessionID: sess.ID(), ParentID: sess.ParentID()}
 	switch {
 	case st.Exited:
 		r.Status = sess.Status()

@@ -324,13 +324,19 @@ func (s *Server) registerFrameTools() {
 		desc:  "Evaluate in a frame (repl runs statements); one past its timeout keeps running.",
 		hints: hints{}, more: "inspect large values with debug_inspect_variable or expand variables_reference with debug_variables"},
 		func(ctx context.Context, c *call, p *evaluateArgs) (*EvaluateResult, error) {
-			sess, err := s.session(p.SessionID)
-			if err != nil {
-				return nil, err
-			}
 			timeout := 10 * time.Second
 			if p.Timeout > 0 {
 				timeout = time.Duration(p.Timeout * float64(time.Second))
+			}
+			if set, err := s.processSet(p.SessionID); err != nil || set != nil {
+				if err != nil {
+					return nil, err
+				}
+				return s.evaluateAll(ctx, set, p, timeout), nil // allprocs.go
+			}
+			sess, err := s.session(p.SessionID)
+			if err != nil {
+				return nil, err
 			}
 			return s.evaluate(ctx, sess, p, timeout) // evaluate.go
 		})

@@ -29,6 +29,8 @@ type inspectArgs struct {
 	Width             int     `json:"width,omitempty" minimum:"40" maximum:"300"`
 	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"default 8192"`
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
+	// FrameIDs: with session_id "all" or a tree's root, the frame per session (allprocs.go).
+	FrameIDs map[string]int `json:"frame_ids,omitempty" jsonschema:"per session id, for session_id all or a tree root"`
 	browseArgs
 }
 
@@ -41,8 +43,10 @@ const defaultInspectBytes = 8 << 10
 type InspectResult struct {
 	*inspect.Result
 	// Page is the selected rows when columns, rows, sort or filter was given.
-	Page  *inspect.Page `json:"page,omitempty"`
-	text_ string
+	Page *inspect.Page `json:"page,omitempty"`
+	// Processes: every process's answer (session_id "all" or a tree's root; allprocs.go).
+	Processes *ProcessTable `json:"processes,omitempty"`
+	text_     string
 }
 
 func (r *InspectResult) text() string { return r.text_ }
@@ -69,8 +73,12 @@ func (s *Server) registerInspectTools() {
 		desc:  "Typed, bounded facts about a value; columns/rows/sort/filter page a table.",
 		hints: hints{readOnly: true, idempotent: true}, more: "ask for fewer max_preview_rows or inspect a column, e.g. df['b']"},
 		func(ctx context.Context, c *call, p *inspectArgs) (*InspectResult, error) {
-			sess, err := s.session(p.SessionID)
+			set, err := s.processSet(p.SessionID) // allprocs.go
 			if err != nil {
+				return nil, err
+			}
+			sess, err := s.session(p.SessionID)
+			if set == nil && err != nil {
 				return nil, err
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
@@ -81,6 +89,9 @@ func (s *Server) registerInspectTools() {
 			}
 			if budget > s.opts.MaxResponseBytes {
 				return nil, argError("max_bytes", "at most %d, this server's response cap (got %d)", s.opts.MaxResponseBytes, budget)
+			}
+			if set != nil {
+				return s.inspectAll(ctx, set, p, o, budget), nil
 			}
 			if p.browseArgs.wanted() {
 				// Statistics follow the selection's columns and filter.

@@ -46,6 +46,11 @@ func (r *SessionsResult) text() string {
 			what = strings.TrimSpace(what + " " + s.Name + " (" + s.DebugType + ")")
 		}
 		fmt.Fprintf(&b, "%s %s %s %s %s", mark, s.ID, s.Origin, s.Status, what)
+		if s.ParentID != "" {
+			fmt.Fprintf(&b, " (child of %s, pid %d)", s.ParentID, s.PID)
+		} else if s.PID != 0 && len(s.Children) > 0 {
+			fmt.Fprintf(&b, " (pid %d, %d children)", s.PID, len(s.Children))
+		}
 		if s.Ended != "" {
 			fmt.Fprintf(&b, " (ended: %s; debug_outcome says how)", s.Ended)
 		}
@@ -79,6 +84,8 @@ type launchArgs struct {
 	Runtime     string             `json:"runtime_executable,omitempty" jsonschema:"node binary"`
 	Wait        *bool              `json:"wait,omitempty"`
 	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
+	// Subprocesses: each child process a session of its own (default true).
+	Subprocesses *bool `json:"subprocesses,omitempty" jsonschema:"follow child processes (default true)"`
 }
 
 type attachArgs struct {
@@ -93,6 +100,8 @@ type attachArgs struct {
 	Wait        *bool              `json:"wait,omitempty"`
 	Timeout     float64            `json:"timeout,omitempty" minimum:"0" maximum:"600"`
 	Connect     float64            `json:"connect_timeout,omitempty" minimum:"0" maximum:"600"`
+	// Subprocesses: each child process a session of its own (default true).
+	Subprocesses *bool `json:"subprocesses,omitempty" jsonschema:"follow child processes (default true)"`
 }
 
 type terminateArgs struct {
@@ -138,7 +147,7 @@ func (s *Server) registerSessionTools() {
 				return nil, &errcode.Error{Code: errcode.LimitExceeded, Message: fmt.Sprintf(
 					"memory budget exhausted (%s of %s held by snapshots and output): cannot capture another session's output", human(used), human(s.opts.MemoryBudget))}
 			}
-			spec := session.LaunchSpec{Adapter: p.Adapter, Program: p.Program, Module: p.Module, Args: p.Args, Env: p.Env, Cwd: p.Cwd, StopOnEntry: p.StopOnEntry, RuntimeExecutable: p.Runtime}
+			spec := session.LaunchSpec{Adapter: p.Adapter, Program: p.Program, Module: p.Module, Args: p.Args, Env: p.Env, Cwd: p.Cwd, StopOnEntry: p.StopOnEntry, RuntimeExecutable: p.Runtime, Subprocesses: p.Subprocesses}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}
@@ -158,7 +167,7 @@ func (s *Server) registerSessionTools() {
 		desc:  "Attach to debugpy (--listen) or node --inspect at host:port, or lldb to a pid.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, Pid: p.Pid, Program: p.Program, ConnectTimeout: time.Duration(p.Connect * float64(time.Second))}
+			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, Pid: p.Pid, Program: p.Program, ConnectTimeout: time.Duration(p.Connect * float64(time.Second)), Subprocesses: p.Subprocesses}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}

@@ -30,6 +30,7 @@ func (s *Session) Terminate(ctx context.Context) error {
 		roots := s.ad.TrackedPIDs()
 		before, groups = descendants(roots), processGroups(roots)
 	}
+	s.endChildren(ctx) // the tree of processes ends with its root (children.go)
 	s.end(ctx)
 	survivors := survivorsOf(before, groups, time.Second)
 	s.mu.Lock()

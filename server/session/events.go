@@ -44,6 +44,8 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.onBreakpointEvent(ev.Body)
 		case adapter.BreakpointErrorEvent:
 			s.onBreakpointError(ev.Body)
+		case "debugpyAttach": // older debugpy's child process (children.go)
+			s.onChildEvent(ev.Body)
 		case adapter.InspectorLostEvent:
 			s.onInspectorLost(ev.Body)
 		case "process":
@@ -52,6 +54,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 				StartMethod     string `json:"startMethod"`
 			}
 			_ = json.Unmarshal(ev.Body, &b)
+			s.setPID(b.SystemProcessID)
 			if !s.attached.Load() && b.StartMethod != "attach" {
 				s.ad.TrackProcess(b.SystemProcessID) // ended with the adapter, even after a crash
 			}

@@ -93,5 +93,7 @@ func initializeArgs(adapterID string) godap.InitializeRequestArguments {
 	return godap.InitializeRequestArguments{
 		ClientID: "dapscope", ClientName: "dapscope", AdapterID: adapterID, Locale: "en-US",
 		LinesStartAt1: true, ColumnsStartAt1: true, PathFormat: "path", SupportsVariableType: true,
+		// debugpy 1.8 asks for a subprocess's session this way (children.go).
+		SupportsStartDebuggingRequest: true,
 	}
 }

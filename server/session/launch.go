@@ -38,6 +38,10 @@ type LaunchSpec struct {
 	// name on PATH, an absolute path, or one relative to the workspace;
 	// "": ManagerOptions.Node). TypeScript needs Node >= 22.6.
 	RuntimeExecutable string `json:"runtime_executable,omitempty"`
+	// Subprocesses: follow the program's subprocesses, each a session of
+	// its own under this one (debugpy; nil: true). False runs them
+	// undebugged.
+	Subprocesses *bool `json:"subprocesses,omitempty"`
 }
 
 // AttachSpec attaches to a debuggee that waits for debuggers on host:port:
@@ -54,6 +58,8 @@ type AttachSpec struct {
 	// ConnectTimeout bounds connecting and the adapter's first answer
 	// (default DefaultConnectTimeout).
 	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
+	// Subprocesses as in LaunchSpec (debugpy; nil: true).
+	Subprocesses *bool `json:"subprocesses,omitempty"`
 }
 
 // DefaultConnectTimeout bounds an attach's connect and first answer.
@@ -126,7 +132,10 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 		Handler: func(ctx context.Context, cmd string, args json.RawMessage) (any, error) {
 			return m.custom(ctx, s, cmd, args)
 		},
-		Reverse: func(cmd string, _ json.RawMessage) (any, error) {
+		Reverse: func(cmd string, args json.RawMessage) (any, error) {
+			if cmd == "startDebugging" && d.Kind() == adapter.Debugpy {
+				return s.onStartDebugging(args) // a subprocess (children.go)
+			}
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
@@ -219,11 +228,15 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 		s.interrupt = m.opts.InterruptTimeout // pydevd interrupts a stuck evaluation
 	}
 	s.mu.Unlock()
+	follow := d.Kind() == adapter.Debugpy && (spec.Subprocesses == nil || *spec.Subprocesses)
+	s.tree.mu.Lock()
+	s.tree.follow = follow
+	s.tree.mu.Unlock()
 
 	cfg := adapter.LaunchConfig{
 		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
 		Exe: exe, Scratch: filepath.Join(os.TempDir(), "dapscope-"+s.id[:8]),
-		InterruptTimeout: m.opts.InterruptTimeout, Workspace: m.opts.Workspace,
+		InterruptTimeout: m.opts.InterruptTimeout, Workspace: m.opts.Workspace, NoSubprocesses: !follow,
 	}
 	if err := s.start(ctx, "launch", d.LaunchArgs(cfg), byFile); err != nil {
 		s.end(context.Background())
@@ -319,6 +332,13 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, err
 	}
 	s.attached.Store(true)
+	if d.Kind() == adapter.Debugpy {
+		follow := spec.Subprocesses == nil || *spec.Subprocesses
+		s.tree.mu.Lock()
+		s.tree.follow = follow
+		s.tree.mu.Unlock()
+		plan.Args["subProcess"] = follow
+	}
 	// Something that accepts the connection but never speaks DAP must not
 	// hold the attach for the whole start-up bound.
 	if err := s.mux.Call(dctx, "initialize", initializeArgs(d.AdapterID()), nil); err != nil {

@@ -261,6 +261,7 @@ func (m *Manager) registerLocked(origin string, d adapter.Driver, ad *adapter.Ad
 	s := newSession(uuid.NewString(), origin, d, ad, mx, sessionConfig{
 		workspace: m.opts.Workspace, opTimeout: m.opts.OpTimeout, outputLimit: m.opts.OutputLimit,
 		noDelay: m.opts.NoDelay, fastWake: !m.opts.DisableFastWake, log: m.log, observe: m.observe,
+		startChild: m.spawnChild,
 	})
 	m.sessions[s.id] = s
 	m.order = append(m.order, s.id)

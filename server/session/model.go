@@ -176,6 +176,12 @@ type Summary struct {
 	Active    bool          `json:"active,omitempty"`
 	// Ended is the outcome's Ended once the run is over.
 	Ended string `json:"ended,omitempty"`
+	// The tree of processes (children.go): the session of the process
+	// that started this one, the debuggee's pid, and the sessions of its
+	// own subprocesses.
+	ParentID string   `json:"parent_id,omitempty"`
+	PID      int      `json:"pid,omitempty"`
+	Children []string `json:"children,omitempty"`
 }
 
 // Info is a full snapshot of a session: its Summary and the rest.

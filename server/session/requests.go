@@ -249,5 +249,9 @@ func (s *Session) SetBreakpoints(ctx context.Context, file string, bps []Breakpo
 	if _, err := validateBreakpoints(filepath.VolumeName(abs)+string(filepath.Separator), bps, "breakpoints"); err != nil {
 		return nil, err
 	}
-	return s.setBreakpoints(ctx, abs, bps)
+	states, err := s.setBreakpoints(ctx, abs, bps)
+	if err == nil {
+		s.childrenSetBreakpoints(ctx, abs, bps) // as in VS Code: the tree's (children.go)
+	}
+	return states, err
 }

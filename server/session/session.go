@@ -29,6 +29,8 @@ type sessionConfig struct {
 	log         *slog.Logger
 	// observe receives the session's lifecycle events, in order.
 	observe func(Event)
+	// startChild starts a child session for a subprocess (children.go).
+	startChild func(parent *Session, cfg map[string]any)
 }
 
 // Session is one live adapter session.
@@ -49,6 +51,7 @@ type Session struct {
 	events     *mux.Subscription // the adapter's events (dropped output counted there)
 	bridge     *bridgeInfo       // set for a session of the editor's own debugger (bridged.go)
 	kernel     *kernelInfo       // set for a session on a live Jupyter kernel (kernel.go)
+	tree       treeInfo          // its parent and children (children.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -211,6 +214,7 @@ func (s *Session) Info() Info {
 			in.Breakpoints = append(in.Breakpoints, bp)
 		}
 	}
+	in.ParentID, in.PID, in.Children = s.treeSummary()
 	in.Outcome = s.reportedOutcomeLocked()
 	if in.Outcome != nil {
 		in.Ended = in.Outcome.Ended
