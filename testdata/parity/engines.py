@@ -36,6 +36,15 @@ def build():
         out.update(dk_con=con, dk_rel=con.from_df(df))
     except ImportError:
         pass
+    try:
+        import dask
+        import dask.array as da
+        import dask.dataframe as dd
+        dask.config.set(scheduler="synchronous")  # the probe's computes run here, in this thread
+        out.update(dask_df=dd.from_pandas(df, npartitions=3), dask_ser=dd.from_pandas(df["price"], npartitions=3),
+                   dask_arr=da.from_array(df["qty"].to_numpy(), chunks=10), np_arr=df["qty"].to_numpy())
+    except ImportError:
+        pass
     return out
 
 
