@@ -9,6 +9,14 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+RAN = []
+
+
+def _record(df):
+    RAN.append(len(df))
+    return df
+
+
 def build():
     import pandas as pd
     d = json.load(open(os.path.join(HERE, "engines.json")))["table"]
@@ -21,7 +29,9 @@ def build():
     try:
         import polars as pl
         p = pl.from_pandas(df)
-        out.update(pl_df=p, pl_ser=p["price"], pl_city=p["city"], pl_lazy=p.lazy().filter(pl.col("qty") > 2))
+        # pl_watch records each run of its plan (RAN): an inspection never runs it unless asked (compute)
+        out.update(pl_df=p, pl_ser=p["price"], pl_city=p["city"], pl_lazy=p.lazy().filter(pl.col("qty") > 2),
+                   pl_watch=p.lazy().map_batches(_record))
     except ImportError:
         pass
     try:
