@@ -122,8 +122,15 @@ def _eng_col_stats(c, n):
         _count(r, 'zeros', a.get('zeros', 0))
         if c.sample:
             _eng_quantiles(c.sample, float(a['min']), float(a['max']), int(a['finite']), r)
+        if a.get('pct'):  # an engine's approximate percentiles (Spark's percentile_approx)
+            r['quantiles'] = dict(('p%d' % p, _num(v, _STAT)) for p, v in zip((5, 25, 50, 75, 95), a['pct']))
+            r['sampled'] = True
+        if a.get('hist'):  # bins counted by the engine
+            r['histogram'] = a['hist']
         if a.get('distinct') is not None:
             r['distinct'] = int(a['distinct'])
+            if a.get('distinct_estimated'):
+                r['distinct_estimated'] = True
         return r
     if c.kind == 'bool':
         t = int(a.get('true', 0))
@@ -145,6 +152,8 @@ def _eng_col_stats(c, n):
         return r
     if c.kind == 'str' and a.get('distinct') is not None:
         r['distinct'] = int(a['distinct'])
+        if a.get('distinct_estimated'):
+            r['distinct_estimated'] = True
     if c.top is not None:
         r['top_values'] = [{'value': _cell(v, 1, _Trunc()), 'count': int(k)} for v, k in c.top[:5]]
     if c.str_len is not None and c.str_len[0] is not None:

@@ -79,7 +79,7 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
     except _ProbeError:
         raise
     except Exception as e:
-        if sel.get('filter'):
+        if sel.get('filter') and B.ok('selection'):
             raise _ProbeError('INVALID_EXPRESSION', 'filter failed: %s: %s' % (_short(type(e)), _cut(str(e), 300, _Trunc())), _FL_HINT)
         raise
     tr = _Trunc()
