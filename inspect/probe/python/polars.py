@@ -192,7 +192,9 @@ def _pl_page(obj, kind, sel, off, lim, B):
         if sort:
             by = _eng_sort_names(names, sort)
             keys = [pl.col(c).fill_nan(None) if kinds[c] == 'float' else pl.col(c) for c in by]  # NaN last, as pandas
-            q = q.sort(keys, descending=[bool(k.get('descending')) for k in sort], nulls_last=True, maintain_order=True)
+            # polars' own stable argsort of the keys, then the positions in that order
+            q = q.select(pl.col('__dapscope_pos').gather(pl.arg_sort_by(keys, descending=[bool(k.get('descending')) for k in sort],
+                                                                         nulls_last=True, maintain_order=True)))
         order = q.select('__dapscope_pos').collect().to_series()
         hit = _eng_cache_put(obj, sel, _EngOrder(order, order.estimated_size()), na)
     else:
