@@ -49,7 +49,7 @@ func BenchmarkEngines(b *testing.B) {
 	}
 	laterFiltered := func() *RowWindow { step++; return &RowWindow{Offset: 1_000 + (step*7_919)%(rows/20), Limit: 100} }
 	first := func() *RowWindow { return &RowWindow{Limit: 100} }
-	hasSpark, _ := h.EvaluateProbe(ctx, EvalRequest{Expression: "str('sdf' in globals())", RawString: true})
+	hasSpark, _ := h.EvaluateProbe(ctx, EvalRequest{Expression: "type(sdf).__name__", RawString: true})
 	type c struct {
 		name string
 		t    Target
@@ -68,7 +68,7 @@ func BenchmarkEngines(b *testing.B) {
 		{"duckdb/sorted_first", cold, "dk10m", func() Selection { return Selection{Sort: []SortKey{{Column: "a"}}, Rows: first()} },
 			"str(len(dk10m.order('a ASC NULLS LAST').limit(100).fetchall()))"},
 	}
-	if hasSpark == "True" {
+	if hasSpark == "DataFrame" {
 		cases = append(cases, c{"spark/filtered_sorted_first", cold, "sdf",
 			func() Selection { return Selection{Filter: "qty > 50", Sort: []SortKey{{Column: "a"}}, Rows: first()} },
 			"str(len(sdf.where('qty > 50').orderBy(__import__('pyspark.sql.functions').sql.functions.col('a').asc_nulls_last()).limit(100).collect()))"})

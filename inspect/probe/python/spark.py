@@ -241,8 +241,16 @@ def _sp_page(df, kind, sel, off, lim, B):
         counts = [F.count(F.lit(1)).alias('n')]
         if expr is not None:
             counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
-        c = df.agg(*counts).collect()[0].asDict()
-        n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
+        # the counts' job runs beside the page's (a thread that inherits the job group)
+        got = {}
+
+        def count():
+            try:
+                got['c'] = df.agg(*counts).collect()[0].asDict()
+            except Exception as e:
+                got['e'] = e
+        th = __import__('pyspark').InheritableThread(target=count)
+        th.start()
         if expr is not None:
             q = q.where(expr)
         if sort:
@@ -250,6 +258,11 @@ def _sp_page(df, kind, sel, off, lim, B):
             keys = [(b.col(x).desc_nulls_last() if k.get('descending') else b.col(x).asc_nulls_last()) for x, k in zip(by, sort)]
             q = q.orderBy(*(keys + [b.col(x).asc_nulls_last() for x in names if x not in by and kinds[x] != 'other']))
         rows = [tuple(r) for r in q.select(*[b.col(x) for x in cols]).offset(off).limit(lim).collect()]
+        th.join()
+        if 'e' in got:
+            raise got['e']
+        c = got['c']
+        n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
     except Exception as e:
         if not B.ok('spark.jobs'):
             raise _ProbeError('INSPECTION_TIMEOUT', 'Spark jobs cancelled at the time budget (%s)' % _short(type(e)),
