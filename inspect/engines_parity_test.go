@@ -59,7 +59,7 @@ var (
 var enginePairs = []enginePair{
 	{"pdf", "pl_df", "polars", nil}, {"pser", "pl_ser", "polars", nil}, {"pcity", "pl_city", "polars", nil},
 	{"pdf", "pa_t", "pyarrow", nil}, {"pdf", "pa_batch", "pyarrow", nil}, {"pser", "pa_ser", "pyarrow", nil}, {"pser", "pa_arr", "pyarrow", nil},
-	{"pdf", "dk_rel", "duckdb", nil},
+	{"pdf", "dk_rel", "duckdb", nil}, {"pdf", "dk_con['sales']", "duckdb", nil},
 	{"pdf", "dask_df", "dask", daskOwn}, {"pser", "dask_ser", "dask", nil}, {"np_arr", "dask_arr", "dask", daskArrayOwn},
 }
 
@@ -161,7 +161,7 @@ func TestEnginesPagesParity(t *testing.T) {
 	ctx := context.Background()
 	opts := Options{Timeout: 10, RequestTimeout: 60}
 	for _, e := range []enginePair{{"pdf", "pl_df", "polars", nil}, {"pdf", "pa_t", "pyarrow", nil}, {"pdf", "pa_batch", "pyarrow", nil},
-		{"pdf", "dk_rel", "duckdb", nil}, {"pdf", "dask_df", "dask", nil}} {
+		{"pdf", "dk_rel", "duckdb", nil}, {"pdf", "dk_con['sales']", "duckdb", nil}, {"pdf", "dask_df", "dask", nil}} {
 		t.Run(e.engine, func(t *testing.T) {
 			testpython.Require(t, e.module)
 			for _, c := range enginePageCases {

@@ -192,7 +192,7 @@ func fuzzEngineFilter(f *testing.F, expr string, modules ...string) {
 		}
 		if expr == "dk_rel" {
 			got, err := h.EvaluateProbe(ctx, EvalRequest{Expression: "str(dk_con.sql('select count(*) from duckdb_tables()').fetchall())", RawString: true})
-			if err != nil || got != "[(0,)]" {
+			if err != nil || got != "[(1,)]" { // the fixture's one table
 				t.Fatalf("filter %q changed the catalog: %s %v", filter, got, err)
 			}
 		}
@@ -203,3 +203,20 @@ func FuzzEngineFilterPolars(f *testing.F) { fuzzEngineFilter(f, "pl_df", "polars
 func FuzzEngineFilterArrow(f *testing.F)  { fuzzEngineFilter(f, "pa_t", "pyarrow") }
 func FuzzEngineFilterDuckDB(f *testing.F) { fuzzEngineFilter(f, "dk_rel", "duckdb") }
 func FuzzEngineFilterDask(f *testing.F)   { fuzzEngineFilter(f, "dask_df", "dask") }
+
+// TestEnginesDuckDBTableByName: a connection's table asked by name is
+// inspected and browsed as a relation; a missing one lists the tables.
+func TestEnginesDuckDBTableByName(t *testing.T) {
+	testpython.Require(t, "pandas", "duckdb")
+	h := startHarness(t, enginesFixture)
+	ctx := context.Background()
+	opts := Options{Timeout: 10, RequestTimeout: 60}
+	r, err := Browse(ctx, h, 0, "dk_con['sales']", Selection{Sort: []SortKey{{Column: "price", Descending: true}}, Rows: &RowWindow{Limit: 3}}, opts)
+	if err != nil || r.Page == nil || r.Page.TotalRows != 36 || len(r.Page.Rows) != 3 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	_, err = Inspect(ctx, h, 0, "dk_con['nope']", opts)
+	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || len(e.AvailableVariables) != 1 || e.AvailableVariables[0] != "sales" {
+		t.Errorf("missing table: %v", err)
+	}
+}

@@ -29,6 +29,7 @@ type inspectArgs struct {
 	Width             int     `json:"width,omitempty" minimum:"40" maximum:"300"`
 	MaxBytes          int     `json:"max_bytes,omitempty" minimum:"2048" maximum:"102400" jsonschema:"default 8192"`
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
+	Compute           bool    `json:"compute,omitempty" jsonschema:"run what a lazy value defers (collect a polars LazyFrame, count a pyarrow Dataset's rows), within timeout"`
 	browseArgs
 }
 
@@ -74,7 +75,7 @@ func (s *Server) registerInspectTools() {
 				return nil, err
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
-				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision}
+				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision, Compute: p.Compute}
 			budget := p.MaxBytes
 			if budget == 0 {
 				budget = defaultInspectBytes

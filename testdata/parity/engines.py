@@ -43,6 +43,7 @@ def build():
     try:
         import duckdb
         con = duckdb.connect()
+        con.from_df(df).create("sales")  # a table, inspected by name: dk_con['sales']
         out.update(dk_con=con, dk_rel=con.from_df(df))
     except ImportError:
         pass

@@ -153,6 +153,23 @@ def _dk_stats(rel, pr, cols, B):
 _ENGINE_INSPECT.update(duckdb_rel=_inspect_duckdb)
 
 
+def _dk_table(con, name, where):
+    """con['name']: a table or view of a DuckDB connection as a relation
+    (con.table / con.view: nothing runs until inspected); a name it does not
+    have lists the ones it has (read from information_schema, bound)."""
+    names = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name LIMIT 50").fetchall()]
+    exists = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
+                         [name]).fetchall()[0][0]
+    if not exists:
+        raise _ProbeError('VARIABLE_NOT_FOUND', '%s has no table or view %r' % (where, name),
+                          'available_variables lists its tables and views', names)
+    try:
+        return con.table(name)
+    except Exception:
+        return con.view(name)
+
+
 class _FBDuck(_FBPolars):
     """DuckDB expression objects: names as ColumnExpression, literals as
     ConstantExpression (bound values), functions by name."""
