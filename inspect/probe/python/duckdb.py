@@ -223,7 +223,9 @@ class _FBDuck(_FBPolars):
 def _dk_page(rel, kind, sel, off, lim, B):
     """A page computed by DuckDB: WHERE (the filter's expression objects),
     ORDER BY the keys with NULLS LAST then the row position (stable),
-    LIMIT/OFFSET; nothing is cached: each page is one query."""
+    LIMIT/OFFSET. Over a table (rowids without gaps) the order is kept as
+    rowids and a later page is a lookup of its 100 rowids; otherwise each
+    page is one query."""
     duckdb = _mod('duckdb')
     C = duckdb.ColumnExpression
     names = [str(c) for c in rel.columns]
@@ -238,24 +240,58 @@ def _dk_page(rel, kind, sel, off, lim, B):
         return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': total,
                 'na': 0, 'rows': page, 'positions': list(range(off, off + len(page))), 'column_count': len(names),
                 'computed': 'computed by DuckDB: 2 queries, %.3g s' % (time.perf_counter() - t0)}
-    r = _dk_pos(rel)
-    na, queries = 0, 1
-    if flt:
-        expr = _fl_compile(flt, kinds, _FBDuck(duckdb))
-        na, total = (int(x or 0) for x in r.aggregate([duckdb.FunctionExpression('count_if', expr.isnull()),
-                                                        duckdb.FunctionExpression('count_if', expr)]).fetchall()[0])
-        r = r.filter(expr)
+    rowid = _dk_rowid(rel, all_rows)
+    hit = _eng_cache_get(rel, sel) if rowid else None
+    queries = 1
+    if hit is None:
+        r = rel.project(*([C(c) for c in names] + [duckdb.SQLExpression('rowid').alias('__dapscope_pos')])) if rowid else _dk_pos(rel)
+        na = 0
+        if flt:
+            expr = _fl_compile(flt, kinds, _FBDuck(duckdb))
+            na, total = (int(x or 0) for x in r.aggregate([duckdb.FunctionExpression('count_if', expr.isnull()),
+                                                            duckdb.FunctionExpression('count_if', expr)]).fetchall()[0])
+            r = r.filter(expr)
+            queries += 1
+        keys = []
+        for c, k in zip(_eng_sort_names(names, sort) if sort else [], sort):
+            e = C(c)
+            keys.append((e.desc() if k.get('descending') else e.asc()).nulls_last())
+        r = r.sort(*(keys + [C('__dapscope_pos').asc()]))
+        if not rowid:  # each page one query
+            page = r.project(*([C(c) for c in cols] + [C('__dapscope_pos')])).limit(lim, off).fetchall()
+            return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': total,
+                    'na': na, 'rows': [p[:-1] for p in page], 'positions': [p[-1] for p in page], 'column_count': len(names),
+                    'computed': 'computed by DuckDB: %d queries, %.3g s' % (queries + 1, time.perf_counter() - t0)}
+        # a table: the order (its rowids) is kept, as pandas' is; a page is then a lookup of its rowids
+        order = r.project(C('__dapscope_pos')).fetch_arrow_table().column(0).combine_chunks()
         queries += 1
-    keys = []
-    for c, k in zip(_eng_sort_names(names, sort) if sort else [], sort):
-        e = C(c)
-        keys.append((e.desc() if k.get('descending') else e.asc()).nulls_last())
-    r = r.sort(*(keys + [C('__dapscope_pos').asc()]))
-    page = r.project(*([C(c) for c in cols] + [C('__dapscope_pos')])).limit(lim, off).fetchall()
-    queries += 1
-    return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': total,
-            'na': na, 'rows': [p[:-1] for p in page], 'positions': [p[-1] for p in page], 'column_count': len(names),
+        hit = _eng_cache_put(rel, sel, _EngOrder(order, order.nbytes), na)
+        cached = False
+    else:
+        cached = True
+    pos = hit['order'].page(off, lim).to_pylist()
+    got = {}
+    if pos:
+        K = duckdb.ConstantExpression
+        for row in rel.project(*([C(c) for c in cols] + [duckdb.SQLExpression('rowid')])).filter(
+                C('rowid').isin(*[K(int(i)) for i in pos])).fetchall():
+            got[row[-1]] = row[:-1]
+        queries += 1
+    return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': int(hit['total']),
+            'na': hit['na'], 'rows': [got[i] for i in pos], 'positions': pos, 'column_count': len(names), 'cached': cached,
             'computed': 'computed by DuckDB: %d queries, %.3g s' % (queries, time.perf_counter() - t0)}
+
+
+def _dk_rowid(rel, n):
+    """Whether rel reads a table whose rowids are its row positions (no
+    gaps: nothing deleted), so an order can be kept as rowids."""
+    if _mod('pyarrow') is None:
+        return False
+    try:
+        m = rel.aggregate('max(rowid)').fetchall()[0][0]
+    except Exception:
+        return False  # not a table (a DataFrame, a query): no rowid
+    return m is not None and int(m) == n - 1
 
 
 _ENGINE_PAGE.update(duckdb_rel=_dk_page)
