@@ -223,9 +223,10 @@ class _FBDuck(_FBPolars):
 def _dk_page(rel, kind, sel, off, lim, B):
     """A page computed by DuckDB: WHERE (the filter's expression objects),
     ORDER BY the keys with NULLS LAST then the row position (stable),
-    LIMIT/OFFSET. Over a table (rowids without gaps) the order is kept as
-    rowids and a later page is a lookup of its 100 rowids; otherwise each
-    page is one query."""
+    LIMIT/OFFSET. Over a table (rowids without gaps) a later page keeps the
+    whole order as rowids and the next later pages are lookups of their
+    rowids; a first page, and every page of another relation, is one
+    query."""
     duckdb = _mod('duckdb')
     C = duckdb.ColumnExpression
     names = [str(c) for c in rel.columns]
@@ -240,7 +241,7 @@ def _dk_page(rel, kind, sel, off, lim, B):
         return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': total,
                 'na': 0, 'rows': page, 'positions': list(range(off, off + len(page))), 'column_count': len(names),
                 'computed': 'computed by DuckDB: 2 queries, %.3g s' % (time.perf_counter() - t0)}
-    rowid = _dk_rowid(rel, all_rows)
+    rowid = _dk_rowid(rel, all_rows)  # a table: positions are rowids (no window over the rows)
     hit = _eng_cache_get(rel, sel) if rowid else None
     queries = 1
     if hit is None:
@@ -257,7 +258,7 @@ def _dk_page(rel, kind, sel, off, lim, B):
             e = C(c)
             keys.append((e.desc() if k.get('descending') else e.asc()).nulls_last())
         r = r.sort(*(keys + [C('__dapscope_pos').asc()]))
-        if not rowid:  # each page one query
+        if not rowid or off == 0:  # one query: DuckDB's top-N for a first page, each page so without rowids
             page = r.project(*([C(c) for c in cols] + [C('__dapscope_pos')])).limit(lim, off).fetchall()
             return {'names': cols, 'dtypes': [dtypes[names.index(c)] for c in cols], 'all_rows': all_rows, 'total': total,
                     'na': na, 'rows': [p[:-1] for p in page], 'positions': [p[-1] for p in page], 'column_count': len(names),
