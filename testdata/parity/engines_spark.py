@@ -13,7 +13,7 @@ def build():
     pdf = engines.build()["pdf"]
     spark = (SparkSession.builder.master("local[2]").appName("dapscope-tests").config("spark.ui.enabled", "false")
              .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
-             .config("spark.ui.showConsoleProgress", "false").getOrCreate())
+             .config("spark.ui.showConsoleProgress", "false").config("spark.sql.codegen.wholeStage", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     import datetime
     import json

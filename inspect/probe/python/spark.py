@@ -3,8 +3,9 @@
 # statistics and the preview run Spark jobs only within the time budget:
 # ONE agg (count, nulls, min, max, mean, stddev_samp, zeros, true counts,
 # string lengths, approx_count_distinct, percentile_approx), then bounded
-# follow-ups (a GROUP BY per text column for top values, a 10-bin
-# histogram, the preview's limit and tail). The jobs run in a job group of
+# follow-ups (a GROUP BY per text column for top values, the 10-bin
+# histograms of every numeric column in one agg, the preview's limit and
+# tail). The jobs run in a job group of
 # their own, cancelled when the budget ends; the result names them
 # ("computed by Spark: 4 jobs, 1.4 s"). Nothing collects a frame whole:
 # every collect is an aggregate, a limit or a tail.
@@ -145,9 +146,7 @@ def _sp_facts(F, df, cols, opts, B, res):
         if not B.ok('statistics.columns[%d:]' % i):
             break
         q = F.col('`%s`' % c.name.replace('`', '``'))
-        if c.kind in ('int', 'float') and c.agg.get('finite'):
-            _sp_histogram(F, df, q, c)
-        elif c.kind in ('str', 'other'):
+        if c.kind in ('str', 'other'):
             try:
                 top = df.where(q.isNotNull()).groupBy(q.alias('v')).count().orderBy(F.desc('count'), F.asc('v')).limit(5).collect()
                 c.top = [(r[0], r[1]) for r in top]
@@ -157,22 +156,31 @@ def _sp_facts(F, df, cols, opts, B, res):
                 c.str_len = (c.agg['lmin'], c.agg['lmax'], c.agg['lmean'])
         if c.agg.get('distinct') is not None:
             c.agg['distinct_estimated'] = True
+    if B.ok('statistics.histograms'):
+        _sp_histograms(F, df, [(i, c) for i, c in enumerate(cols[:_STAT_COLUMNS]) if c.kind in ('int', 'float') and c.agg.get('finite')])
     _eng_statistics(res, cols, n, B, opts)
 
 
-def _sp_histogram(F, df, q, c):
-    """The 10 equal bins between min and max, counted by Spark (one job);
-    the quantiles come from percentile_approx."""
-    lo, hi = float(c.agg['min']), float(c.agg['max'])
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    step = (hi - lo) / 10.0
-    x = q.cast('double')
-    b = F.least(F.floor((x - F.lit(lo)) / F.lit(step)), F.lit(9)).cast('int')
-    fin = ~F.isnan(x) & (F.abs(x) != float('inf')) & x.isNotNull()
-    got = dict((r[0], r[1]) for r in df.where(fin).groupBy(b.alias('b')).count().collect())
-    c.sample = None
-    c.agg['hist'] = {'start': _num(lo, _STAT), 'width': _num(step, _STAT), 'counts': [int(got.get(i, 0)) for i in range(10)]}
+def _sp_histograms(F, df, cols):
+    """The 10 equal bins between min and max of every numeric column,
+    counted by Spark in ONE agg (one job for all of them); the quantiles
+    come from percentile_approx."""
+    aggs, specs = [], []
+    for i, c in cols:
+        lo, hi = float(c.agg['min']), float(c.agg['max'])
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        step = (hi - lo) / 10.0
+        x = F.col('`%s`' % c.name.replace('`', '``')).cast('double')
+        fin = ~F.isnan(x) & (F.abs(x) != float('inf')) & x.isNotNull()
+        b = F.when(fin, F.least(F.floor((x - F.lit(lo)) / F.lit(step)), F.lit(9)).cast('int'))
+        aggs += [F.count(F.when(b == k, 1)).alias('%d:%d' % (i, k)) for k in range(10)]
+        specs.append((i, c, lo, step))
+    if not aggs:
+        return
+    row = df.agg(*aggs).collect()[0].asDict()
+    for i, c, lo, step in specs:
+        c.agg['hist'] = {'start': _num(lo, _STAT), 'width': _num(step, _STAT), 'counts': [int(row['%d:%d' % (i, k)]) for k in range(10)]}
 
 
 _ENGINE_INSPECT.update(spark_df=_inspect_spark)
