@@ -25,6 +25,7 @@ type inspectFlags struct {
 	noStats   *bool
 	maxBytes  *int
 	deep      *bool
+	compute   *bool
 	precision *string
 }
 
@@ -40,6 +41,7 @@ func (f *inspectFlags) register(fs *flag.FlagSet, filterHelp string) {
 	f.noStats = fs.Bool("no-stats", false, "skip statistics")
 	f.maxBytes = fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024), dropping tail rows, preview rows, histograms, quantiles, then columns; the result's budget says what went")
 	f.deep = fs.Bool("deep-memory", false, "measure object memory deeply")
+	f.compute = fs.Bool("compute", false, "run what a lazy value defers: collect a polars LazyFrame, count a pyarrow Dataset's rows (within --timeout)")
 	f.precision = fs.String("precision", "short", "floats in statistics and preview: short (4 significant digits) or full (exact)")
 }
 
@@ -48,7 +50,7 @@ func (f *inspectFlags) register(fs *flag.FlagSet, filterHelp string) {
 // given).
 func (f *inspectFlags) read(format string) (inspect.Options, *inspect.Selection, int, error) {
 	opts := inspect.Options{MaxPreviewRows: f.rows.preview, MaxPreviewItems: *f.items, Timeout: *f.budget, Format: format,
-		DeepMemory: *f.deep, Precision: *f.precision}
+		DeepMemory: *f.deep, Compute: *f.compute, Precision: *f.precision}
 	if *f.noStats {
 		opts.IncludeStatistics = inspect.Bool(false)
 	}

@@ -70,6 +70,8 @@ type Page struct {
 	// value compared): they are not in the page, and not in TotalRows.
 	FilterNA int64     `json:"filter_na_rows,omitempty"`
 	Sort     []SortKey `json:"sort,omitempty"`
+	// Computed names what an engine ran for the page (DuckDB, Spark, Dask).
+	Computed string `json:"computed,omitempty"`
 }
 
 // PageColumn is a column of a page.

@@ -56,6 +56,11 @@ type Options struct {
 	// describes the whole table, the statistics say what they cover
 	// (Statistics.Rows, Statistics.ColumnScope). Python probe only.
 	StatsOf *Selection `json:"stats_of,omitempty"`
+	// Compute lets an inspection run what a lazy value defers: a polars
+	// LazyFrame is collected, a pyarrow Dataset's rows counted and its
+	// fragments listed (bounded by Timeout; the result names what ran).
+	// Without it a lazy value gives its schema and plan only. Python probe.
+	Compute bool `json:"compute,omitempty"`
 }
 
 // Precisions.

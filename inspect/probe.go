@@ -287,6 +287,9 @@ func probeOptions(o Options) map[string]any {
 		"timeout":            o.Timeout,
 		"precision":          o.Precision,
 	}
+	if o.Compute {
+		m["compute"] = true
+	}
 	if sel := o.StatsOf; sel != nil && (len(sel.Columns) > 0 || sel.Filter != "") {
 		m["stats_of"] = map[string]any{"columns": sel.Columns, "filter": sel.Filter}
 	}

@@ -139,6 +139,10 @@ type Structure struct {
 	Attrs     []Attribute `json:"attrs,omitempty"`
 	// MemoryBytes is shallow unless MemoryDeep; MemoryEstimated flags a
 	// shallow figure that underestimates (object columns).
+	// Engine: what a data engine (polars, pyarrow, DuckDB, Spark, Dask)
+	// says of its value (engine_model.go).
+	Engine *EngineFacts `json:"engine,omitempty"`
+
 	MemoryBytes     *int64 `json:"memory_bytes,omitempty"`
 	MemoryDeep      bool   `json:"memory_deep,omitempty"`
 	MemoryEstimated bool   `json:"memory_estimated,omitempty"`
@@ -302,7 +306,10 @@ type Statistics struct {
 	Rows        string `json:"rows,omitempty"`
 	ColumnScope string `json:"column_scope,omitempty"`
 	// Skipped says why statistics were not computed.
-	Skipped       string `json:"skipped,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+	// Computed names what an engine ran for these statistics ("computed
+	// by Spark: 2 jobs, 1.4 s").
+	Computed      string `json:"computed,omitempty"`
 	DuplicateRows *int64 `json:"duplicate_rows,omitempty"`
 	// DuplicateRowsBy: "row hashes" past the exact bound;
 	// DuplicateRowsNotComputed: why there is no count.

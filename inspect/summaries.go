@@ -28,7 +28,7 @@ type ValueSummary struct {
 	// Fingerprint changes when the value's content changes, even where its
 	// summary does not (SummaryOptions.Fingerprints).
 	Fingerprint     string   `json:"fp,omitempty"`
-	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset polars_df polars_series arrow_table object function class module
+	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset engine_lazy object function class module
 	Type            string   `json:"type,omitempty"`
 	Value           string   `json:"value,omitempty"` // scalars and text: a bounded repr
 	Len             *int64   `json:"len,omitempty"`
@@ -64,7 +64,7 @@ type ValueSummary struct {
 // adapter's own repr (a table, an array, a tensor).
 func (v ValueSummary) Recognized() bool {
 	switch v.Kind {
-	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "polars_df", "polars_series", "arrow_table",
+	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "engine_lazy",
 		"model", "state_dict":
 		return true
 	}
@@ -77,6 +77,7 @@ func (v ValueSummary) Recognized() bool {
 func LibraryType(t string) bool {
 	switch t {
 	case "DataFrame", "Series", "ndarray", "Tensor", "Parameter", "DataArray", "Dataset", "Table",
+		"LazyFrame", "RecordBatch", "ChunkedArray", "DuckDBPyRelation",
 		"Sequential", "ModuleList", "ModuleDict":
 		return true
 	}
@@ -236,13 +237,15 @@ func (v ValueSummary) Line() string {
 			return fmt.Sprintf("%s[%s]", short, commas(*v.Len))
 		}
 		return short
-	case "dataframe", "polars_df", "arrow_table":
+	case "engine_lazy": // a data engine's value nothing has run for: "LazyFrame 7 columns · lazy, not collected"
+		return short + " " + v.Value
+	case "dataframe":
 		add(short + " " + dims(v.Shape))
 		add(nullText(v))
 		if v.Memory != nil {
 			add(MemoryText(*v.Memory, v.MemoryEstimated))
 		}
-	case "series", "index", "polars_series", "ndarray", "dataarray", "tensor":
+	case "series", "index", "ndarray", "dataarray", "tensor":
 		head := short
 		if v.Dtype != "" {
 			head += " " + v.Dtype

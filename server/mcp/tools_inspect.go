@@ -31,6 +31,7 @@ type inspectArgs struct {
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	// FrameIDs: with session_id "all" or a tree's root, the frame per session (allprocs.go).
 	FrameIDs map[string]int `json:"frame_ids,omitempty" jsonschema:"per session id, for session_id all or a tree root"`
+	Compute  bool           `json:"compute,omitempty" jsonschema:"run what a lazy value defers (collect a polars LazyFrame, count a pyarrow Dataset's rows), within timeout"`
 	browseArgs
 }
 
@@ -82,7 +83,7 @@ func (s *Server) registerInspectTools() {
 				return nil, err
 			}
 			o := inspect.Options{MaxPreviewRows: p.MaxPreviewRows, MaxPreviewItems: p.MaxPreviewItems, IncludeStatistics: p.IncludeStatistics,
-				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision}
+				DeepMemory: p.DeepMemory, Timeout: p.Timeout, Format: p.Format, Precision: p.Precision, Compute: p.Compute}
 			budget := p.MaxBytes
 			if budget == 0 {
 				budget = defaultInspectBytes

@@ -39,13 +39,9 @@ def _classify(obj):
             return 'model'
         if _is_state_dict(obj):
             return 'state_dict'
-    if _mod('polars') is not None:
-        if _is(obj, 'polars', 'DataFrame'):
-            return 'polars_df'
-        if _is(obj, 'polars', 'Series'):
-            return 'polars_series'
-    if _mod('pyarrow') is not None and _is(obj, 'pyarrow', 'Table'):
-        return 'arrow_table'
+    ek = _engine_classify(obj)  # polars, pyarrow, DuckDB, Spark, Dask (engines.py)
+    if ek is not None:
+        return ek
     if _mod('xarray') is not None:
         if _is(obj, 'xarray', 'DataArray'):
             return 'dataarray'
@@ -105,7 +101,7 @@ _BY_KIND = {
     'numpy_scalar': _inspect_numpy_scalar, 'dataframe': _inspect_dataframe, 'series': _inspect_series,
     'index': _inspect_index, 'ndarray': _inspect_ndarray, 'tensor': _inspect_tensor,
     'model': _inspect_model, 'state_dict': _inspect_state_dict,
-    'arrow_table': _inspect_arrow, 'dataarray': _inspect_dataarray, 'dataset': _inspect_dataset, 'object': _inspect_object, 'callable': _inspect_callable,
+    'dataarray': _inspect_dataarray, 'dataset': _inspect_dataset, 'object': _inspect_object, 'callable': _inspect_callable,
     'class': _inspect_class, 'module': _inspect_module, 'unknown': _inspect_unknown,
 }
 _BY_KIND_WITH_KIND = dict(
@@ -116,8 +112,7 @@ _BY_KIND_WITH_KIND = dict(
 
 # Values whose preview cells get 4 significant digits (containers and
 # objects keep 6: their items are values a user compares, e.g. in diffs).
-_TABLE_KINDS = frozenset(('dataframe', 'series', 'index', 'ndarray', 'tensor', 'arrow_table', 'dataarray', 'dataset',
-                          'polars_df', 'polars_series'))
+_TABLE_KINDS = frozenset(('dataframe', 'series', 'index', 'ndarray', 'tensor', 'dataarray', 'dataset') + tuple(_ENGINE_DETECTED))
 
 
 def _inspect(obj, opts, B, res):
@@ -126,9 +121,8 @@ def _inspect(obj, opts, B, res):
     res['type'] = _tname(type(obj))
     if kind == 'numpy_scalar':
         res['detected_type'] = {'b': 'bool', 'i': 'int', 'u': 'int', 'f': 'float', 'c': 'complex'}.get(obj.dtype.kind, 'unknown')
-    elif kind in ('polars_df', 'polars_series'):
-        res['detected_type'] = 'dataframe' if kind == 'polars_df' else 'series'
-        _inspect_polars(obj, opts, B, res, kind == 'polars_df')
+    elif kind in _ENGINE_DETECTED:
+        _inspect_engine(obj, kind, opts, B, res)
         return
     else:
         res['detected_type'] = kind

@@ -1,5 +1,5 @@
 # dapscope Python probe: other data libraries: xarray DataArrays and
-# Datasets, polars and pyarrow tables (torch: torch.py).
+# Datasets, (polars, pyarrow, DuckDB, Spark, Dask: engines.py and one file each; torch: torch.py).
 
 # ---------------------------------------------------------------- other libraries
 
@@ -115,51 +115,3 @@ def _inspect_dataset(ds, opts, B, res):
         pass
     if ds.attrs:
         st['attrs'] = _xr_attrs(ds.attrs)
-
-
-def _inspect_polars(df, opts, B, res, is_df):
-    st = res['structure'] = {}
-    try:
-        if is_df:
-            st['shape'] = [int(x) for x in df.shape]
-            st['column_count'] = int(df.width)
-            st['columns'] = [{'name': str(n), 'dtype': str(d)} for n, d in zip(df.columns, df.dtypes)]
-            try:
-                nulls = df.null_count().row(0)
-                for c, k in zip(st['columns'], nulls):
-                    c['null_count'] = int(k)
-            except Exception:
-                pass
-            rows = int(opts.get('max_preview_rows', 5))
-            tr = _Trunc()
-            head = df.head(rows)
-            res['preview'] = {'columns': [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]],
-                              'head': [{'index': i, 'values': [_cell(x, 1, tr) for x in r[:_PREVIEW_COLUMNS]]} for i, r in enumerate(head.rows())]}
-        else:
-            st['shape'] = [int(len(df))]
-            st['length'] = int(len(df))
-            st['dtype'] = str(df.dtype)
-            st['series_name'] = str(df.name)
-            tr = _Trunc()
-            res['preview'] = {'items': [{'index': i, 'value': _cell(x, 1, tr)} for i, x in enumerate(df.head(int(opts.get('max_preview_items', 10))).to_list())]}
-        st['memory_bytes'] = int(df.estimated_size())
-        st['memory_estimated'] = True
-    except Exception as e:
-        res['warnings'].append('polars inspection failed: %s' % _short(type(e)))
-
-
-def _inspect_arrow(tb, opts, B, res):
-    st = res['structure'] = {}
-    try:
-        st['shape'] = [int(tb.num_rows), int(tb.num_columns)]
-        st['column_count'] = int(tb.num_columns)
-        st['columns'] = [{'name': str(f.name), 'dtype': str(f.type), 'null_count': int(tb.column(i).null_count)}
-                         for i, f in enumerate(tb.schema)]
-        st['memory_bytes'] = int(tb.nbytes)
-        rows = int(opts.get('max_preview_rows', 5))
-        tr = _Trunc()
-        head = tb.slice(0, rows).to_pylist()
-        names = [c['name'] for c in st['columns'][:_PREVIEW_COLUMNS]]
-        res['preview'] = {'columns': names, 'head': [{'index': i, 'values': [_cell(r.get(n), 1, tr) for n in names]} for i, r in enumerate(head)]}
-    except Exception as e:
-        res['warnings'].append('pyarrow inspection failed: %s' % _short(type(e)))

@@ -92,6 +92,8 @@ def _getitem(obj, key, where):
                 keys.append(k if isinstance(k, str) else repr(k))
             raise _ProbeError('VARIABLE_NOT_FOUND', miss, 'available_variables lists its first keys', keys)
         return dict.__getitem__(obj, key)
+    if isinstance(key, str) and _mod('duckdb') is not None and type(obj).__name__ == 'DuckDBPyConnection':
+        return _dk_table(obj, key, where)  # a connection's table or view by name (duckdb.py)
     if _is(obj, 'pandas', 'DataFrame'):
         try:
             return obj[key]

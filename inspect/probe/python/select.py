@@ -254,11 +254,14 @@ def _select(L, G, args_json):
     _set_precision(args.get('precision') == 'full', _CELL)
     B = _Budget(float(args.get('timeout', 2.0)))
     pd, np = _mod('pandas'), _mod('numpy')
-    if pd is None or np is None:
-        raise _ProbeError('INVALID_ARGUMENT', 'browsing rows needs pandas and numpy in the debuggee')
     if _SEL['gen'] != args.get('gen'):
         _SEL.update(gen=args.get('gen'), cache={}, bytes=0)
     obj = _resolve(L, G, path)
+    ek = _engine_classify(obj)  # an engine's table: pages computed by the engine (select_engines.py)
+    if ek is not None:
+        return _engine_select(obj, ek, sel, args, B, path, t0)
+    if pd is None or np is None:
+        raise _ProbeError('INVALID_ARGUMENT', 'browsing rows needs pandas and numpy in the debuggee')
     df, kind = _sel_frame(obj, pd)
     n = len(df)
     rows = sel.get('rows') or {}

@@ -2,7 +2,7 @@
 # One line per value for the editor's own views and agents' stop reports,
 # many values per call. Unlike _inspect these run NO user code: a value is
 # classified by its type's MRO only; builtins are shown by value, known
-# library types (pandas, numpy, torch, xarray, polars, pyarrow) through
+# library types (pandas, numpy, torch, xarray, data engines) through
 # their own cheap accessors, anything else by class name and attribute
 # count (read from __dict__ without __getattribute__, __repr__ or __len__).
 
@@ -33,11 +33,13 @@ def _sum_kind(t, obj=None):
                                ('pandas', 'Index', 'index'), ('numpy', 'ndarray', 'ndarray'),
                                ('numpy', 'generic', 'numpy_scalar'), ('torch', 'Tensor', 'tensor'),
                                ('torch.nn', 'Module', 'model'),
-                               ('xarray', 'DataArray', 'dataarray'), ('xarray', 'Dataset', 'dataset'),
-                               ('polars', 'DataFrame', 'polars_df'), ('polars', 'Series', 'polars_series'),
-                               ('pyarrow', 'Table', 'arrow_table')):
+                               ('xarray', 'DataArray', 'dataarray'), ('xarray', 'Dataset', 'dataset')):
         if _mod(prefix) is not None and _type_is(t, prefix, name):
             return kind
+    for mod, checks in _ENGINE_TYPES:  # data engines (engines.py)
+        for prefix, name, kind in checks if _mod(mod) is not None else ():
+            if _type_is(t, prefix, name):
+                return kind
     if t is type or _type_is(t, 'builtins', 'type'):
         return 'class'
     if t.__name__ in ('function', 'builtin_function_or_method', 'method', 'module'):
@@ -160,8 +162,8 @@ def _sum_one(obj):
     elif kind == 'dataset':
         out['dims'] = [[str(k), int(v)] for k, v in obj.sizes.items()]
         out['len'] = len(obj.data_vars)
-    elif kind in ('polars_df', 'polars_series', 'arrow_table'):
-        out['shape'] = list(obj.shape)
+    elif kind in _ENGINE_DETECTED:
+        _eng_sum(obj, kind, out)
     elif kind == 'object':
         try:
             d = object.__getattribute__(obj, '__dict__')

@@ -1,0 +1,111 @@
+# dapscope Python probe: pages of engine tables (polars, pyarrow, DuckDB,
+# Spark, Dask) computed by the engine itself; the page has select.py's
+# shape (kind, total_rows, all_rows, positions, columns, rows…), so every
+# surface browses an engine's table as it browses a DataFrame. An engine's
+# page function returns {names, dtypes, rows, positions, total, all_rows,
+# na, cached}; orders it computed are kept in select.py's cache.
+
+
+def _eng_cache_key(obj, sel):
+    return (id(obj), 'engine', json.dumps([sel.get('filter'), sel.get('sort')], sort_keys=True, default=str))
+
+
+def _eng_cache_get(obj, sel):
+    key = _eng_cache_key(obj, sel)
+    hit = _SEL['cache'].get(key)
+    if hit is None:
+        return None
+    if not _sel_same(hit, obj, _eng_version(obj)):
+        _SEL['bytes'] -= _SEL['cache'].pop(key)['order'].nbytes
+        return None
+    _SEL['tick'] += 1
+    hit['tick'] = _SEL['tick']
+    return hit
+
+
+class _EngOrder(object):
+    """An order kept in the engine's own array (a polars Series, a
+    pyarrow Array: no numpy needed), sliced per page."""
+    __slots__ = ('a', 'nbytes')
+
+    def __init__(self, a, nbytes):
+        self.a, self.nbytes = a, int(nbytes)
+
+    def __len__(self):
+        return len(self.a)
+
+    def page(self, off, lim):
+        return self.a.slice(off, max(0, min(lim, len(self.a) - off))) if off < len(self.a) else self.a.slice(0, 0)
+
+
+def _eng_cache_put(obj, sel, order, na):
+    """order: an _EngOrder."""
+    key = _eng_cache_key(obj, sel)
+    _SEL['tick'] += 1
+    hit = _SEL['cache'][key] = {'order': order, 'total': len(order), 'full': True, 'na': int(na),
+                                'tick': _SEL['tick'], 'ref': _sel_hold(obj), 'version': _eng_version(obj)}
+    _SEL['bytes'] += order.nbytes
+    while _SEL['bytes'] > _SEL_LIMIT and len(_SEL['cache']) > 1:
+        old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k]['tick'])
+        _SEL['bytes'] -= _SEL['cache'].pop(old)['order'].nbytes
+    return hit
+
+
+def _eng_version(obj):
+    """A fingerprint of an engine value: its type, its shape where free,
+    and its column names."""
+    v = [id(type(obj))]
+    for a in ('shape', 'columns'):
+        try:
+            x = getattr(obj, a)
+            v.append(tuple(x) if isinstance(x, (list, tuple)) else x)
+        except Exception:
+            pass
+    return tuple(v)
+
+
+_ENGINE_PAGE = {}
+
+
+def _engine_select(obj, kind, sel, args, B, path, t0):
+    rows = sel.get('rows') or {}
+    off = max(0, int(rows.get('offset', 0)))
+    lim = min(_MAX_PAGE, max(0, int(rows.get('limit', 100))))
+    f = _ENGINE_PAGE.get(kind)
+    if f is None:
+        raise _ProbeError('INVALID_ARGUMENT', 'a %s cannot be browsed by rows' % _short(type(obj)))
+    try:
+        p = f(obj, kind, sel, off, lim, B)
+    except _ProbeError:
+        raise
+    except Exception as e:
+        if sel.get('filter') and B.ok('selection'):
+            raise _ProbeError('INVALID_EXPRESSION', 'filter failed: %s: %s' % (_short(type(e)), _cut(str(e), 300, _Trunc())), _FL_HINT)
+        raise
+    tr = _Trunc()
+    page = {
+        'kind': _ENGINE_DETECTED[kind] if _ENGINE_DETECTED[kind] != 'ndarray' else 'ndarray',
+        'total_rows': int(p['total']), 'all_rows': int(p['all_rows']), 'offset': off, 'limit': lim,
+        'positions': [int(x) for x in p['positions']],
+        'columns': [{'name': n, 'dtype': d} for n, d in zip(p['names'], p['dtypes'])],
+        'column_count': int(p.get('column_count', len(p['names']))),
+        'cached': bool(p.get('cached')),
+    }
+    if sel.get('filter'):
+        page['filter'] = sel['filter']
+        if p.get('na'):
+            page['filter_na_rows'] = int(p['na'])
+    if sel.get('sort'):
+        page['sort'] = sel['sort']
+    if p.get('computed'):
+        page['computed'] = p['computed']
+    page['rows'] = [[_cell(x, 1, tr) for x in r] for r in p['rows']]
+    res = {'name': _path_str(path), 'type': _tname(type(obj))}
+    if tr.hit:
+        res['warnings'] = ['some cells were shortened']
+    if not B.ok('selection'):
+        res['partial'] = True
+        res['timed_out'] = B.timed_out
+    res['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
+    res['page'] = page
+    return json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))

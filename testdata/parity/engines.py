@@ -1,0 +1,64 @@
+# engines.py: the same table (engines.json: nulls, strings, dates, a
+# categorical) in pandas and in each data engine the interpreter has, for
+# TestEnginesParity (inspect/engines_parity_test.go). pandas holds the
+# missing values as nullable dtypes (Int64, Float64, NaT, a categorical's
+# -1), the engines as their own nulls.
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+RAN = []
+
+
+def _record(df):
+    RAN.append(len(df))
+    return df
+
+
+def build():
+    import pandas as pd
+    d = json.load(open(os.path.join(HERE, "engines.json")))["table"]
+    df = pd.DataFrame(d)
+    df = df.astype({"id": "Int64", "price": "Float64", "qty": "int64", "ok": "bool"})
+    df["city"] = df["city"].astype(object).where(df["city"].notna(), None)
+    df["kind"] = pd.Categorical(df["kind"])
+    df["day"] = pd.to_datetime(df["day"])
+    out = {"pdf": df, "pser": df["price"], "pcity": df["city"]}
+    try:
+        import polars as pl
+        p = pl.from_pandas(df)
+        # pl_watch records each run of its plan (RAN): an inspection never runs it unless asked (compute)
+        out.update(pl_df=p, pl_ser=p["price"], pl_city=p["city"], pl_lazy=p.lazy().filter(pl.col("qty") > 2),
+                   pl_watch=p.lazy().map_batches(_record))
+    except ImportError:
+        pass
+    try:
+        import pyarrow as pa
+        t = pa.Table.from_pandas(df, preserve_index=False)
+        out.update(pa_t=t, pa_batch=t.combine_chunks().to_batches()[0], pa_ser=t.column("price"), pa_arr=t.column("price").combine_chunks())
+    except ImportError:
+        pass
+    try:
+        import duckdb
+        con = duckdb.connect()
+        con.from_df(df).create("sales")  # a table, inspected by name: dk_con['sales']
+        out.update(dk_con=con, dk_rel=con.from_df(df))
+    except ImportError:
+        pass
+    try:
+        import dask
+        import dask.array as da
+        import dask.dataframe as dd
+        dask.config.set(scheduler="synchronous")  # the probe's computes run here, in this thread
+        out.update(dask_df=dd.from_pandas(df, npartitions=3), dask_ser=dd.from_pandas(df["price"], npartitions=3),
+                   dask_arr=da.from_array(df["qty"].to_numpy(), chunks=10), np_arr=df["qty"].to_numpy())
+    except ImportError:
+        pass
+    return out
+
+
+if __name__ == "__main__" and not os.environ.get("DAPSCOPE_FIXTURE_NO_MAIN"):
+    locals().update(build())
+    print("built")  # BREAK
