@@ -34,8 +34,6 @@ var engineOwn = map[string]string{
 	"statistics.duplicate_rows":               "pandas' row hashes; no engine computes it (a GROUP BY of every column)",
 	"statistics.columns[].element_types":      "the Python types of an object column's cells; an engine's column has one type",
 	"statistics.element_types":                "the same, for a one-column value",
-	"statistics.columns[].std":                "the engines' std is the sample's (ddof=1); pandas' std here is ddof=0 until the statistics branch (ddof=1) is merged: then drop this entry",
-	"statistics.std":                          "the same, for a one-column value",
 	"statistics.columns[].distinct_estimated": "an engine's distinct count is exact (count(DISTINCT), n_unique) where pandas' is estimated above the sample",
 }
 

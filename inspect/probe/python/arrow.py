@@ -85,7 +85,7 @@ def _pa_col_facts(pa, pc, c, col, stats):
                 cats = [str(x) for x in vals.to_pylist()]
                 top = sorted(range(len(vc)), key=lambda i: (-int(counts[i]), cats[i]))[:5]
             c.top = [(vals[int(i)].as_py(), int(counts[i])) for i in top]
-            if c.kind == 'str':
+            if c.kind in ('str', 'cat'):
                 a['distinct'] = len(vc)
         except Exception:
             pass

@@ -162,7 +162,6 @@ def _dask_followups(dask, df, meta, cols, B):
         if c.kind == 'cat':
             c.categories = len(meta[c.name].cat.categories) if hasattr(meta[c.name], 'cat') else None
             c.ordered = bool(meta[c.name].cat.ordered)
-            c.agg.pop('distinct', None)
     return 1
 
 
@@ -200,7 +199,7 @@ def _inspect_dask_array(a, opts, B, res):
     _count(r, 'nan_count', nan)
     if int(n_fin):
         r['min'], r['max'] = (_num(mn, _STAT), _num(mx, _STAT)) if a.dtype.kind == 'f' else (_exact(mn), _exact(mx))
-        r['mean'], r['std'] = _num(mean, _STAT), _num(std, _STAT)
+        r['mean'], r['std'], r['ddof'] = _num(mean, _STAT), _num(std, _STAT), 1
         _count(r, 'zeros', zeros)
         k = -(-int(a.size) // _SAMPLE)  # every k-th element of the flat array (known chunks), the finite ones
         sample = [x for x in flat[::k].astype('float64').compute().tolist() if math.isfinite(x)]

@@ -146,7 +146,6 @@ def _dk_stats(rel, pr, cols, B):
             if c.kind == 'cat':
                 c.ordered = False  # an ENUM compares by its order, but is a pandas Categorical unordered
                 c.categories = c.dtype.count("'") // 2 or c.agg.get('distinct')
-                c.agg.pop('distinct', None)
     return ran
 
 

@@ -118,7 +118,7 @@ def _eng_col_stats(c, n):
             r['min'], r['max'] = _exact(a['min']), _exact(a['max'])
         r['mean'] = _num(a['mean'], _STAT)
         if a.get('std') is not None:
-            r['std'] = _num(a['std'], _STAT)
+            r['std'], r['ddof'] = _num(a['std'], _STAT), 1
         _count(r, 'zeros', a.get('zeros', 0))
         if c.sample:
             _eng_quantiles(c.sample, float(a['min']), float(a['max']), int(a['finite']), r)
@@ -150,7 +150,7 @@ def _eng_col_stats(c, n):
             if a.get(k) is not None:
                 r[k] = _cell(a[k], 1, _Trunc())
         return r
-    if c.kind == 'str' and a.get('distinct') is not None:
+    if c.kind in ('str', 'cat') and a.get('distinct') is not None:
         r['distinct'] = int(a['distinct'])
         if a.get('distinct_estimated'):
             r['distinct_estimated'] = True

@@ -105,7 +105,6 @@ def _pl_columns(pl, df, B, opts, stats=True):
                 dt = schema[c.name]
                 c.ordered = isinstance(dt, pl.Enum)
                 c.categories = len(dt.categories) if c.ordered else c.agg.get('distinct')
-                c.agg.pop('distinct', None)
     return cols
 
 
