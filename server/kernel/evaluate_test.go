@@ -115,7 +115,7 @@ func takeSnapshot(t *testing.T, u *userClient) userSnapshot {
 
 // traces lists what changed between two snapshots beyond the effects of the
 // snapshot cell itself (one In entry, one count, its _iN name). The cell's
-// own N is len(In)-1 (In[0] is ''): the execution count it reads is N on
+// own N is len(In)-1 (In[0] is ”): the execution count it reads is N on
 // IPython 8 and before, N+1 on IPython 9 (which counts before running).
 func traces(a, b userSnapshot, marker string) []string {
 	var out []string
