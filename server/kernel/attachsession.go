@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
@@ -182,6 +183,10 @@ func attachError(err error) error {
 	case errors.As(err, &se) && (se.Status == 401 || se.Status == 403):
 		return &errcode.Error{Code: errcode.InvalidArgument, Field: "token", Message: err.Error(),
 			Hint: "give the server's token in a private token file or JUPYTER_TOKEN"}
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET):
+		// The message names the server's URL (never its token).
+		return &errcode.Error{Code: errcode.NotFound, Field: "server_url", Message: err.Error(),
+			Hint: "no Jupyter Server listens there: check the URL (jupyter server list)"}
 	case errors.Is(err, ErrSignature):
 		return &errcode.Error{Code: errcode.InvalidArgument, Field: "connection_file", Message: err.Error()}
 	case errors.Is(err, ErrDead):
