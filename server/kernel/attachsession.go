@@ -190,9 +190,11 @@ func attachError(err error) error {
 	case errors.Is(err, ErrSignature):
 		return &errcode.Error{Code: errcode.InvalidArgument, Field: "connection_file", Message: err.Error()}
 	case errors.Is(err, ErrDead):
-		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error()}
+		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error(), Hint: hintKernelDead}
+	case errors.Is(err, ErrNotKernelReply), errors.Is(err, ErrFrameTooLarge):
+		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error(), Hint: hintNotKernel}
 	case errors.Is(err, ErrNotAnswering), errors.Is(err, context.DeadlineExceeded):
-		return &errcode.Error{Code: errcode.Timeout, Message: err.Error()}
+		return &errcode.Error{Code: errcode.Timeout, Message: err.Error(), Hint: hintKernelTimeout}
 	}
 	return typed(err)
 }
