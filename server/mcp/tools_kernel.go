@@ -82,7 +82,17 @@ type KernelAttachResult struct {
 
 func (r *KernelAttachResult) text() string {
 	k := r.Kernel
-	head := fmt.Sprintf("kernel %s (%s, %s) attached: session %s\n", k.ID, k.Language, firstOf(k.Notebook, k.ConnectionFile), r.SessionID)
+	var about []string // "(python, sales.ipynb)"; a server kernel without a notebook names its server
+	for _, x := range []string{firstOf(k.Language, k.KernelName), firstOf(k.Notebook, k.ConnectionFile, k.Server)} {
+		if x != "" {
+			about = append(about, x)
+		}
+	}
+	paren := ""
+	if len(about) > 0 {
+		paren = " (" + strings.Join(about, ", ") + ")"
+	}
+	head := fmt.Sprintf("kernel %s%s attached: session %s\n", k.ID, paren, r.SessionID)
 	return head + r.StopReport.text()
 }
 
