@@ -166,7 +166,11 @@ func fileKernel(path string, spec AttachSpec) (Kernel, func(context.Context) (*C
 			k.PID, k.Cwd, k.Started, k.Found = p.PID, p.Cwd, p.Started, "process"
 		}
 	}
-	return k, func(ctx context.Context) (*Client, error) { return Dial(ctx, info, spec.Options) }, nil
+	o := spec.Options
+	if o.PID == 0 {
+		o.PID = k.PID // its death is then seen at once
+	}
+	return k, func(ctx context.Context) (*Client, error) { return Dial(ctx, info, o) }, nil
 }
 
 // attachError types an error of finding or attaching to a kernel.

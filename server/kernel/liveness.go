@@ -17,7 +17,10 @@ func (c *Client) setLive(state string, err error, restarted bool) {
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.live == LiveClosed || (c.live == state && !restarted) {
+	// A death already seen (a closed connection) becomes final when the
+	// process is known gone (pidwatch.go): told again.
+	final := state == LiveDead && errors.Is(err, ErrProcessExited) && !errors.Is(c.liveErr, ErrProcessExited)
+	if c.live == LiveClosed || (c.live == state && !restarted && !final) {
 		return
 	}
 	c.live, c.liveErr, c.liveAt = state, err, now
