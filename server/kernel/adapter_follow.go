@@ -53,8 +53,9 @@ func (a *Adapter) follow(sub *Subscription) {
 				deadSince = time.Time{}
 				a.restarted()
 				continue
-			case e.Liveness == LiveDead && errors.Is(e.Err, ErrProcessExited):
-				// Its process is gone and none took its place: final.
+			case e.Liveness == LiveDead && errors.Is(e.Err, ErrGone):
+				// Its process is gone and none took its place, or the
+				// server has no such kernel: final.
 				a.mu.Lock()
 				a.deadErr = e.Err
 				a.mu.Unlock()

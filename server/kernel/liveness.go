@@ -18,8 +18,9 @@ func (c *Client) setLive(state string, err error, restarted bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// A death already seen (a closed connection) becomes final when the
-	// process is known gone (pidwatch.go): told again.
-	final := state == LiveDead && errors.Is(err, ErrProcessExited) && !errors.Is(c.liveErr, ErrProcessExited)
+	// kernel is known gone (its process exited, the server has no such
+	// kernel): told again.
+	final := state == LiveDead && errors.Is(err, ErrGone) && !errors.Is(c.liveErr, ErrGone)
 	if c.live == LiveClosed || (c.live == state && !restarted && !final) {
 		return
 	}
@@ -173,6 +174,9 @@ func (c *Client) checkLive() {
 	c.mu.Unlock()
 	if state == LiveDead {
 		if err := c.tr.reconnect(ctx); err != nil {
+			if errors.Is(err, ErrGone) { // a server's 404: final at once
+				c.setLive(LiveDead, err, false)
+			}
 			c.log.Debug("kernel: still unreachable", "kernel", c.name, "err", err)
 			return
 		}

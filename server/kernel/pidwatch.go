@@ -22,9 +22,13 @@ const (
 	restartLook = 600 * time.Millisecond
 )
 
+// ErrGone: the kernel is dead for good (no restart can bring it back):
+// its session ends at once, without DeadGrace.
+var ErrGone = fmt.Errorf("%w, for good", ErrDead)
+
 // ErrProcessExited: the kernel's process exited and no new one took its
-// connection file (a death, not a restart): final at once.
-var ErrProcessExited = fmt.Errorf("%w: its process exited", ErrDead)
+// connection file (a death, not a restart).
+var ErrProcessExited = fmt.Errorf("%w: its process exited", ErrGone)
 
 // watchPID starts the watch of the kernel's process (nothing when the pid
 // is unknown or its process cannot be read).

@@ -37,3 +37,30 @@ func TestKernelSessionSeesTheProcessExit(t *testing.T) {
 		t.Error("ErrProcessExited is not ErrDead")
 	}
 }
+
+// TestServerKernelShutDownIsFinal: a kernel the server shut down (404 no
+// such kernel) ends its session at once, without DeadGrace (an hour here).
+func TestServerKernelShutDownIsFinal(t *testing.T) {
+	js := startServer(t)
+	id := js.startNotebook(t, "gone.ipynb")
+	mgr := session.NewManager(session.ManagerOptions{Workspace: js.dir, Logger: testLogger()})
+	t.Cleanup(func() { _ = mgr.Close() })
+	at, err := AttachSession(testCtx(t, 60*time.Second), mgr, AttachSpec{ServerURL: js.url, KernelID: id, Token: js.token,
+		Options: Options{Logger: testLogger(), HeartbeatInterval: 200 * time.Millisecond}, Adapter: AdapterOptions{DeadGrace: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := at.Session
+	waitStop(t, s, 0)
+	if err := js.api("DELETE", "api/kernels/"+id, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the session of a kernel the server shut down did not end (status %s)", s.Status())
+	}
+	if o := s.Outcome(); o == nil || !strings.Contains(o.ErrorMessage, "no such kernel") {
+		t.Errorf("outcome %+v; want the server's no such kernel", o)
+	}
+}
