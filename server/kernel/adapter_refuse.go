@@ -78,9 +78,13 @@ func (a *Adapter) Busy() *errcode.Error {
 	return busyCode(&BusyError{Cell: *st.Cell, For: time.Since(st.Since), Paused: st.Paused})
 }
 
+// HintBusyKernel is the busy hint, naming no client's tools (the editor
+// shows it as is; MCP names its debug_wait).
+const HintBusyKernel = "a cell runs in the kernel: wait for it to finish (each execution ends in a stop), or interrupt it in your notebook"
+
 func busyCode(be *BusyError) *errcode.Error {
 	e := &errcode.Error{Code: errcode.NotPaused, State: StateBusyCode, Message: be.Summary(),
-		Hint: "a cell runs in the kernel: wait for it to finish (each execution is a stop: debug_wait), or interrupt it in your notebook"}
+		Hint: HintBusyKernel}
 	if be.Paused {
 		e.Hint = "the cell is paused in the kernel's debugger: read its frames (debug_stack) and inspect there"
 	}

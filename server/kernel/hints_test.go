@@ -28,3 +28,12 @@ func TestKernelHintsSpeakOfKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyHintNamesNoTool: the busy hint reaches the editor as is; it
+// named the MCP tool debug_wait.
+func TestBusyHintNamesNoTool(t *testing.T) {
+	e := busyCode(&BusyError{Cell: Cell{Known: true, Code: "sleep(9)"}})
+	if strings.Contains(e.Hint, "debug_") || e.Hint != HintBusyKernel {
+		t.Errorf("busy hint %q", e.Hint)
+	}
+}
