@@ -22,3 +22,10 @@ func TestKernelAttachTextNoEmptyParts(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyVariablesText: an empty namespace gave an empty text.
+func TestEmptyVariablesText(t *testing.T) {
+	if got := (&VariablesResult{}).text(); strings.TrimSpace(got) == "" {
+		t.Errorf("empty variables text %q", got)
+	}
+}
