@@ -61,7 +61,15 @@ type kernelFlags struct {
 }
 
 func (k *kernelFlags) register(fs *flag.FlagSet, formatDefault string) {
-	k.common.register(fs)
+	// Only the common flags a kernel command uses (-h listed the
+	// debuggers' --python, --dlv, --node, --nodelay...); the others keep
+	// their defaults.
+	scratch := flag.NewFlagSet("", flag.ContinueOnError)
+	k.common.register(scratch)
+	for _, name := range []string{"workspace", "log-file", "log-level", "attach-hosts"} {
+		f := scratch.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
 	_ = fs.Set("log-level", "warn")
 	fs.StringVar(&k.ref, "kernel", "", "kernel id, id prefix, connection file or Jupyter Server URL (default: the only kernel running)")
 	fs.StringVar(&k.server, "server", "", "a Jupyter Server URL: its kernels instead of the local ones")

@@ -181,3 +181,21 @@ func TestKernelCLIServerRefused(t *testing.T) {
 		t.Errorf("a refused connection: %#v", err)
 	}
 }
+
+// TestKernelHelpListsKernelFlags: kernel inspect -h listed debugger-only
+// flags (--python, --dlv, --node, --nodelay, --fast-wake, --smart-values).
+func TestKernelHelpListsKernelFlags(t *testing.T) {
+	for _, sub := range []string{"list", "inspect", "vars"} {
+		var out, errOut bytes.Buffer
+		kernelCLI(t.Context(), []string{sub, "-h"}, &out, &errOut)
+		help := errOut.String()
+		for _, f := range []string{"-python", "-dlv", "-node ", "-nodelay", "-fast-wake", "-smart-values"} {
+			if strings.Contains(help, f) {
+				t.Errorf("kernel %s -h lists %s", sub, f)
+			}
+		}
+		if !strings.Contains(help, "-token-file") || !strings.Contains(help, "-log-level") {
+			t.Errorf("kernel %s -h lacks its own flags:\n%s", sub, help)
+		}
+	}
+}
