@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -60,7 +61,15 @@ type kernelFlags struct {
 }
 
 func (k *kernelFlags) register(fs *flag.FlagSet, formatDefault string) {
-	k.common.register(fs)
+	// Only the common flags a kernel command uses (-h listed the
+	// debuggers' --python, --dlv, --node, --nodelay...); the others keep
+	// their defaults.
+	scratch := flag.NewFlagSet("", flag.ContinueOnError)
+	k.common.register(scratch)
+	for _, name := range []string{"workspace", "log-file", "log-level", "attach-hosts"} {
+		f := scratch.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
 	_ = fs.Set("log-level", "warn")
 	fs.StringVar(&k.ref, "kernel", "", "kernel id, id prefix, connection file or Jupyter Server URL (default: the only kernel running)")
 	fs.StringVar(&k.server, "server", "", "a Jupyter Server URL: its kernels instead of the local ones")
@@ -88,9 +97,6 @@ func (k *kernelFlags) attachSpec() kernel.AttachSpec {
 				id = id[:j]
 			}
 			spec.ServerURL, spec.KernelID = k.ref[:i]+"/", id
-			if q := strings.Index(k.ref, "?"); q >= 0 { // a ?token= stays with the URL (NewServer takes it)
-				spec.ServerURL += k.ref[q:]
-			}
 		}
 	}
 	return spec
@@ -147,6 +153,10 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 		}
 		return rc
 	}
+	if err := k.tokenInArgv(); err != nil {
+		fmt.Fprintln(errw, "dapscope kernel list:", err)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	ks, err := kernel.Kernels(ctx, k.serverRef(), k.listOptions())
@@ -187,8 +197,23 @@ func kernelList(ctx context.Context, args []string, out, errw io.Writer) int {
 	return 0
 }
 
+// tokenInArgv refuses a Jupyter Server URL that carries its token
+// (?token=): on a command line it shows in ps and the shell's history.
+func (k *kernelFlags) tokenInArgv() error {
+	for _, u := range []string{k.server, k.ref} {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			continue
+		}
+		if q, err := url.Parse(u); err == nil && q.Query().Has("token") {
+			return errors.New("the server URL carries a token, which a command line shows to everyone (ps, shell history): " +
+				"drop ?token= and give it in a private --token-file or $JUPYTER_TOKEN")
+		}
+	}
+	return nil
+}
+
 // serverRef is the Jupyter Server --server names (none without it), its
-// token from --token-file, $JUPYTER_TOKEN or the URL.
+// token from --token-file or $JUPYTER_TOKEN.
 func (k *kernelFlags) serverRef() kernel.ServerRef {
 	return kernel.ServerRef{URL: k.server, TokenFile: k.tokenFile, Options: kernel.ServerOptions{AllowHosts: splitList(k.common.attach)}}
 }
@@ -197,6 +222,10 @@ func (k *kernelFlags) serverRef() kernel.ServerRef {
 // namespace (or, with --wait-ms, for the running cell to finish). done
 // detaches and closes the manager.
 func attachKernel(ctx context.Context, k *kernelFlags, name string, errw io.Writer) (*session.Session, *kernel.Attached, func(), int) {
+	if err := k.tokenInArgv(); err != nil {
+		fmt.Fprintf(errw, "dapscope kernel %s: %v\n", name, err)
+		return nil, nil, nil, 2
+	}
 	_, mgr, done, err := k.common.open()
 	if err != nil {
 		fmt.Fprintln(errw, err)

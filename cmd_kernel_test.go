@@ -9,12 +9,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/kernel/kerneltest"
@@ -144,5 +146,56 @@ func TestKernelCLIOverServer(t *testing.T) {
 	stderr := errOut.String()
 	if rc != 1 || !strings.Contains(stderr, "refused the token") || strings.Contains(stderr, "wrong-token-value") {
 		t.Errorf("a wrong token: rc %d, stderr %q", rc, stderr)
+	}
+	// No token at all: said so, with where one goes.
+	t.Setenv("JUPYTER_TOKEN", "")
+	errOut.Reset()
+	rc = kernelCLI(t.Context(), []string{"list", "--server", js.URL}, &out, &errOut)
+	if stderr := errOut.String(); rc != 1 || !strings.Contains(stderr, "needs a token: --token-file or JUPYTER_TOKEN") {
+		t.Errorf("no token: rc %d, stderr %q", rc, stderr)
+	}
+	// A token in the URL: refused before anything is sent (argv is public).
+	for _, args := range [][]string{{"list", "--server", js.URL + "?token=" + js.Token},
+		{"vars", "--kernel", js.URL + "api/kernels/" + id + "?token=" + js.Token}} {
+		errOut.Reset()
+		rc = kernelCLI(t.Context(), args, &out, &errOut)
+		if stderr := errOut.String(); rc != 2 || !strings.Contains(stderr, "--token-file or $JUPYTER_TOKEN") || strings.Contains(stderr, js.Token) {
+			t.Errorf("%s with a token in the URL: rc %d, stderr %q", args[0], rc, stderr)
+		}
+	}
+}
+
+// TestKernelCLIServerRefused: no server at the URL is NOT_FOUND naming
+// the URL (it was INTERNAL).
+func TestKernelCLIServerRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + l.Addr().String() + "/"
+	_ = l.Close() // nothing listens there now
+	t.Setenv("JUPYTER_TOKEN", "secret-token-value")
+	_, err = kernel.Kernels(t.Context(), kernel.ServerRef{URL: u}, kernel.ListOptions{})
+	e := errcode.As(err)
+	if e == nil || e.Code != errcode.NotFound || !strings.Contains(e.Message, l.Addr().String()) || strings.Contains(err.Error(), "secret-token-value") {
+		t.Errorf("a refused connection: %#v", err)
+	}
+}
+
+// TestKernelHelpListsKernelFlags: kernel inspect -h listed debugger-only
+// flags (--python, --dlv, --node, --nodelay, --fast-wake, --smart-values).
+func TestKernelHelpListsKernelFlags(t *testing.T) {
+	for _, sub := range []string{"list", "inspect", "vars"} {
+		var out, errOut bytes.Buffer
+		kernelCLI(t.Context(), []string{sub, "-h"}, &out, &errOut)
+		help := errOut.String()
+		for _, f := range []string{"-python", "-dlv", "-node ", "-nodelay", "-fast-wake", "-smart-values"} {
+			if strings.Contains(help, f) {
+				t.Errorf("kernel %s -h lists %s", sub, f)
+			}
+		}
+		if !strings.Contains(help, "-token-file") || !strings.Contains(help, "-log-level") {
+			t.Errorf("kernel %s -h lacks its own flags:\n%s", sub, help)
+		}
 	}
 }

@@ -67,7 +67,9 @@ func main() {
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	returned := exitWhenStuck(ctx, stopGrace, 130, os.Exit)
 	code := cmd.run(ctx, os.Args[2:])
+	returned()
 	stop()
 	os.Exit(code)
 }

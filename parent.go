@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/dapscope/dapscope/platform"
 )
@@ -16,9 +17,18 @@ import (
 // detached (its parent is init) is not watched.
 func untilParentExits(ctx context.Context, log interface{ Info(string, ...any) }) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
+	gone, parentGone := context.WithCancel(context.Background())
 	platform.WatchParent(ctx, func(ppid int) {
 		log.Info("the process that started dapscope exited; shutting down (use --detached to keep running)", "parent", ppid)
+		parentGone()
 		cancel()
 	})
-	return ctx, cancel
+	// Orphaned, the process ends even while a goroutine is blocked in a
+	// syscall that no context reaches (#37.11: an hour in open).
+	returned := exitWhenStuck(gone, stopGrace, 1, os.Exit)
+	return ctx, func() {
+		returned()
+		parentGone()
+		cancel()
+	}
 }

@@ -119,7 +119,7 @@ func frameNames(ctx context.Context, t Target, frameID int) []string {
 			if len(names) >= 50 {
 				return names
 			}
-			if v.Name != "" && !strings.HasPrefix(v.Name, "(") && !strings.HasPrefix(v.Name, "~") {
+			if v.Name != "" && !strings.HasPrefix(v.Name, "(") && !strings.HasPrefix(v.Name, "~") && !ipythonName(v.Name) {
 				names = append(names, v.Name)
 			}
 		}
@@ -193,4 +193,24 @@ func (b *treeBuilder) build(ev dapEvalBody) {
 		b.r.Preview = &Preview{Repr: clip.Bytes.Head(ev.Result, 256)}
 		b.r.Hint = "no specialised view for " + typ + "; drill down with variables_reference"
 	}
+}
+
+// ipythonName says whether name is one of IPython's history names (_i1,
+// _3, _oh, _dh, _ih, _ii...), never worth suggesting in place of a
+// missing variable.
+func ipythonName(name string) bool {
+	switch name {
+	case "_", "__", "___", "_i", "_ii", "_iii", "_oh", "_dh", "_ih":
+		return true
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(name, "_"), "i")
+	if rest == name || rest == "" || !strings.HasPrefix(name, "_") {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -17,6 +17,7 @@ package kernel
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -52,6 +53,14 @@ func (a *Adapter) follow(sub *Subscription) {
 				deadSince = time.Time{}
 				a.restarted()
 				continue
+			case e.Liveness == LiveDead && errors.Is(e.Err, ErrGone):
+				// Its process is gone and none took its place, or the
+				// server has no such kernel: final.
+				a.mu.Lock()
+				a.deadErr = e.Err
+				a.mu.Unlock()
+				a.die()
+				return
 			case e.Liveness == LiveDead:
 				if deadSince.IsZero() {
 					deadSince = time.Now()

@@ -78,9 +78,13 @@ func (a *Adapter) Busy() *errcode.Error {
 	return busyCode(&BusyError{Cell: *st.Cell, For: time.Since(st.Since), Paused: st.Paused})
 }
 
+// HintBusyKernel is the busy hint, naming no client's tools (the editor
+// shows it as is; MCP names its debug_wait).
+const HintBusyKernel = "a cell runs in the kernel: wait for it to finish (each execution ends in a stop), or interrupt it in your notebook"
+
 func busyCode(be *BusyError) *errcode.Error {
 	e := &errcode.Error{Code: errcode.NotPaused, State: StateBusyCode, Message: be.Summary(),
-		Hint: "a cell runs in the kernel: wait for it to finish (each execution is a stop: debug_wait), or interrupt it in your notebook"}
+		Hint: HintBusyKernel}
 	if be.Paused {
 		e.Hint = "the cell is paused in the kernel's debugger: read its frames (debug_stack) and inspect there"
 	}
@@ -111,7 +115,12 @@ func typed(err error) *errcode.Error {
 	case errcode.As(err) != nil:
 		return errcode.As(err)
 	case errors.Is(err, ErrDead):
-		return &errcode.Error{Code: errcode.DebuggeeExited, Message: err.Error()}
+		return &errcode.Error{Code: errcode.DebuggeeExited, Message: err.Error(), Hint: hintKernelDead}
+	case errors.Is(err, ErrFrameTooLarge):
+		return &errcode.Error{Code: errcode.LimitExceeded, Message: err.Error(),
+			Hint: "the value is too large to send whole: inspect it (debug_inspect_variable) or evaluate a slice of it"}
+	case errors.Is(err, ErrNotKernelReply):
+		return &errcode.Error{Code: errcode.AdapterError, Message: err.Error(), Hint: hintNotKernel}
 	case errors.Is(err, ErrNotAnswering):
 		return &errcode.Error{Code: errcode.Timeout, Message: err.Error(),
 			Hint: "the kernel process is stopped or hung (its heartbeat does not answer): check it in your notebook"}
@@ -119,17 +128,25 @@ func typed(err error) *errcode.Error {
 		return &errcode.Error{Code: errcode.NotPaused, State: "restarted", Message: err.Error() + ": its namespace is new",
 			Hint: "the kernel restarted: its variables are gone; run your cells again, then retry"}
 	case errors.Is(err, ErrClosed):
-		return &errcode.Error{Code: errcode.AdapterExited, Message: "the kernel session has ended"}
+		return &errcode.Error{Code: errcode.AdapterExited, Message: "the kernel session has ended", Hint: "attach to the kernel again with kernel_attach"}
 	case errors.Is(err, ErrAborted):
 		return &errcode.Error{Code: errcode.AdapterError, Message: err.Error(),
 			Hint: "a cell failed just before: retry"}
 	case errors.Is(err, ErrUnsupported):
 		return &errcode.Error{Code: errcode.NotSupported, Message: err.Error()}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &errcode.Error{Code: errcode.Timeout, Message: "the kernel did not answer in time"}
+		return &errcode.Error{Code: errcode.Timeout, Message: "the kernel did not answer in time", Hint: hintKernelTimeout}
 	}
 	return &errcode.Error{Code: errcode.Internal, Message: err.Error()}
 }
+
+// Hints of a kernel session: they speak of kernels, never of launching a
+// program or pausing it.
+const (
+	hintKernelDead    = "the kernel has died (or was shut down): restart it in your notebook, then kernel_attach again"
+	hintKernelTimeout = "the kernel did not answer in time: it is stopped, hung or busy; check it in your notebook (kernel_list shows its state), then retry"
+	hintNotKernel     = "what answers on the kernel's ports is not a Jupyter kernel: a stale connection file? kernel_list shows the live ones"
+)
 
 // errorFrame is the error response to env for err.
 func (a *Adapter) errorFrame(env dap.Envelope, err error) []byte {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
@@ -165,7 +166,11 @@ func fileKernel(path string, spec AttachSpec) (Kernel, func(context.Context) (*C
 			k.PID, k.Cwd, k.Started, k.Found = p.PID, p.Cwd, p.Started, "process"
 		}
 	}
-	return k, func(ctx context.Context) (*Client, error) { return Dial(ctx, info, spec.Options) }, nil
+	o := spec.Options
+	if o.PID == 0 {
+		o.PID = k.PID // its death is then seen at once
+	}
+	return k, func(ctx context.Context) (*Client, error) { return Dial(ctx, info, o) }, nil
 }
 
 // attachError types an error of finding or attaching to a kernel.
@@ -182,12 +187,18 @@ func attachError(err error) error {
 	case errors.As(err, &se) && (se.Status == 401 || se.Status == 403):
 		return &errcode.Error{Code: errcode.InvalidArgument, Field: "token", Message: err.Error(),
 			Hint: "give the server's token in a private token file or JUPYTER_TOKEN"}
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET):
+		// The message names the server's URL (never its token).
+		return &errcode.Error{Code: errcode.NotFound, Field: "server_url", Message: err.Error(),
+			Hint: "no Jupyter Server listens there: check the URL (jupyter server list)"}
 	case errors.Is(err, ErrSignature):
 		return &errcode.Error{Code: errcode.InvalidArgument, Field: "connection_file", Message: err.Error()}
 	case errors.Is(err, ErrDead):
-		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error()}
+		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error(), Hint: hintKernelDead}
+	case errors.Is(err, ErrNotKernelReply), errors.Is(err, ErrFrameTooLarge):
+		return &errcode.Error{Code: errcode.NotFound, Field: "kernel", Message: err.Error(), Hint: hintNotKernel}
 	case errors.Is(err, ErrNotAnswering), errors.Is(err, context.DeadlineExceeded):
-		return &errcode.Error{Code: errcode.Timeout, Message: err.Error()}
+		return &errcode.Error{Code: errcode.Timeout, Message: err.Error(), Hint: hintKernelTimeout}
 	}
 	return typed(err)
 }

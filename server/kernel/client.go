@@ -29,6 +29,9 @@ type Options struct {
 	AttachGrace time.Duration
 	// File relaxes the connection file checks (DialFile).
 	File FileOptions
+	// PID is the local kernel's process, when known: its exit is seen
+	// at once (pidwatch.go).
+	PID int
 }
 
 func (o Options) withDefaults() Options {

@@ -70,7 +70,20 @@ func ReadConnectionFile(path string, opts FileOptions) (*ConnectionInfo, error) 
 	if err != nil {
 		return nil, &FileError{Path: path, Reason: err.Error(), Err: err}
 	}
-	f, err := os.Open(abs)
+	// The path is checked before it is opened: opening a FIFO blocks until
+	// a writer comes, and a device or a huge file is no connection file.
+	// Stat follows a symlink (a loop fails with ELOOP at once).
+	pre, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &FileError{Path: abs, Reason: "no such file", Err: err}
+		}
+		return nil, &FileError{Path: abs, Reason: err.Error(), Err: err}
+	}
+	if !pre.Mode().IsRegular() {
+		return nil, &FileError{Path: abs, Reason: "not a regular file (" + pre.Mode().Type().String() + ")"}
+	}
+	f, err := openNonBlocking(abs) // swapped for a FIFO since: still no block
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &FileError{Path: abs, Reason: "no such file", Err: err}
@@ -88,6 +101,7 @@ func ReadConnectionFile(path string, opts FileOptions) (*ConnectionInfo, error) 
 	if reason := checkPrivate(fi, abs); reason != "" {
 		return nil, &FileError{Path: abs, Reason: reason}
 	}
+	// The cap counts the bytes read, whatever Stat said of the size.
 	data, err := io.ReadAll(io.LimitReader(f, maxConnectionFile+1))
 	if err != nil {
 		return nil, &FileError{Path: abs, Reason: err.Error(), Err: err}

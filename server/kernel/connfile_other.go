@@ -6,6 +6,12 @@
 
 package kernel
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
+
+// openNonBlocking: Windows has no FIFO that blocks an open of a path.
+func openNonBlocking(path string) (*os.File, error) { return os.Open(path) }
 
 func checkPrivate(fs.FileInfo, string) string { return "" }

@@ -12,6 +12,12 @@ import (
 	"syscall"
 )
 
+// openNonBlocking opens a file for reading without blocking on a FIFO
+// (O_NONBLOCK) and without becoming its controlling terminal.
+func openNonBlocking(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+}
+
 // checkPrivate says why a connection file must not be used ("" if fine):
 // it must belong to the current user and be private to them.
 func checkPrivate(fi fs.FileInfo, path string) string {

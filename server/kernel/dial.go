@@ -25,7 +25,11 @@ func Dial(ctx context.Context, info *ConnectionInfo, opts Options) (*Client, err
 		c.cancel()
 		return nil, err
 	}
-	return c.start(ctx, z)
+	c, err = c.start(ctx, z)
+	if err == nil && c.opts.PID > 0 {
+		c.watchPID(c.opts.PID, info.Path)
+	}
+	return c, err
 }
 
 // start runs c over its connected transport tr: it attaches (kernel_info)

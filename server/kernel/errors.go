@@ -24,6 +24,9 @@ var (
 	ErrSignature = errors.New("signature mismatch: wrong key in the connection file?")
 	// ErrRestarted: the kernel restarted while the request was in flight.
 	ErrRestarted = errors.New("kernel restarted")
+	// ErrNotKernelReply: what came back is not a Jupyter message (content
+	// that is not JSON): not a kernel, or a broken one.
+	ErrNotKernelReply = errors.New("not a kernel reply")
 	// ErrClosed: the client was closed.
 	ErrClosed = errors.New("kernel client closed")
 	// ErrUnsupported: the kernel does not implement what was asked.

@@ -114,9 +114,12 @@ func takeSnapshot(t *testing.T, u *userClient) userSnapshot {
 }
 
 // traces lists what changed between two snapshots beyond the effects of the
-// snapshot cell itself (one In entry, one count, its _iN name).
+// snapshot cell itself (one In entry, one count, its _iN name). The cell's
+// own N is len(In)-1 (In[0] is ”): the execution count it reads is N on
+// IPython 8 and before, N+1 on IPython 9 (which counts before running).
 func traces(a, b userSnapshot, marker string) []string {
 	var out []string
+	own := "_i" + strconv.Itoa(len(b.In)-1)
 	if b.Count != a.Count+1 {
 		out = append(out, "execution_count moved by "+strconv.Itoa(b.Count-a.Count-1))
 	}
@@ -124,7 +127,7 @@ func traces(a, b userSnapshot, marker string) []string {
 		out = append(out, "In grew by "+strconv.Itoa(len(b.In)-len(a.In)-1))
 	}
 	for _, n := range b.Names {
-		if !slices.Contains(a.Names, n) && n != "_i"+strconv.Itoa(b.Count) {
+		if !slices.Contains(a.Names, n) && n != own {
 			out = append(out, "new name "+n)
 		}
 	}

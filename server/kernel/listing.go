@@ -52,7 +52,9 @@ func Kernels(ctx context.Context, r ServerRef, local ListOptions) ([]Kernel, err
 		if srv, err = r.Open(); err != nil {
 			return nil, err
 		}
-		ks, err = srv.List(ctx)
+		if ks, err = srv.List(ctx); err != nil {
+			return nil, attachError(err)
+		}
 	} else {
 		ks, err = List(ctx, local)
 	}

@@ -17,7 +17,11 @@ func (c *Client) setLive(state string, err error, restarted bool) {
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.live == LiveClosed || (c.live == state && !restarted) {
+	// A death already seen (a closed connection) becomes final when the
+	// kernel is known gone (its process exited, the server has no such
+	// kernel): told again.
+	final := state == LiveDead && errors.Is(err, ErrGone) && !errors.Is(c.liveErr, ErrGone)
+	if c.live == LiveClosed || (c.live == state && !restarted && !final) {
 		return
 	}
 	c.live, c.liveErr, c.liveAt = state, err, now
@@ -170,6 +174,9 @@ func (c *Client) checkLive() {
 	c.mu.Unlock()
 	if state == LiveDead {
 		if err := c.tr.reconnect(ctx); err != nil {
+			if errors.Is(err, ErrGone) { // a server's 404: final at once
+				c.setLive(LiveDead, err, false)
+			}
 			c.log.Debug("kernel: still unreachable", "kernel", c.name, "err", err)
 			return
 		}

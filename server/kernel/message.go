@@ -114,7 +114,8 @@ func decodeParts(channel string, parts [][]byte) (*Message, error) {
 	m.Metadata = json.RawMessage(parts[2])
 	m.Content = json.RawMessage(parts[3])
 	if !json.Valid(m.Content) {
-		return nil, fmt.Errorf("a %s %s message's content is not JSON", channel, m.Header.MsgType)
+		// The headers are returned: the call this answers fails at once.
+		return m, fmt.Errorf("%w: a %s %s message's content is not JSON", ErrNotKernelReply, channel, m.Header.MsgType)
 	}
 	if len(parts) > 4 {
 		m.Buffers = parts[4:]

@@ -72,31 +72,56 @@ func scanKernelProcesses() []kernelProcess {
 	return out
 }
 
-// connectionFileArg finds the connection file in a command line:
+// connectionFileArg finds the connection file in a kernel's command line:
 // ipykernel's -f FILE (-f=FILE, --f=FILE, --f FILE), --connection-file,
 // or an argument named kernel-*.json (IRkernel and others pass it bare).
+// The file must end in .json, and another argument must name a kernel
+// (ipykernel_launcher, IRkernel, IJulia, a kernel.jl...): `tail -f
+// kernel-1.json` or `tail -f kc.py` is no kernel.
 func connectionFileArg(args []string) string {
+	i, file := connectionFileIndex(args)
+	if i < 0 || !strings.HasSuffix(file, ".json") {
+		return ""
+	}
+	for j, a := range args {
+		if j == i {
+			continue
+		}
+		l := strings.ToLower(a)
+		if strings.Contains(l, "kernel") || strings.Contains(l, "ijulia") {
+			return file
+		}
+	}
+	return ""
+}
+
+// connectionFileIndex is the index of the argument holding the connection
+// file, and the file, or -1.
+func connectionFileIndex(args []string) (int, string) {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch a {
 		case "-f", "--f", "--connection-file", "--connection_file":
 			if i+1 < len(args) {
-				return args[i+1]
+				return i + 1, args[i+1]
 			}
 		}
 		for _, p := range []string{"-f=", "--f=", "--connection-file=", "--connection_file="} {
 			if strings.HasPrefix(a, p) {
-				return a[len(p):]
+				return i, a[len(p):]
 			}
 		}
 	}
-	for _, a := range args[1:] {
+	for i, a := range args {
+		if i == 0 {
+			continue
+		}
 		b := filepath.Base(a)
 		if strings.HasPrefix(b, "kernel-") && strings.HasSuffix(b, ".json") {
-			return a
+			return i, a
 		}
 	}
-	return ""
+	return -1, ""
 }
 
 // startTicks reads a process's start time (field 22 of stat, after the

@@ -178,8 +178,11 @@ func (s *Server) do(ctx context.Context, method, path string, out any) error {
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden ||
 		(resp.StatusCode >= 300 && resp.StatusCode < 400):
-		return &ServerError{Status: resp.StatusCode, Method: method, URL: u.Redacted(),
-			Message: "the server refused the token (give the right one in a token file or JUPYTER_TOKEN)"}
+		msg := "the server refused the token (give the right one in a token file or JUPYTER_TOKEN)"
+		if s.token == "" {
+			msg = "the server needs a token: --token-file or JUPYTER_TOKEN"
+		}
+		return &ServerError{Status: resp.StatusCode, Method: method, URL: u.Redacted(), Message: msg}
 	case resp.StatusCode >= 400:
 		var e struct {
 			Message string `json:"message"`

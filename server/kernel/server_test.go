@@ -218,7 +218,10 @@ func TestServerKernelClient(t *testing.T) {
 }
 
 func TestServerLegacyProtocol(t *testing.T) {
-	js := startServer(t, "--ServerApp.kernel_ws_protocol=")
+	// Jupyter Server 2 reads the protocol from ZMQChannelsWebsocketConnection
+	// (its ServerApp option is deprecated and no longer applied); 1.x from
+	// ServerApp, and ignores the other class.
+	js := startServer(t, "--ServerApp.kernel_ws_protocol=", "--ZMQChannelsWebsocketConnection.kernel_ws_protocol=")
 	id := js.startNotebook(t, "legacy.ipynb")
 	c := dialServer(t, js.client(t), id)
 	if c.tr.(*wsTransport).v1 {

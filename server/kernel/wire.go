@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"hash"
 )
@@ -84,6 +85,16 @@ func decodeFrames(s *signer, channel string, frames [][]byte) (*Message, error) 
 	rest := frames[i+1:]
 	if len(rest) < 5 {
 		return nil, fmt.Errorf("a %s message has %d frames after the delimiter, want at least 5", channel, len(rest))
+	}
+	for _, f := range rest[1:] {
+		if size, ok := frameTooLarge(f); ok {
+			// Only the headers (small, before the content) are read, to
+			// fail the call it answers; the signature cannot be checked.
+			m := &Message{Channel: channel}
+			_ = json.Unmarshal(rest[1], &m.Header)
+			_ = json.Unmarshal(rest[2], &m.Parent)
+			return m, fmt.Errorf("%w: a %s %s message of %s bytes was dropped (the cap is %d MiB)", ErrFrameTooLarge, channel, m.Header.MsgType, size, maxFrame>>20)
+		}
 	}
 	m, err := decodeParts(channel, rest[1:])
 	if !s.verify(rest[0], rest[1:5]) {

@@ -189,7 +189,7 @@ func (w *wsTransport) kernelExists(ctx context.Context) error {
 	var se *ServerError
 	switch {
 	case errors.As(err, &se) && se.Status == http.StatusNotFound:
-		return &ConnError{Err: ErrDead, Detail: "the server has no such kernel (shut down, or a wrong id)"}
+		return &ConnError{Err: ErrGone, Detail: "the server has no such kernel (shut down, or a wrong id)"}
 	case err != nil && ctx.Err() != nil:
 		return &ConnError{Err: ErrNotAnswering, Detail: "the Jupyter Server does not answer"}
 	case err != nil:

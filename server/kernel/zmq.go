@@ -47,7 +47,7 @@ func (t boundedTransport) Dial(ctx context.Context, d zmqtransport.Dialer, addr 
 		return nil, err
 	}
 	context.AfterFunc(ctx, func() { _ = conn.Close() })
-	return conn, nil
+	return newGuardConn(conn, frameCap), nil
 }
 
 func (boundedTransport) Listen(context.Context, string) (net.Listener, error) {

@@ -11,6 +11,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -23,6 +24,8 @@ func toolError(err error) errcode.Error {
 		te.Message = err.Error()
 	}
 	switch {
+	case te.Hint == kernel.HintBusyKernel:
+		te.Hint = "a cell runs in the kernel: debug_wait returns when it finishes, or interrupt it in your notebook"
 	case te.Hint != "":
 	case te.Code == errcode.NotFound:
 		if te.Field == "session_id" {

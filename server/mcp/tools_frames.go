@@ -210,6 +210,9 @@ func (r *VariablesResult) text() string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	if b.Len() == 0 { // an empty namespace (or scope) said in words, never ""
+		return "no variables\n"
+	}
 	return b.String()
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/kernel"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -81,7 +82,17 @@ type KernelAttachResult struct {
 
 func (r *KernelAttachResult) text() string {
 	k := r.Kernel
-	head := fmt.Sprintf("kernel %s (%s, %s) attached: session %s\n", k.ID, k.Language, firstOf(k.Notebook, k.ConnectionFile), r.SessionID)
+	var about []string // "(python, sales.ipynb)"; a server kernel without a notebook names its server
+	for _, x := range []string{firstOf(k.Language, k.KernelName), firstOf(k.Notebook, k.ConnectionFile, k.Server)} {
+		if x != "" {
+			about = append(about, x)
+		}
+	}
+	paren := ""
+	if len(about) > 0 {
+		paren = " (" + strings.Join(about, ", ") + ")"
+	}
+	head := fmt.Sprintf("kernel %s%s attached: session %s\n", k.ID, paren, r.SessionID)
 	return head + r.StopReport.text()
 }
 
@@ -95,7 +106,7 @@ func (s *Server) registerKernelTools() {
 			ref := kernel.ServerRef{URL: p.ServerURL, TokenFile: p.TokenFile, Options: kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts}}
 			ks, err := kernel.Kernels(ctx, ref, s.opts.Kernels)
 			if err != nil {
-				return nil, kernelListError(err)
+				return nil, kernelHint(kernelListError(err))
 			}
 			return &KernelListResult{Kernels: ks}, nil
 		})
@@ -111,14 +122,14 @@ func (s *Server) registerKernelTools() {
 				Server:  kernel.ServerOptions{AllowHosts: s.mgr.Options().AttachHosts},
 				Options: kernel.Options{Logger: s.log}, Adapter: kernel.AdapterOptions{Logger: s.log}})
 			if err != nil {
-				return nil, err
+				return nil, kernelHint(err)
 			}
 			sess := at.Session
 			s.state(sess.ID())
 			st := session.Stop{Running: true} // a running cell: answered at once
 			if at.Kernel.State != kernel.StateBusy {
 				if st, err = sess.Wait(actx, 5*time.Second); err != nil { // the namespace's stop comes at once
-					return nil, err
+					return nil, kernelHint(err)
 				}
 			}
 			r, err := s.stopReport(ctx, sess, st)
@@ -137,6 +148,21 @@ func (s *Server) registerKernelTools() {
 
 // kernelListError types a listing's failure (a refused token, an
 // unreachable server).
+// kernelHint gives a timeout or a cancellation a kernel's hint instead
+// of the debugger's ("debug_pause first" does not apply to a kernel).
+func kernelHint(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return &errcode.Error{Code: errcode.Timeout, Message: fmt.Sprintf("no answer within %v: %v", kernelAttachTimeout, err),
+			Hint: "the kernel (or the disk or server holding it) did not answer in time: check it in your notebook, then retry"}
+	}
+	if e := errcode.As(err); e != nil && e.Hint == "" && e.Code == errcode.Timeout {
+		c := *e
+		c.Hint = "the kernel did not answer in time: it is stopped, hung or busy; check it in your notebook (kernel_list shows its state), then retry"
+		return &c
+	}
+	return err
+}
+
 func kernelListError(err error) error {
 	var se *kernel.ServerError
 	if errors.As(err, &se) && (se.Status == 401 || se.Status == 403) {

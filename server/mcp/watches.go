@@ -220,7 +220,7 @@ func (s *Server) registerWatchTools() {
 				st.watches = nil
 			case "evaluate":
 				if _, paused := sess.Paused(); !paused {
-					return nil, &errcode.Error{Code: errcode.NotPaused, Message: "the debuggee is " + sess.Status()}
+					return nil, &errcode.Error{Code: errcode.NotPaused, Message: session.NotPausedText(sess.Status())}
 				}
 				stack, err := watchStack(ctx, sess, st.watches)
 				if err != nil {

@@ -22,6 +22,22 @@ const (
 	StatusTerminated = "terminated"
 )
 
+// NotPausedText says a status in words for a "not paused" error ("the
+// debuggee is error" read badly).
+func NotPausedText(status string) string {
+	switch status {
+	case StatusError:
+		return "the debuggee has ended with an error"
+	case StatusCompleted:
+		return "the debuggee has completed"
+	case StatusTerminated:
+		return "the debuggee was terminated"
+	case "":
+		return "the debuggee is not paused"
+	}
+	return "the debuggee is " + status
+}
+
 // Origins (and OriginBridged, bridged.go).
 const (
 	OriginHeadless = "headless"

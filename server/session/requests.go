@@ -43,7 +43,7 @@ func (s *Session) stoppedThread() (int, error) {
 		if e := s.kernelBusy(); e != nil {
 			return 0, e
 		}
-		return 0, &errcode.Error{Code: errcode.NotPaused, Message: "the debuggee is " + s.Status()}
+		return 0, &errcode.Error{Code: errcode.NotPaused, Message: NotPausedText(s.Status())}
 	}
 	return st.StoppedThread, nil
 }
