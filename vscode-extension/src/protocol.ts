@@ -190,6 +190,11 @@ export interface SessionSummary {
   active?: boolean;
   /** The outcome's ended, once the run is over. */
   ended?: string;
+  /** The tree of processes: the session of the process that started this
+   * one, the debuggee's pid, and the sessions of its subprocesses. */
+  parent_id?: string;
+  pid?: number;
+  children?: string[];
 }
 
 /** A sidecar session (session.Info): its summary and the rest. */

@@ -109,7 +109,7 @@ const sessionInfo = object<SessionInfo>({
   timings: req(object<SessionInfo['timings']>({ last_run_ms: req(), total_run_ms: req() })),
   breakpoints: opt(array(breakpointState)),
   outcome: opt(object<Outcome>({ reached: req(), ended: opt(), exit_code: opt(), signal: opt(), signal_name: opt(), error_type: opt(), error_message: opt(), traceback: opt(), truncated: opt(), survivors: opt() })),
-  active: opt(), ended: opt(),
+  active: opt(), ended: opt(), parent_id: opt(), pid: opt(), children: opt(),
 });
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 
@@ -176,7 +176,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
     params: object<KernelAttachParams>({ kernel: opt(), connectionFile: opt(), serverUrl: opt(), kernelId: opt(), tokenFile: opt() }),
     result: object<KernelAttachResult>({
       sessionId: req(), id: req(), origin: req(), adapter: req(), status: req(), program: opt(), module: opt(), name: opt(), debug_type: opt(),
-      stop: opt(stopLocation), active: opt(), ended: opt(), kernel: req(kernelShape),
+      stop: opt(stopLocation), active: opt(), ended: opt(), parent_id: opt(), pid: opt(), children: opt(), kernel: req(kernelShape),
     }),
   },
   'dapscope/kernelVariables': {
