@@ -161,7 +161,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 // orphaned.
 func (m *Manager) serve(s *Session, mx *mux.Mux, ad *adapter.Adapter, buffer int) {
 	sub := mx.Subscribe(buffer)
-	s.events = sub
+	s.events.Store(sub)
 	s.bg.Add(1)
 	go s.watch(sub)
 	m.wg.Add(1)

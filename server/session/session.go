@@ -43,15 +43,15 @@ type Session struct {
 	mux        *mux.Mux
 	ad         *adapter.Adapter
 	log        *slog.Logger
-	attached   atomic.Bool       // attach (don't terminate the debuggee on end; undo the first-stop fix)
-	programRan atomic.Bool       // output no longer needs the start-up check (events.go)
-	output     *outputBuffer     // the program's output, all categories in order
-	outputs    *categoryBuffers  // each category apart, the adapter's notices too
-	smart      *smartValues      // the editor's smart values (mux rewriter)
-	events     *mux.Subscription // the adapter's events (dropped output counted there)
-	bridge     *bridgeInfo       // set for a session of the editor's own debugger (bridged.go)
-	kernel     *kernelInfo       // set for a session on a live Jupyter kernel (kernel.go)
-	tree       treeInfo          // its parent and children (children.go)
+	attached   atomic.Bool                      // attach (don't terminate the debuggee on end; undo the first-stop fix)
+	programRan atomic.Bool                      // output no longer needs the start-up check (events.go)
+	output     *outputBuffer                    // the program's output, all categories in order
+	outputs    *categoryBuffers                 // each category apart, the adapter's notices too
+	smart      *smartValues                     // the editor's smart values (mux rewriter)
+	events     atomic.Pointer[mux.Subscription] // the adapter's events (dropped output counted there); set by serve after the session is listed
+	bridge     *bridgeInfo                      // set for a session of the editor's own debugger (bridged.go)
+	kernel     *kernelInfo                      // set for a session on a live Jupyter kernel (kernel.go)
+	tree       treeInfo                         // its parent and children (children.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
@@ -270,8 +270,8 @@ func (s *Session) Output(offset int64, limit int) OutputPage {
 // withLost adds to p the output events the session could not read in
 // time (an output flood): they never reached the buffers.
 func (s *Session) withLost(p OutputPage) OutputPage {
-	if s.events != nil {
-		p.LostEvents, p.LostBytes = s.events.Dropped(), s.events.DroppedBytes()
+	if ev := s.events.Load(); ev != nil {
+		p.LostEvents, p.LostBytes = ev.Dropped(), ev.DroppedBytes()
 	}
 	return p
 }
