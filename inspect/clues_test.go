@@ -163,7 +163,7 @@ func TestBudgetSaidInEveryFormat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		flat := strings.NewReplacer(`\_`, "_", "|", "", "\n", " ").Replace(text)
+		flat := strings.NewReplacer(`\_`, "_", "`", "", "|", "", "\n", " ").Replace(text)
 		flat = strings.Join(strings.Fields(flat), " ")
 		if !strings.Contains(flat, line) {
 			t.Errorf("%s does not say what the budget left out (%q):\n%s", f, line, text)

@@ -5,6 +5,7 @@ package inspect
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dapscope/dapscope/inspect/clip"
@@ -66,7 +67,9 @@ func formatMarkdown(r *Result) string {
 		b.WriteString("\n\n_" + mdEscape(w) + "_")
 	}
 	if l := BudgetLine(r.Budget); l != "" {
-		b.WriteString("\n\n_" + mdEscape(l) + "_")
+		// the parameter as a code span: an agent reads max_bytes as written
+		p := "max_bytes=" + strconv.Itoa(r.Budget.MaxBytes)
+		b.WriteString("\n\n_" + strings.Replace(mdEscape(l), mdEscape(p), "`"+p+"`", 1) + "_")
 	}
 	return b.String()
 }

@@ -125,7 +125,7 @@ func TestProblemsNamedUnderASmallBudget(t *testing.T) {
 			cut = len(text)
 		}
 		head := text[:cut]
-		for _, want := range []string{"unit_price 93 (2.3%)", "amount 93 (2.3%)", "amount_eur 93 (2.3%)", "duplicate rows: 51 (1.3%)", "index: not unique"} {
+		for _, want := range []string{"unit_price 93 (2.3%)", "amount 93 (2.3%)", "amount_eur 93 (2.3%)", "duplicate rows: 51 (1.3%)", "index: 51 repeated labels (1.3%) — not unique"} {
 			if !strings.Contains(head, want) {
 				t.Errorf("%s: %q is not named before what the budget left out:\n%s", format, want, text)
 			}

@@ -128,8 +128,11 @@ func TestToolListSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("tools/list: %d tools, %d bytes; what a model reads ({name, description, inputSchema} per tool) %d bytes", len(tools), len(b), read)
-	if len(b) > 16<<10 || read > 10<<10 {
-		t.Errorf("tools/list is %d bytes (max 16384), the part a model reads %d (max 10240)", len(b), read)
+	// 11 KiB for the part a model reads: this round's tools took 10.7 KB
+	// (lldb's pid and program, subprocesses, per-process frame_ids, an
+	// engine's compute); the next addition has to make room.
+	if len(b) > 16<<10 || read > 11<<10 {
+		t.Errorf("tools/list is %d bytes (max 16384), the part a model reads %d (max 11264)", len(b), read)
 	}
 }
 
