@@ -28,7 +28,7 @@ type ValueSummary struct {
 	// Fingerprint changes when the value's content changes, even where its
 	// summary does not (SummaryOptions.Fingerprints).
 	Fingerprint     string   `json:"fp,omitempty"`
-	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset engine_lazy object function class module
+	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset engine_lazy polars_df polars_series arrow_table (the JavaScript probe's) object function class module
 	Type            string   `json:"type,omitempty"`
 	Value           string   `json:"value,omitempty"` // scalars and text: a bounded repr
 	Len             *int64   `json:"len,omitempty"`
@@ -65,6 +65,7 @@ type ValueSummary struct {
 func (v ValueSummary) Recognized() bool {
 	switch v.Kind {
 	case "dataframe", "series", "index", "ndarray", "tensor", "dataarray", "dataset", "engine_lazy",
+		"polars_df", "polars_series", "arrow_table", // the JavaScript probe's kinds for its libraries' tables
 		"model", "state_dict":
 		return true
 	}
@@ -239,13 +240,13 @@ func (v ValueSummary) Line() string {
 		return short
 	case "engine_lazy": // a data engine's value nothing has run for: "LazyFrame 7 columns · lazy, not collected"
 		return short + " " + v.Value
-	case "dataframe":
+	case "dataframe", "polars_df", "arrow_table":
 		add(short + " " + dims(v.Shape))
 		add(nullText(v))
 		if v.Memory != nil {
 			add(MemoryText(*v.Memory, v.MemoryEstimated))
 		}
-	case "series", "index", "ndarray", "dataarray", "tensor":
+	case "series", "index", "polars_series", "ndarray", "dataarray", "tensor":
 		head := short
 		if v.Dtype != "" {
 			head += " " + v.Dtype
