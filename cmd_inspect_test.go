@@ -153,7 +153,7 @@ func TestInspectCLIStatsFollowSelection(t *testing.T) {
 	if rc := inspectCLI(t.Context(), []string{"testdata/python/example.py:34", "sales", "--format", "markdown", "--max-bytes", "1100"}, &out); rc != 0 {
 		t.Fatalf("exit %d\n%s", rc, out.String())
 	}
-	if !strings.Contains(out.String(), `left out to fit max\_bytes=1100: `) {
+	if !strings.Contains(out.String(), "left out to fit `max_bytes=1100`: ") {
 		t.Errorf("markdown does not say what --max-bytes left out:\n%s", out.String())
 	}
 }
