@@ -1,3 +1,5 @@
+//go:build !windows
+
 // lldb_test.go: lldb-dap sessions on the native test programs
 // (testdata/native, built by internal/nativetest): launch, breakpoints of
 // every kind, evaluate, setVariable, stepping, stack, scopes, attach to a

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Tests of a headless debugpy session's tree of processes (children.go):
 // without following, the workers run (they used to wait inside debugpy for
 // a client forever); with it, each worker is a child session with its
