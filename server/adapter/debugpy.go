@@ -7,9 +7,7 @@ package adapter
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
@@ -65,29 +63,7 @@ func StartDebugpy(ctx context.Context, cfg DebugpyConfig) (*Adapter, error) {
 	cmd := exec.Command(py, debugpyAdapterArgs()...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	a, err := startProcess(cmd, log.With("adapter", "debugpy"), false)
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-		return nil, platform.Missing(platform.Python, py)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("starting debugpy adapter with %s: %w", py, err)
-	}
-	a.Kind = Debugpy
-	a.conn = &pipeConn{ReadCloser: stdout, w: stdin}
-	a.stdin = stdin
-	if err := ctx.Err(); err != nil {
-		_ = a.Close()
-		return nil, err
-	}
-	return a, nil
+	return startStdio(ctx, cmd, Debugpy, platform.Python, py, log, "debugpy adapter with "+py)
 }
 
 // debugpyDriver is the Driver of debugpy.

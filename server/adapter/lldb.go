@@ -7,9 +7,7 @@ package adapter
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -42,29 +40,7 @@ func StartLLDB(ctx context.Context, cfg LLDBConfig) (*Adapter, error) {
 	cmd := exec.Command(bin)
 	cmd.Dir = cfg.Dir
 	cmd.Env = os.Environ()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	a, err := startProcess(cmd, log.With("adapter", "lldb"), false)
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-		return nil, platform.Missing(platform.LLDBDap, bin)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	a.Kind = LLDB
-	a.conn = &pipeConn{ReadCloser: stdout, w: stdin}
-	a.stdin = stdin
-	if err := ctx.Err(); err != nil {
-		_ = a.Close()
-		return nil, err
-	}
-	return a, nil
+	return startStdio(ctx, cmd, LLDB, platform.LLDBDap, bin, log, bin)
 }
 
 // lldbDriver is the Driver of lldb-dap.

@@ -10,8 +10,11 @@ package adapter
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os/exec"
 	"sync"
@@ -179,4 +182,33 @@ func (p *pipeConn) Close() error {
 	err := p.w.Close()
 	_ = p.ReadCloser.Close()
 	return err
+}
+
+// startStdio starts an adapter that speaks DAP on its stdin and stdout
+// (debugpy's, lldb-dap): a missing executable is rt's install advice, and
+// a ctx that ended meanwhile closes it again.
+func startStdio(ctx context.Context, cmd *exec.Cmd, kind Kind, rt platform.Runtime, exe string, log *slog.Logger, what string) (*Adapter, error) {
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	a, err := startProcess(cmd, log.With("adapter", string(kind)), false)
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return nil, platform.Missing(rt, exe)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", what, err)
+	}
+	a.Kind = kind
+	a.conn = &pipeConn{ReadCloser: stdout, w: stdin}
+	a.stdin = stdin
+	if err := ctx.Err(); err != nil {
+		_ = a.Close()
+		return nil, err
+	}
+	return a, nil
 }
