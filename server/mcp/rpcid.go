@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -47,11 +48,16 @@ func (r *rpcIDs) in(msg []byte) (out, reject []byte) {
 	if json.Unmarshal(msg, &m) != nil {
 		return msg, nil // not an object: mcp-go answers it (parse error)
 	}
-	id, hasID := m["id"]
-	if !hasID {
+	// mcp-go decodes into structs, where "ID" or "Id" is the id too and
+	// the last such key wins: read the id and the method the same way.
+	var seen struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(msg, &seen) != nil {
 		return msg, nil
 	}
-	id = bytes.TrimSpace(id)
+	id := bytes.TrimSpace(seen.ID)
 	switch {
 	case len(id) == 0:
 		return msg, nil
@@ -60,8 +66,13 @@ func (r *rpcIDs) in(msg []byte) (out, reject []byte) {
 	case id[0] == '{' || id[0] == '[' || id[0] == 't' || id[0] == 'f':
 		return nil, invalidRequest
 	}
-	if _, isRequest := m["method"]; !isRequest || safeID(id) {
+	if seen.Method == nil || safeID(id) {
 		return msg, nil
+	}
+	for k := range m {
+		if strings.EqualFold(k, "id") {
+			delete(m, k)
+		}
 	}
 	r.mu.Lock()
 	r.next++

@@ -36,6 +36,9 @@ var hostileIDs = []struct{ name, id, want string }{
 	{"an array", `[1,2]`, ""},
 	{"true", `true`, ""},
 	{"false", `false`, ""},
+	// mcp-go reads "ID" as the id too, and the last such key wins.
+	{"a big id spelled ID", `1,"ID":9007199270000001`, `9007199270000001`},
+	{"a big id spelled Id, then id", `9007199270000001,"Id":2`, `2`},
 }
 
 // answer is a JSON-RPC answer's id and error code.
