@@ -58,7 +58,7 @@ func inspectAllProcesses(ctx context.Context, mgr *session.Manager, out io.Write
 			if err != nil {
 				return "", nil, err
 			}
-			return res.Summary, res.Warnings, nil
+			return res.Summary, append(append([]string(nil), inspect.Problems(res)...), res.Warnings...), nil
 		})
 		tables = append(tables, t)
 		texts = append(texts, t.Text())

@@ -30,6 +30,7 @@ var commands = []command{
 	{"inspect", "run a program to FILE:LINE and inspect expressions (DataFrames, arrays, dicts, objects)", runInspect},
 	{"kernel", "live Jupyter kernels: `kernel list`, `kernel inspect EXPR...`, `kernel vars`", runKernel},
 	{"mcp", "serve MCP tools to AI agents (stdio, or --http 127.0.0.1:0)", runMCP},
+	{"ray", "Ray tasks paused at breakpoint(): `ray list`, `ray inspect EXPR...` (every paused task at once)", runRay},
 	{"serve", "serve the VS Code extension over stdio JSON-RPC (hover, inspect, proxies)", runServe},
 }
 

@@ -38,7 +38,7 @@ var drivers = []Driver{
 
 // virtual are the kinds no launch starts (kernel.go): DriverFor knows
 // them, Kinds and ParseKind do not.
-var virtual = []Driver{kernelDriver{}}
+var virtual = []Driver{kernelDriver{}, groupDriver{}}
 
 // aliases are other accepted names of a kind.
 var aliases = map[string]Kind{
@@ -102,6 +102,9 @@ func ParseKind(name string) (Kind, error) {
 	}
 	if name == string(Kernel) {
 		return "", errKernelNotLaunched
+	}
+	if name == string(Group) {
+		return "", errGroupNotLaunched
 	}
 	if k, ok := aliases[name]; ok {
 		return k, nil

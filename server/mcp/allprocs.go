@@ -52,7 +52,7 @@ func (s *Server) processSet(id string) ([]*session.Session, error) {
 	id = strings.TrimSpace(id)
 	if id == AllSessions {
 		var out []*session.Session
-		for _, ss := range s.mgr.List() {
+		for _, ss := range groupless(s.mgr.List()) {
 			if ss.Status() == session.StatusPaused || ss.Status() == session.StatusRunning {
 				out = append(out, ss)
 			}
@@ -69,7 +69,7 @@ func (s *Server) processSet(id string) ([]*session.Session, error) {
 	if len(sess.Children()) == 0 {
 		return nil, nil
 	}
-	return sess.Tree(), nil
+	return groupless(sess.Tree()), nil // a cluster's root asks its tasks
 }
 
 // AskAll runs one question per session concurrently (each paused one in
@@ -173,7 +173,9 @@ func (s *Server) inspectAll(ctx context.Context, sessions []*session.Session, p 
 		if err != nil {
 			return "", nil, err
 		}
-		problems := append([]string(nil), res.Warnings...)
+		// The problems found (nulls, all-null columns, duplicates…), then
+		// the inspector's warnings.
+		problems := append(append([]string(nil), inspect.Problems(res)...), res.Warnings...)
 		if res.Partial {
 			problems = append(problems, "partial: timed out on "+strings.Join(res.TimedOut, ", "))
 		}

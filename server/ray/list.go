@@ -6,9 +6,10 @@
 // cluster's worker table (debugger_port) and count the thread it pauses
 // (num_paused_threads); Ray's VS Code extension lists the workers from
 // there. So does this package, through the dashboard's state API: GET
-// /api/v0/workers filtered on num_paused_threads != 0 (the filter Ray's
-// state manager turns into the GCS's own "exist_paused_threads"), and
-// /api/v0/tasks for the task each paused worker runs. Each listed task is
+// /api/v0/workers (the live ones: their debugger_port and
+// num_paused_threads), and /api/v0/tasks for the task each runs. Ray
+// counts a thread paused only while it waits for a client: an attached
+// task is listed apart (Listing.Debugging). Each listed task is
 // a debugpy.listen endpoint: session.Manager.Attach reaches it like any
 // other, with the same host allow-list (attach.go puts them under one
 // cluster root).
@@ -64,7 +65,13 @@ type Task struct {
 type Listing struct {
 	// Dashboard is the dashboard's URL the listing came from.
 	Dashboard string `json:"dashboard"`
-	Tasks     []Task `json:"tasks"`
+	// Tasks wait for a debugger (Ray counts a thread paused only until a
+	// client attaches).
+	Tasks []Task `json:"tasks"`
+	// Debugging are the workers whose debugpy listens with no thread
+	// waiting: a debugger is attached (or was, and the task ran on). Their
+	// task is named while it runs.
+	Debugging []Task `json:"debugging,omitempty"`
 }
 
 // Options say which cluster to ask and how.
@@ -109,32 +116,43 @@ func List(ctx context.Context, o Options) (*Listing, error) {
 		DebuggerPort     int    `json:"debugger_port"`
 		NumPausedThreads int    `json:"num_paused_threads"`
 	}
-	q := url.Values{"detail": {"1"}, "limit": {"10000"},
-		"filter_keys": {"num_paused_threads", "is_alive"}, "filter_predicates": {"!=", "="}, "filter_values": {"0", "True"}}
+	// Every live worker: the GCS filters on liveness; the debugger's port
+	// is kept once set, the paused count only while a thread waits.
+	q := url.Values{"detail": {"1"}, "limit": {"10000"}, "filter_keys": {"is_alive"}, "filter_predicates": {"="}, "filter_values": {"True"}}
 	if err := c.get(ctx, "/api/v0/workers", q, &workers); err != nil {
 		return nil, err
 	}
 	out := &Listing{Dashboard: base.String(), Tasks: []Task{}}
 	for _, w := range workers {
-		if !w.IsAlive || w.NumPausedThreads <= 0 || w.DebuggerPort <= 0 {
+		if !w.IsAlive || w.DebuggerPort <= 0 {
 			continue
 		}
-		t := Task{WorkerID: w.WorkerID, PID: w.PID, Host: w.IP, Port: w.DebuggerPort, PausedThreads: w.NumPausedThreads, NodeID: w.NodeID}
+		t := Task{WorkerID: w.WorkerID, PID: w.PID, Host: w.IP, Port: w.DebuggerPort, PausedThreads: max(w.NumPausedThreads, 0), NodeID: w.NodeID}
 		if !HostAllowed(t.Host, o.AllowHosts) {
 			t.Note = fmt.Sprintf("%s is not a loopback address; allow it explicitly (--attach-hosts %s) to attach", t.Host, t.Host)
 		}
-		out.Tasks = append(out.Tasks, t)
+		if t.PausedThreads > 0 {
+			out.Tasks = append(out.Tasks, t)
+		} else {
+			out.Debugging = append(out.Debugging, t)
+		}
 	}
-	if len(out.Tasks) > 0 {
+	if len(out.Tasks)+len(out.Debugging) > 0 {
 		c.addTasks(ctx, out.Tasks)
+		c.addTasks(ctx, out.Debugging)
 	}
-	sort.Slice(out.Tasks, func(i, j int) bool { return out.Tasks[i].PID < out.Tasks[j].PID })
+	for _, l := range [][]Task{out.Tasks, out.Debugging} {
+		sort.Slice(l, func(i, j int) bool { return l[i].PID < l[j].PID })
+	}
 	return out, nil
 }
 
 // addTasks names the task each paused worker runs (best effort: Ray's
 // task events lag, and a failure leaves the names empty).
 func (c *client) addTasks(ctx context.Context, tasks []Task) {
+	if len(tasks) == 0 {
+		return
+	}
 	var running []struct {
 		TaskID   string `json:"task_id"`
 		Name     string `json:"name"`

@@ -60,6 +60,10 @@ type AttachSpec struct {
 	ConnectTimeout time.Duration `json:"connect_timeout,omitempty"`
 	// Subprocesses as in LaunchSpec (debugpy; nil: true).
 	Subprocesses *bool `json:"subprocesses,omitempty"`
+	// JustMyCode (debugpy; nil: the driver's default, true) false also
+	// stops and steps in libraries: a debuggee that stops itself inside a
+	// library (Ray's set_trace) needs it.
+	JustMyCode *bool `json:"just_my_code,omitempty"`
 }
 
 // DefaultConnectTimeout bounds an attach's connect and first answer.
@@ -332,12 +336,18 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, err
 	}
 	s.attached.Store(true)
+	s.tree.mu.Lock()
+	s.tree.endpoint = hostPort
+	s.tree.mu.Unlock()
 	if d.Kind() == adapter.Debugpy {
 		follow := spec.Subprocesses == nil || *spec.Subprocesses
 		s.tree.mu.Lock()
 		s.tree.follow = follow
 		s.tree.mu.Unlock()
 		plan.Args["subProcess"] = follow
+		if spec.JustMyCode != nil {
+			plan.Args["justMyCode"] = *spec.JustMyCode
+		}
 	}
 	// Something that accepts the connection but never speaks DAP must not
 	// hold the attach for the whole start-up bound.

@@ -51,6 +51,7 @@ type Session struct {
 	events     atomic.Pointer[mux.Subscription] // the adapter's events (dropped output counted there); set by serve after the session is listed
 	bridge     *bridgeInfo                      // set for a session of the editor's own debugger (bridged.go)
 	kernel     *kernelInfo                      // set for a session on a live Jupyter kernel (kernel.go)
+	group      atomic.Pointer[groupInfo]        // set for a tree's root that runs no code (group.go)
 	tree       treeInfo                         // its parent and children (children.go)
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
@@ -197,6 +198,9 @@ func (s *Session) Info() Info {
 	}
 	if s.kernel != nil {
 		in.Name, in.Program = s.kernel.name, s.kernel.where
+	}
+	if g := s.group.Load(); g != nil {
+		in.Name, in.Program = g.name, g.where
 	}
 	if in.Program == "" && in.Module == "" {
 		in.Program = s.rel(s.mux.State().Program) // an editor's launch

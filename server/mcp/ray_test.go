@@ -1,0 +1,118 @@
+// ray_test.go: a real local Ray cluster with two tasks paused at
+// breakpoint(), each on its own shard, one shard with a planted anomaly
+// (its price column all NaN): ray_list finds them, debug_attach reaches
+// one like any debugpy.listen, ray_attach puts both under one root, and ONE debug_inspect_variable on the root finds
+// the anomaly in the task that has it; debug_terminate on the root
+// detaches them and the tasks finish.
+
+package mcp
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dapscope/dapscope/internal/testpython"
+	"github.com/dapscope/dapscope/server/ray/raytest"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+func TestRayPausedTasksOverMCP(t *testing.T) {
+	testpython.Require(t, "ray", "debugpy", "pandas")
+	c := raytest.Start(t, testpython.Path(), repoRoot(t), "shards")
+	a, _ := newHTTPAgent(t, Options{})
+	where := map[string]any{"address": c.Dashboard, "token_file": c.TokenFile}
+
+	var list RayListResult
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		a.call("ray_list", where, &list)
+		if len(list.Tasks) == 2 && list.Tasks[0].Function == "shard" && list.Tasks[1].Function == "shard" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(list.Tasks) != 2 {
+		t.Fatalf("ray_list = %+v", list)
+	}
+
+	// A listed task is a debugpy.listen endpoint: debug_attach reaches it
+	// (justMyCode off: Ray's set_trace stops by stepping out of Ray's code).
+	line := markerLine(t, raytest.Script(repoRoot(t)), "RAY TASK BREAKPOINT") + 1 // Ray stops on breakpoint()'s line
+	var own StopReport
+	a.call("debug_attach", map[string]any{"host": list.Tasks[0].Host, "port": list.Tasks[0].Port, "just_my_code": false, "wait": true, "timeout": 60}, &own)
+	if own.Status != session.StatusPaused || own.Location == nil || own.Location.Line != line {
+		t.Fatalf("debug_attach to a listed task = %+v", own)
+	}
+
+	// ray_attach: the other task attached, the first adopted, one root.
+	var at RayAttachResult
+	a.call("ray_attach", where, &at)
+	if at.RootID == "" || len(at.Attached) != 2 || len(at.Skipped) != 0 {
+		t.Fatalf("ray_attach = %+v", at)
+	}
+	if at.Attached[0].SessionID != own.SessionID && at.Attached[1].SessionID != own.SessionID {
+		t.Errorf("the task attached first is not in the tree: %+v", at.Attached)
+	}
+	for _, m := range at.Attached {
+		if m.Status != session.StatusPaused || !strings.HasSuffix(m.Location, "ray_tasks.py:"+strconv.Itoa(line)) {
+			t.Errorf("member %+v, want paused at ray_tasks.py:%d", m, line)
+		}
+	}
+
+	// debug_sessions: the root with its two tasks.
+	var sessions SessionsResult
+	a.call("debug_sessions", nil, &sessions)
+	members := 0
+	for _, s := range sessions.Sessions {
+		if s.ID == at.RootID && (s.Status != session.StatusRunning || len(s.Children) != 2) {
+			t.Errorf("root %+v", s)
+		}
+		if s.ParentID == at.RootID {
+			members++
+		}
+	}
+	if members != 2 {
+		t.Fatalf("members of the root: %d in %+v", members, sessions.Sessions)
+	}
+
+	// One question to every paused task: the anomaly is in one row only.
+	var ins InspectResult
+	a.call("debug_inspect_variable", map[string]any{"session_id": at.RootID, "expression": "df"}, &ins)
+	if ins.Processes == nil || len(ins.Processes.Rows) != 2 {
+		t.Fatalf("inspect on the root = %+v", ins)
+	}
+	anomalous := 0
+	for _, r := range ins.Processes.Rows {
+		if r.Status != session.StatusPaused || r.Error != "" || !strings.Contains(r.Summary, "100") {
+			t.Errorf("row %+v", r)
+		}
+		if strings.Contains(strings.Join(r.Problems, "; "), "price") {
+			anomalous++
+		}
+	}
+	if anomalous != 1 {
+		t.Fatalf("rows naming the NaN column: %d in\n%s", anomalous, ins.Processes.Text())
+	}
+	t.Logf("one call, every task:\n%s", ins.Processes.Text())
+
+	// "all" asks the same tasks (the root, running no code, is no row).
+	a.call("debug_evaluate", map[string]any{"session_id": "all", "expression": "int(df['price'].isna().sum())"}, new(EvaluateResult))
+
+	// Ending the root detaches the tasks: they run on and finish.
+	a.call("debug_terminate", map[string]any{"session_id": at.RootID}, nil)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		a.call("ray_list", where, &list)
+		running := 0
+		for _, tk := range list.Debugging {
+			if tk.Name != "" {
+				running++
+			}
+		}
+		if len(list.Tasks) == 0 && len(list.Debugging) == 2 && running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tasks still running after the root ended: %+v", list)
+		}
+	}
+}

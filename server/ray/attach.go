@@ -1,0 +1,165 @@
+// attach.go: a cluster's paused tasks attached as one tree. Each task is a
+// debugpy.listen endpoint, attached by session.Manager.Attach like any
+// other (the same host rules); the sessions become members of one root
+// per cluster (session.Manager.Group), so the root's id (or "all") asks
+// every paused task at once, and ending the root detaches them all and
+// lets the tasks run on.
+
+package ray
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/server/session"
+)
+
+// Attached is what Attach did.
+type Attached struct {
+	// Root is the cluster's root session.
+	Root *session.Session
+	// Sessions are the tasks attached now, in Tasks' order.
+	Sessions []*session.Session
+	Tasks    []Task
+	// Skipped says why a listed task was not attached (already attached,
+	// a host not allowed, the attach failed).
+	Skipped []string
+}
+
+// RootKey is the key of a cluster's root session.
+func RootKey(dashboard string) string { return "ray " + dashboard }
+
+// Attach attaches the cluster's paused tasks (those whose worker id, task
+// id or pid starts with one of pick; every paused task when pick is
+// empty) under the cluster's root, made if there is none. A task already
+// attached on its own (debug_attach to its endpoint) is adopted as it is.
+// Tasks are attached with justMyCode off: Ray's set_trace stops the task
+// by stepping out of Ray's own code, which justMyCode would step through
+// without ever stopping.
+func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string) (*Attached, error) {
+	o.AllowHosts = append(o.AllowHosts, mgr.Options().AttachHosts...)
+	l, err := List(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	var tasks []Task
+	for _, t := range l.Tasks {
+		if picked(t, pick) {
+			tasks = append(tasks, t)
+		}
+	}
+	adoptable := 0
+	for _, t := range l.Debugging {
+		for _, c := range mgr.List() {
+			if c.Endpoint() == t.Endpoint() && c.Parent() == nil && live(c) && picked(t, pick) {
+				adoptable++
+			}
+		}
+	}
+	if len(tasks) == 0 && adoptable == 0 {
+		what := "no task of the cluster is paused in Ray's debugger"
+		if len(pick) > 0 {
+			what = fmt.Sprintf("no paused task matches %s (%d paused)", strings.Join(pick, ", "), len(l.Tasks))
+		}
+		return nil, &errcode.Error{Code: errcode.NotFound, Field: "tasks", Message: what,
+			Hint: "a task pauses at breakpoint() when the cluster runs with RAY_DEBUG=1 (Ray's default); ray_list shows the paused ones"}
+	}
+	root := mgr.GroupSession(RootKey(l.Dashboard))
+	if root == nil {
+		if root, err = mgr.Group(session.GroupSpec{Key: RootKey(l.Dashboard), Name: "ray cluster", Where: l.Dashboard}); err != nil {
+			return nil, err
+		}
+	}
+	out := &Attached{Root: root}
+	have := map[int]bool{}
+	for _, c := range root.Children() {
+		if live(c) {
+			have[c.PID()] = true
+		}
+	}
+	// A task attached on its own (debug_attach to its host:port) joins
+	// the tree as it is: Ray lists it among the debugged workers.
+	own := map[string]*session.Session{}
+	for _, c := range mgr.List() {
+		if c.Endpoint() != "" && c.Parent() == nil && !c.IsGroup() && live(c) {
+			own[c.Endpoint()] = c
+		}
+	}
+	for _, t := range l.Debugging {
+		if c := own[t.Endpoint()]; c != nil && picked(t, pick) {
+			mgr.Adopt(root, c, t.PID)
+			out.Sessions, out.Tasks = append(out.Sessions, c), append(out.Tasks, t)
+		}
+	}
+	type result struct {
+		s   *session.Session
+		err error
+	}
+	results := make([]result, len(tasks))
+	var wg sync.WaitGroup
+	for i, t := range tasks {
+		switch {
+		case have[t.PID]:
+			results[i].err = fmt.Errorf("already attached")
+			continue
+		case t.Note != "":
+			results[i].err = fmt.Errorf("%s", t.Note)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			follow := false // a task's own subprocesses are not Ray's
+			s, err := mgr.Attach(ctx, session.AttachSpec{Host: t.Host, Port: t.Port, Subprocesses: &follow, JustMyCode: &follow})
+			if err == nil {
+				mgr.Adopt(root, s, t.PID)
+			}
+			results[i] = result{s, err}
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		t := tasks[i]
+		if r.err != nil {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("%s (pid %d, %s): %v", t.label(), t.PID, t.Endpoint(), r.err))
+			continue
+		}
+		out.Sessions = append(out.Sessions, r.s)
+		out.Tasks = append(out.Tasks, t)
+	}
+	return out, nil
+}
+
+// live: the session has not ended.
+func live(s *session.Session) bool {
+	st := s.Status()
+	return st == session.StatusPaused || st == session.StatusRunning || st == session.StatusIdle
+}
+
+// picked: t matches one of pick (a worker id, task id or pid prefix).
+func picked(t Task, pick []string) bool {
+	if len(pick) == 0 {
+		return true
+	}
+	for _, p := range pick {
+		p = strings.TrimSpace(p)
+		if p != "" && (strings.HasPrefix(t.WorkerID, p) || strings.HasPrefix(t.TaskID, p) || fmt.Sprint(t.PID) == p) {
+			return true
+		}
+	}
+	return false
+}
+
+// label names a task for people: its name, else its worker.
+func (t Task) label() string {
+	switch {
+	case t.Name != "":
+		return t.Name
+	case len(t.WorkerID) > 8:
+		return "worker " + t.WorkerID[:8]
+	}
+	return "worker " + t.WorkerID
+}
