@@ -32,6 +32,7 @@ _ENGINE_TYPES = (
     ('pyspark', (('pyspark.sql', 'DataFrame', 'spark_df'),)),
     ('dask', (('dask.dataframe', 'DataFrame', 'dask_df'), ('dask.dataframe', 'Series', 'dask_series'),
               ('dask.array', 'Array', 'dask_array'))),
+    ('ray.data', (('ray.data.dataset', 'Dataset', 'ray_dataset'),)),
 )
 
 # detected_type of each engine kind: the model's table types
@@ -39,7 +40,7 @@ _ENGINE_DETECTED = {'polars_df': 'dataframe', 'polars_series': 'series', 'polars
                     'arrow_table': 'dataframe', 'arrow_batch': 'dataframe', 'arrow_chunked': 'series',
                     'arrow_array': 'series', 'arrow_dataset': 'dataframe', 'duckdb_rel': 'dataframe',
                     'spark_df': 'dataframe', 'dask_df': 'dataframe', 'dask_series': 'series',
-                    'dask_array': 'ndarray'}
+                    'dask_array': 'ndarray', 'ray_dataset': 'dataframe'}
 
 
 def _inspect_engine(obj, kind, opts, B, res):
@@ -276,6 +277,14 @@ def _eng_sum(obj, kind, out):
             n, what = len(obj.columns), 'DuckDB relation, not run'
         elif kind == 'spark_df':
             n, what = len(obj.schema.fields), 'Spark, not run'
+        elif kind == 'ray_dataset':
+            sch = _ray_schema(obj)
+            rows = obj._meta_count()
+            what = 'Ray Dataset%s, not executed' % ('' if rows is None else ' of %d rows' % rows)
+            if sch is None:
+                out['value'] = 'columns not known · ' + what
+                return
+            n = len(sch[0])
         else:
             n, what = len(obj.columns) if kind == 'dask_df' else 1, '%d partitions, not computed' % obj.npartitions
         out['value'] = '%d column%s · %s' % (n, '' if n == 1 else 's', what)
