@@ -8,6 +8,7 @@
 package mcp
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,5 +115,56 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("tasks still running after the root ended: %+v", list)
 		}
+	}
+}
+
+// TestRayDatasetInDriverOverMCP: a Ray Data Dataset held by a driver paused
+// in debugpy is inspected lazily (nothing runs), then with compute (Ray
+// runs ONE aggregate on the cluster while the driver is paused, labelled);
+// ending the session ends the driver and its cluster, nothing left.
+func TestRayDatasetInDriverOverMCP(t *testing.T) {
+	testpython.Require(t, "ray", "debugpy", "pandas")
+	a, _ := newHTTPAgent(t, Options{})
+	prog := "testdata/python/ray_tasks.py"
+	line := markerLine(t, filepath.Join(repoRoot(t), prog), "DATASET BREAKPOINT")
+	var stop StopReport
+	a.call("debug_launch", map[string]any{"program": prog, "args": []string{"dataset"}, "subprocesses": false, "timeout": 180,
+		"env":         map[string]string{"HOME": t.TempDir(), "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"},
+		"breakpoints": []map[string]any{{"file": prog, "line": line}}}, &stop)
+	if stop.Status != session.StatusPaused || stop.Location == nil || stop.Location.Line != line {
+		t.Fatalf("launch = %+v", stop)
+	}
+	var dir EvaluateResult
+	a.call("debug_evaluate", map[string]any{"expression": "ray._private.worker._global_node.get_session_dir_path()"}, &dir)
+	sessionDir := strings.Trim(dir.Result, "'")
+	defer raytest.CheckGone(t, sessionDir)
+
+	var ins InspectResult
+	a.call("debug_inspect_variable", map[string]any{"expression": "lazy"}, &ins)
+	if ins.Result == nil || ins.Structure == nil || ins.Structure.Engine == nil || ins.Structure.Engine.Name != "ray" || !ins.Structure.Engine.Lazy ||
+		ins.Structure.Engine.Computed != "" || ins.Statistics != nil {
+		t.Fatalf("lazy = %+v", ins.Result)
+	}
+	// In a paused driver Ray's first executions take seconds each (they
+	// may not fit the 10 s budget: then the answer says so, and the next
+	// compute, warm, does).
+	for i := 0; i < 4; i++ {
+		a.call("debug_inspect_variable", map[string]any{"expression": "ds", "compute": true, "timeout": 10}, &ins)
+		if ins.Partial || ins.Statistics == nil {
+			if len(ins.Warnings) == 0 || !strings.Contains(strings.Join(ins.Warnings, " "), "did not finish within the time budget") {
+				t.Fatalf("a compute past the budget without saying so: %+v %v", ins.Structure, ins.Warnings)
+			}
+			continue
+		}
+		break
+	}
+	if ins.Structure == nil || ins.Structure.Engine == nil || !strings.HasPrefix(ins.Structure.Engine.Computed, "computed by Ray") ||
+		len(ins.Structure.Shape) == 0 || ins.Structure.Shape[0] != 200 || ins.Statistics == nil {
+		t.Fatalf("ds with compute = %+v %+v %v", ins.Structure, ins.Statistics, ins.Warnings)
+	}
+	// The driver runs on to its end: ray.shutdown() ends the cluster.
+	a.call("debug_continue", map[string]any{"timeout": 120}, &stop)
+	if stop.Status != session.StatusCompleted {
+		t.Errorf("the driver did not end: %+v", stop)
 	}
 }

@@ -11,8 +11,11 @@
 # Ray on the cluster, labelled "computed by Ray". Only these bounded
 # results come back to the driver: a Dataset is never collected whole.
 # Ray cannot cancel an execution it started: one still running at the
-# budget's end is left to finish and its result dropped (the result says
-# so). Pages (browsing) are a filter (Ray's own expressions, evaluated by
+# budget's end runs on (the result says so), and the next inspection of
+# the dataset with compute waits for it and takes its result. Each Ray
+# Data execution has a fixed start-up cost (seconds on a small, busy
+# machine), so a first compute may not fit the budget where a later one
+# does. Pages (browsing) are a filter (Ray's own expressions, evaluated by
 # Arrow where the blocks live), then limit(): sorts are refused (a sort is
 # a shuffle of the whole dataset).
 
@@ -85,41 +88,55 @@ def _ray_cluster():
         return None
 
 
+_RAY_RUNS = {}  # (id(dataset), what) -> a run still going when its inspection's budget ended
+
+
 class _RayRun(object):
-    """Runs f(ds) in a thread of its own, waiting at most until the
-    budget's deadline (Ray has no cancellation: a run still going is left
-    to finish, its result dropped); progress bars off for its run."""
+    """Runs f() in a thread of its own, waiting at most until the budget's
+    deadline, progress bars off. Ray has no cancellation: a run still going
+    at the deadline is kept (_RAY_RUNS), and the next inspection of the
+    same dataset waits for it and takes its result instead of starting
+    another (so retries converge, and never pile up on the cluster)."""
 
     def __init__(self, B):
         self.B, self.t0, self.runs, self.late = B, time.perf_counter(), 0, False
 
-    def __call__(self, ds, what, f):
+    def __call__(self, ds, what, f, sig=None):
         if not self.B.ok(what):
             return None
-        ctx = getattr(ds, '_context', None)
-        bars = getattr(ctx, 'enable_progress_bars', None)
-        out = {}
+        key = (id(ds), what, sig)
+        held = _RAY_RUNS.pop(key, None)
+        if held is not None and held['ds'] is ds:
+            th, out = held['th'], held['out']
+        else:
+            out = {}
 
-        def run():
-            try:
-                out['v'] = f()
-            except BaseException as e:  # reported below
-                out['e'] = e
-        th = threading.Thread(target=run, name='dapscope-ray', daemon=True)
-        try:
+            def run():
+                try:
+                    out['v'] = f()
+                except BaseException as e:  # reported below
+                    out['e'] = e
+            th = threading.Thread(target=run, name='dapscope-ray', daemon=True)
+            ctx = getattr(ds, '_context', None)
+            bars = getattr(ctx, 'enable_progress_bars', None)
             if bars is not None:
                 ctx.enable_progress_bars = False
-            th.start()
-            th.join(max(0.05, self.B.deadline - time.perf_counter()))
-        finally:
-            if bars is not None:
-                ctx.enable_progress_bars = bars
-        self.runs += 1
+            try:
+                th.start()
+            finally:
+                if bars is not None:  # Ray reads it as the execution starts
+                    out['restore'] = (ctx, bars)
+            self.runs += 1
+        th.join(max(0.05, self.B.deadline - time.perf_counter()))
         if th.is_alive():
             self.late = True
+            _RAY_RUNS[key] = {'ds': ds, 'th': th, 'out': out}
             if what not in self.B.timed_out:
                 self.B.timed_out.append(what)
             return None
+        if 'restore' in out:
+            c, b = out.pop('restore')
+            c.enable_progress_bars = b
         if 'e' in out:
             raise out['e']
         return out['v']
@@ -156,7 +173,7 @@ def _inspect_ray_dataset(ds, opts, B, res):
                 for k, f in (('min', agg.Min), ('max', agg.Max), ('mean', agg.Mean), ('std', agg.Std)):
                     aggs.append(f(c.name))
                     keys.append((k, i))
-        got = run(ds, 'ray.aggregate', lambda: ds.aggregate(*aggs))
+        got = run(ds, 'ray.aggregate', lambda: ds.aggregate(*aggs), tuple(keys))
         if got is None:
             _ray_structure(res, rows, cols, size)
             return
@@ -174,7 +191,7 @@ def _inspect_ray_dataset(ds, opts, B, res):
         _ray_structure(res, n, cols, size)
         r, _ = _eng_tail_n(n, opts)
         names = [c.name for c in cols]
-        head = run(ds, 'ray.take', lambda: ds.take(r))
+        head = run(ds, 'ray.take', lambda: ds.take(r), r)
         if head is not None:
             _eng_preview(res, names, [tuple(row.get(x) for x in names) for row in head], None, n, opts)
         if stats:
@@ -182,7 +199,7 @@ def _inspect_ray_dataset(ds, opts, B, res):
     finally:
         if run.late:
             res['partial'] = True
-            res['warnings'].append('Ray did not finish within the time budget: that execution runs on, its result is dropped')
+            res['warnings'].append('Ray did not finish within the time budget: that execution runs on, and the next inspection with compute takes its result')
         note = run.note()
         _eng_engine(res, computed=note)
         if 'statistics' in res:
@@ -257,8 +274,8 @@ def _ray_page(ds, kind, sel, off, lim, B):
     n = ds._meta_count()
     if n is None:
         n = run(ds, 'ray.count', ds.count)
-    total = n if not flt else run(ds, 'ray.count', view.count)
-    got = run(ds, 'ray.page', lambda: view.limit(off + lim).take_all())
+    total = n if not flt else run(ds, 'ray.count', view.count, flt)
+    got = run(ds, 'ray.page', lambda: view.limit(off + lim).take_all(), (flt, off + lim))
     if got is None or n is None or total is None:
         raise _ProbeError('INSPECTION_TIMEOUT', 'Ray did not finish the page within the time budget: %s' % run.note(),
                           'browse again with a longer timeout, or filter first')
