@@ -13,7 +13,7 @@ import (
 // Group is the kind of a tree's root that runs no code (a Ray cluster).
 const Group Kind = "group"
 
-var errGroupNotLaunched = errors.New(`a cluster root is made by attaching a cluster's paused tasks (ray_attach, "dapscope ray"), not launched`)
+var errGroupNotLaunched = errors.New(`a cluster root is made by attaching a cluster's paused tasks (ray_list then debug_attach, "dapscope ray inspect"), not launched`)
 
 // groupDriver is kernelDriver's do-nothing driver under its own kind.
 type groupDriver struct{ kernelDriver }

@@ -1,7 +1,7 @@
 // ray_test.go: a real local Ray cluster with two tasks paused at
 // breakpoint(), each on its own shard, one shard with a planted anomaly
 // (its price column all NaN): ray_list finds them, debug_attach reaches
-// one like any debugpy.listen, ray_attach puts both under one root, and ONE debug_inspect_variable on the root finds
+// each like any debugpy.listen and puts it under the cluster's one root, and ONE debug_inspect_variable on the root finds
 // the anomaly in the task that has it; debug_terminate on the root
 // detaches them and the tasks finish.
 
@@ -9,7 +9,6 @@ package mcp
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,27 +36,24 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 	}
 
 	// A listed task is a debugpy.listen endpoint: debug_attach reaches it
-	// (justMyCode off: Ray's set_trace stops by stepping out of Ray's code).
+	// (stopping in the task: Ray's set_trace steps out of Ray's own code),
+	// and each attached task joins the cluster's root.
 	line := markerLine(t, raytest.Script(repoRoot(t)), "RAY TASK BREAKPOINT") + 1 // Ray stops on breakpoint()'s line
-	var own StopReport
-	a.call("debug_attach", map[string]any{"host": list.Tasks[0].Host, "port": list.Tasks[0].Port, "just_my_code": false, "wait": true, "timeout": 60}, &own)
-	if own.Status != session.StatusPaused || own.Location == nil || own.Location.Line != line {
-		t.Fatalf("debug_attach to a listed task = %+v", own)
-	}
-
-	// ray_attach: the other task attached, the first adopted, one root.
-	var at RayAttachResult
-	a.call("ray_attach", where, &at)
-	if at.RootID == "" || len(at.Attached) != 2 || len(at.Skipped) != 0 {
-		t.Fatalf("ray_attach = %+v", at)
-	}
-	if at.Attached[0].SessionID != own.SessionID && at.Attached[1].SessionID != own.SessionID {
-		t.Errorf("the task attached first is not in the tree: %+v", at.Attached)
-	}
-	for _, m := range at.Attached {
-		if m.Status != session.StatusPaused || !strings.HasSuffix(m.Location, "ray_tasks.py:"+strconv.Itoa(line)) {
-			t.Errorf("member %+v, want paused at ray_tasks.py:%d", m, line)
+	rootID := ""
+	for _, tk := range list.Tasks {
+		var own StopReport
+		a.call("debug_attach", map[string]any{"host": tk.Host, "port": tk.Port, "wait": true, "timeout": 60}, &own)
+		if own.Status != session.StatusPaused || own.Location == nil || own.Location.Line != line || own.ParentID == "" {
+			t.Fatalf("debug_attach to a listed task = %+v", own)
 		}
+		if rootID != "" && own.ParentID != rootID {
+			t.Fatalf("two roots for one cluster: %s, %s", rootID, own.ParentID)
+		}
+		rootID = own.ParentID
+	}
+	a.call("ray_list", where, &list)
+	if list.RootID != rootID || len(list.Tasks) != 0 || len(list.Debugging) != 2 {
+		t.Errorf("ray_list after the attaches = %+v", list)
 	}
 
 	// debug_sessions: the root with its two tasks.
@@ -65,10 +61,10 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 	a.call("debug_sessions", nil, &sessions)
 	members := 0
 	for _, s := range sessions.Sessions {
-		if s.ID == at.RootID && (s.Status != session.StatusRunning || len(s.Children) != 2) {
+		if s.ID == rootID && (s.Status != session.StatusRunning || len(s.Children) != 2) {
 			t.Errorf("root %+v", s)
 		}
-		if s.ParentID == at.RootID {
+		if s.ParentID == rootID {
 			members++
 		}
 	}
@@ -78,7 +74,7 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 
 	// One question to every paused task: the anomaly is in one row only.
 	var ins InspectResult
-	a.call("debug_inspect_variable", map[string]any{"session_id": at.RootID, "expression": "df"}, &ins)
+	a.call("debug_inspect_variable", map[string]any{"session_id": rootID, "expression": "df"}, &ins)
 	if ins.Processes == nil || len(ins.Processes.Rows) != 2 {
 		t.Fatalf("inspect on the root = %+v", ins)
 	}
@@ -100,7 +96,7 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 	a.call("debug_evaluate", map[string]any{"session_id": "all", "expression": "int(df['price'].isna().sum())"}, new(EvaluateResult))
 
 	// Ending the root detaches the tasks: they run on and finish.
-	a.call("debug_terminate", map[string]any{"session_id": at.RootID}, nil)
+	a.call("debug_terminate", map[string]any{"session_id": rootID}, nil)
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
 		a.call("ray_list", where, &list)
 		running := 0

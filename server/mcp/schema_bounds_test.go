@@ -35,7 +35,7 @@ var argTypes = map[string]reflect.Type{
 	"debug_terminate": reflect.TypeFor[terminateArgs](), "debug_variables": reflect.TypeFor[variablesArgs](),
 	"debug_wait": reflect.TypeFor[waitArgs](), "debug_watch": reflect.TypeFor[watchArgs](),
 	"kernel_attach": reflect.TypeFor[kernelAttachArgs](), "kernel_list": reflect.TypeFor[kernelListArgs](),
-	"ray_attach": reflect.TypeFor[rayAttachArgs](), "ray_list": reflect.TypeFor[rayListArgs](),
+	"ray_list": reflect.TypeFor[rayListArgs](),
 }
 
 // decodeAs decodes raw into a new value of type t.

@@ -63,6 +63,9 @@ type Server struct {
 	inspect inspectFunc
 
 	inflight atomic.Int64 // tool calls being handled
+	// rayTasks are the Ray tasks ray_list found, by endpoint: debug_attach
+	// to one joins its cluster's tree (tools_ray.go).
+	rayTasks rayListed
 
 	mu     sync.Mutex
 	states map[string]*sessState
@@ -133,7 +136,7 @@ func (s *Server) registerTools() {
 // instructions are what an agent reads once about the server: what it can
 // debug (every adapter, the editor's own sessions, Jupyter kernels), the
 // flow, and the conventions the tools' schemas do not repeat.
-const instructions = `dapscope debugs Python (debugpy), Go (Delve), JavaScript and TypeScript (its own Node adapter over V8's inspector), C, C++ and Rust binaries (adapter "lldb": lldb-dap; its inspector reads memory inside lldb and never runs the program's code; ptr@N inspects N elements behind a pointer), the sessions of VS Code's own debuggers (js-debug, Python, Go: origin "bridged"), and Jupyter kernels (kernel_list, kernel_attach): a session of kind kernel whose namespace the debug_* tools read, each cell run a stop. Ray tasks paused at breakpoint() (ray_list, ray_attach) are attached under one root per cluster; the root's id asks every task at once. debug_launch picks the adapter from the program (.py; .go or a package directory; .js .mjs .cjs .ts .mts .cts) unless adapter names one; debug_attach reaches debugpy --listen or node --inspect, or with adapter "lldb" a process id (pid). Typical flow: debug_launch with breakpoints (waits for the first stop) -> debug_inspect_variable / debug_evaluate / debug_variables -> debug_step or debug_continue (each waits and returns the stop with source lines and locals) -> debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
+const instructions = `dapscope debugs Python (debugpy), Go (Delve), JavaScript and TypeScript (its own Node adapter over V8's inspector), C, C++ and Rust binaries (adapter "lldb": lldb-dap; its inspector reads memory inside lldb and never runs the program's code; ptr@N inspects N elements behind a pointer), the sessions of VS Code's own debuggers (js-debug, Python, Go: origin "bridged"), and Jupyter kernels (kernel_list, kernel_attach): a session of kind kernel whose namespace the debug_* tools read, each cell run a stop. Ray tasks paused at breakpoint() (ray_list, then debug_attach to each) join one root session per cluster; the root's id asks every task at once. debug_launch picks the adapter from the program (.py; .go or a package directory; .js .mjs .cjs .ts .mts .cts) unless adapter names one; debug_attach reaches debugpy --listen or node --inspect, or with adapter "lldb" a process id (pid). Typical flow: debug_launch with breakpoints (waits for the first stop) -> debug_inspect_variable / debug_evaluate / debug_variables -> debug_step or debug_continue (each waits and returns the stop with source lines and locals) -> debug_outcome. No session_id means the active session; no frame_id means the top frame of the stopped thread. Timeouts are in seconds; debug_launch and the moving tools wait up to 30 by default. Paths are relative to the workspace.`
 
 // codeContext answers "which symbol encloses this line, who calls it".
 type codeContext interface {

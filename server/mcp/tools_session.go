@@ -102,7 +102,6 @@ type attachArgs struct {
 	Connect     float64            `json:"connect_timeout,omitempty" minimum:"0" maximum:"600"`
 	// Subprocesses: each child process a session of its own (default true).
 	Subprocesses *bool `json:"subprocesses,omitempty" jsonschema:"follow child processes (default true)"`
-	JustMyCode   *bool `json:"just_my_code,omitempty" jsonschema:"false: stop in libraries too (a paused Ray task needs it)"`
 }
 
 type terminateArgs struct {
@@ -168,13 +167,19 @@ func (s *Server) registerSessionTools() {
 		desc:  "Attach to debugpy (--listen) or node --inspect at host:port, or lldb to a pid.",
 		hints: hints{}, more: "use debug_variables or debug_stack for details"},
 		func(ctx context.Context, c *call, p *attachArgs) (*StopReport, error) {
-			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, Pid: p.Pid, Program: p.Program, ConnectTimeout: time.Duration(p.Connect * float64(time.Second)), Subprocesses: p.Subprocesses, JustMyCode: p.JustMyCode}
+			spec := session.AttachSpec{Adapter: p.Adapter, Host: p.Host, Port: p.Port, Pid: p.Pid, Program: p.Program, ConnectTimeout: time.Duration(p.Connect * float64(time.Second)), Subprocesses: p.Subprocesses}
 			for _, bp := range p.Breakpoints {
 				spec.Breakpoints = append(spec.Breakpoints, session.Breakpoint(bp))
 			}
+			task, isRay := s.rayTask(&spec) // a task ray_list found (tools_ray.go)
 			sess, err := s.mgr.Attach(ctx, spec)
 			if err != nil {
 				return nil, err
+			}
+			if isRay {
+				if err := s.rayJoin(sess, task); err != nil {
+					return nil, err
+				}
 			}
 			s.state(sess.ID())
 			if p.Wait == nil || !*p.Wait {

@@ -24,8 +24,8 @@ type Attached struct {
 	// Sessions are the tasks attached now, in Tasks' order.
 	Sessions []*session.Session
 	Tasks    []Task
-	// Skipped says why a listed task was not attached (already attached,
-	// a host not allowed, the attach failed).
+	// Skipped says why a listed task was not attached (a host not
+	// allowed, the attach failed).
 	Skipped []string
 }
 
@@ -34,11 +34,11 @@ func RootKey(dashboard string) string { return "ray " + dashboard }
 
 // Attach attaches the cluster's paused tasks (those whose worker id, task
 // id or pid starts with one of pick; every paused task when pick is
-// empty) under the cluster's root, made if there is none. A task already
-// attached on its own (debug_attach to its endpoint) is adopted as it is.
-// Tasks are attached with justMyCode off: Ray's set_trace stops the task
-// by stepping out of Ray's own code, which justMyCode would step through
-// without ever stopping.
+// empty) under the cluster's root, made if there is none (the CLI's
+// `dapscope ray inspect`; MCP agents debug_attach each listed task, which
+// joins the same root: server/mcp/tools_ray.go). Tasks are attached with
+// justMyCode off: Ray's set_trace stops the task by stepping out of Ray's
+// own code, which justMyCode would step through without ever stopping.
 func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string) (*Attached, error) {
 	o.AllowHosts = append(o.AllowHosts, mgr.Options().AttachHosts...)
 	l, err := List(ctx, o)
@@ -51,15 +51,7 @@ func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string)
 			tasks = append(tasks, t)
 		}
 	}
-	adoptable := 0
-	for _, t := range l.Debugging {
-		for _, c := range mgr.List() {
-			if c.Endpoint() == t.Endpoint() && c.Parent() == nil && live(c) && picked(t, pick) {
-				adoptable++
-			}
-		}
-	}
-	if len(tasks) == 0 && adoptable == 0 {
+	if len(tasks) == 0 {
 		what := "no task of the cluster is paused in Ray's debugger"
 		if len(pick) > 0 {
 			what = fmt.Sprintf("no paused task matches %s (%d paused)", strings.Join(pick, ", "), len(l.Tasks))
@@ -74,26 +66,6 @@ func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string)
 		}
 	}
 	out := &Attached{Root: root}
-	have := map[int]bool{}
-	for _, c := range root.Children() {
-		if live(c) {
-			have[c.PID()] = true
-		}
-	}
-	// A task attached on its own (debug_attach to its host:port) joins
-	// the tree as it is: Ray lists it among the debugged workers.
-	own := map[string]*session.Session{}
-	for _, c := range mgr.List() {
-		if c.Endpoint() != "" && c.Parent() == nil && !c.IsGroup() && live(c) {
-			own[c.Endpoint()] = c
-		}
-	}
-	for _, t := range l.Debugging {
-		if c := own[t.Endpoint()]; c != nil && picked(t, pick) {
-			mgr.Adopt(root, c, t.PID)
-			out.Sessions, out.Tasks = append(out.Sessions, c), append(out.Tasks, t)
-		}
-	}
 	type result struct {
 		s   *session.Session
 		err error
@@ -101,11 +73,7 @@ func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string)
 	results := make([]result, len(tasks))
 	var wg sync.WaitGroup
 	for i, t := range tasks {
-		switch {
-		case have[t.PID]:
-			results[i].err = fmt.Errorf("already attached")
-			continue
-		case t.Note != "":
+		if t.Note != "" {
 			results[i].err = fmt.Errorf("%s", t.Note)
 			continue
 		}
@@ -131,12 +99,6 @@ func Attach(ctx context.Context, mgr *session.Manager, o Options, pick []string)
 		out.Tasks = append(out.Tasks, t)
 	}
 	return out, nil
-}
-
-// live: the session has not ended.
-func live(s *session.Session) bool {
-	st := s.Status()
-	return st == session.StatusPaused || st == session.StatusRunning || st == session.StatusIdle
 }
 
 // picked: t matches one of pick (a worker id, task id or pid prefix).

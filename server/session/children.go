@@ -32,14 +32,6 @@ type treeInfo struct {
 	follow   bool     // start a child session for each subprocess
 	pid      int      // the debuggee's process id (its process event)
 	children []*Session
-	endpoint string // host:port an attach reached ("": none)
-}
-
-// Endpoint is the host:port the session attached to ("" for a launch).
-func (s *Session) Endpoint() string {
-	s.tree.mu.Lock()
-	defer s.tree.mu.Unlock()
-	return s.tree.endpoint
 }
 
 // ParentID is the id of the session whose process started this one's ("":

@@ -336,9 +336,6 @@ func (m *Manager) Attach(ctx context.Context, spec AttachSpec) (*Session, error)
 		return nil, err
 	}
 	s.attached.Store(true)
-	s.tree.mu.Lock()
-	s.tree.endpoint = hostPort
-	s.tree.mu.Unlock()
 	if d.Kind() == adapter.Debugpy {
 		follow := spec.Subprocesses == nil || *spec.Subprocesses
 		s.tree.mu.Lock()
