@@ -24,16 +24,11 @@ import (
 func inspectAllProcesses(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
 	opts inspect.Options, maxBytes, want int, wait time.Duration) int {
 	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
-	s, err := mgr.Launch(ctx, spec)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dapscope inspect: launch:", err)
+	s, end, ok := launchForInspect(ctx, mgr, spec) // cmd_inspect.go
+	if !ok {
 		return 1
 	}
-	defer func() {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = s.Terminate(tctx)
-	}()
+	defer end()
 	want = max(want, 1)
 	deadline := time.Now().Add(wait)
 	for pausedIn(s) < want {
