@@ -52,6 +52,7 @@ type Session struct {
 	bridge     *bridgeInfo                      // set for a session of the editor's own debugger (bridged.go)
 	kernel     *kernelInfo                      // set for a session on a live Jupyter kernel (kernel.go)
 	tree       treeInfo                         // its parent and children (children.go)
+	spare      *adapter.Adapter                 // the spare debuggee the program runs in (spare.go), or nil
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 
