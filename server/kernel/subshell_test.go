@@ -28,8 +28,8 @@ func wantSubshells(t *testing.T) bool {
 	return !testpython.Below(v, "7")
 }
 
-// ourParents returns the subshell ids of the IOPub busy statuses our
-// requests caused, read from s until the first idle of ours.
+// ourBusySubshell is the subshell id (the parent header's) of the next
+// IOPub busy status of an execute_request of ours on s.
 func ourBusySubshell(t *testing.T, s *Subscription) string {
 	t.Helper()
 	ctx := testCtx(t, 30*time.Second)
