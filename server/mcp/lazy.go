@@ -7,12 +7,15 @@
 // no ids, debug_watch list/evaluate, debug_variables, the kernel view.
 //
 // What that means for debug_diff with no ids on a kernel: it compares the
-// namespace as dapscope LAST READ IT (by debug_wait, debug_diff or a watch
-// refresh, after In[k]) with the namespace now (after In[n]); when several
-// cells ran in between, their changes are reported together, and the
-// result names both ends (from/to: "namespace read after In[k]" →
-// "namespace now"). When the namespace was read once only, there is no
-// earlier end: it says so (NOT_FOUND), as for a debug session's first stop.
+// namespace as dapscope last captured it (the capture with fingerprints
+// that kernel_attach's and debug_wait's reports and debug_diff itself take,
+// once per cell, after In[k]) with the namespace now (after In[n]); when
+// several cells ran in between, their changes are reported together, and
+// the result names both ends (from "namespace as last read", its location
+// "namespace after In[k]"; to "namespace now"). debug_variables and the
+// kernel view read the namespace without keeping a capture. When only one
+// capture was taken, there is no earlier end: it says so (NOT_FOUND), as
+// for a debug session's first stop.
 
 package mcp
 
