@@ -11,10 +11,10 @@
 // is forgotten and the call is sent again. Close deletes the subshell.
 //
 // What is not changed: a silent call is still refused (or waits) while
-// a user's cell is known to run (request.go): a subshell could read the
-// namespace mid-cell, and dapscope reports a consistent namespace only.
-// What changes: once sent, it is never given up as "queued behind a
-// cell", since it is not.
+// a user's cell is known to run (request.go): a subshell would read the
+// namespace mid-cell. What changes: once sent, it is never given up as
+// "queued behind a cell", since it is not (one sent just as a cell starts
+// runs beside it).
 
 package kernel
 
