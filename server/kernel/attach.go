@@ -19,6 +19,9 @@ type KernelInfo struct {
 	Banner                string       `json:"banner"`
 	Debugger              bool         `json:"debugger"`
 	LanguageInfo          LanguageInfo `json:"language_info"`
+	// SupportedFeatures: "kernel subshells" (JEP 91, subshell.go),
+	// "debugger".
+	SupportedFeatures []string `json:"supported_features,omitempty"`
 }
 
 // LanguageInfo is the kernel's language_info.

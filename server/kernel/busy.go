@@ -128,7 +128,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			if p.MsgID == "" {
 				return nil, nil
 			}
-			if shellLike(p.MsgType) {
+			if shellLike(p.MsgType) && p.SubshellID == "" { // a subshell runs beside the main shell
 				// The shell runs one request at a time: whatever of the
 				// shell was running before has ended (its idle was lost),
 				// and an unknown running cell is over.
@@ -159,7 +159,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			}
 			if _, ok := t.running[p.MsgID]; ok {
 				ended = t.finish(p.MsgID, now)
-			} else if p.MsgType == "execute_request" && p.Session != t.session {
+			} else if p.MsgType == "execute_request" && p.Session != t.session && p.SubshellID == "" {
 				t.clearUnknown() // the cell that ran when we attached is over
 			}
 			t.lastChange = now
@@ -198,7 +198,7 @@ func (t *tracker) clearUnknown() { t.unknown, t.unknownBy = false, Header{} }
 // noteUnknown learns, from an output of the cell that was already running
 // when we attached, its request (who sent it, and when).
 func (t *tracker) noteUnknown(p Header) {
-	if t.unknown && t.unknownBy.MsgID == "" && p.MsgType == "execute_request" &&
+	if t.unknown && t.unknownBy.MsgID == "" && p.MsgType == "execute_request" && p.SubshellID == "" &&
 		p.Session != t.session && t.running[p.MsgID] == nil {
 		t.unknownBy = p
 	}

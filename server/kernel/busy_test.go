@@ -157,9 +157,12 @@ func TestAttachWhileACellRuns(t *testing.T) {
 
 func TestQueuedBehindACellIsWithdrawn(t *testing.T) {
 	k := startKernel(t)
-	a := k.dial(t, Options{}) // waits for the kernel to listen
+	// The main shell's queue: where the kernel has subshells, dapscope's
+	// own silent calls queue behind no cell (subshell.go), so these two
+	// clients are told to use the main shell, as on ipykernel 6.
+	a := k.dial(t, Options{NoSubshell: true}) // waits for the kernel to listen
 	u := startUserClient(t, k.file)
-	b := k.dial(t, Options{})
+	b := k.dial(t, Options{NoSubshell: true})
 	ctx := testCtx(t, 90*time.Second)
 	sub := b.Subscribe()
 	defer sub.Close()

@@ -64,7 +64,7 @@ func (c *Client) EvaluateRepr(ctx context.Context, expr string, o CallOptions) (
 		Silent:          true,
 		UserExpressions: map[string]string{"v": expr},
 	}
-	r, _, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, busyCheck: true, wait: o.Wait}, true)
+	r, _, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, busyCheck: true, wait: o.Wait, silentCall: true}, true)
 	if err != nil {
 		return "", err
 	}
@@ -113,6 +113,9 @@ func (c *Client) Evaluate(ctx context.Context, expr string, o CallOptions) (stri
 // cell failed (stop_on_error), so it is sent again (up to three times).
 func (c *Client) execute(ctx context.Context, k call, silent bool) (*executeReply, []*Message, error) {
 	for attempt := 1; ; attempt++ {
+		if k.silentCall {
+			k.subshell = c.silentShell(ctx) // subshell.go
+		}
 		a, err := c.do(ctx, k)
 		if err != nil {
 			return nil, nil, err
@@ -120,6 +123,10 @@ func (c *Client) execute(ctx context.Context, k call, silent bool) (*executeRepl
 		var r executeReply
 		if err := json.Unmarshal(a.reply.Content, &r); err != nil {
 			return nil, nil, fmt.Errorf("%s: execute_reply: %w", c.name, err)
+		}
+		if k.subshell != "" && unknownSubshell(&r) && attempt < 3 {
+			c.forgetSubshell(k.subshell) // the kernel lost it (a restart): make another
+			continue
 		}
 		if r.Status != "aborted" || !silent || attempt == 3 {
 			return &r, a.outputs, nil
@@ -169,7 +176,7 @@ type ExecResult struct {
 // ExecResult.Error and as the error.
 func (c *Client) Execute(ctx context.Context, code string, o ExecOptions) (*ExecResult, error) {
 	content := executeRequest{Code: code, Silent: !o.Visible, StoreHistory: o.Visible, UserExpressions: map[string]string{}, StopOnError: o.Visible}
-	r, outputs, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, collect: true, busyCheck: true, wait: o.Wait}, !o.Visible)
+	r, outputs, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, collect: true, busyCheck: true, wait: o.Wait, silentCall: !o.Visible}, !o.Visible)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type Options struct {
 	// PID is the local kernel's process, when known: its exit is seen
 	// at once (pidwatch.go).
 	PID int
+	// NoSubshell sends silent calls on the main shell even where the
+	// kernel has subshells (subshell.go).
+	NoSubshell bool
 }
 
 func (o Options) withDefaults() Options {
@@ -102,6 +105,8 @@ type Client struct {
 	// answer shows a new kernel session if the kernel restarted.
 	probeRestarts bool
 	retired       map[string]bool // sessions of kernel processes that restarted
+
+	sub subshells // the subshell of silent calls (subshell.go)
 
 	dapSeq    atomic.Int64
 	ctx       context.Context // ends at Close
@@ -184,6 +189,7 @@ func (c *Client) State() State {
 func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		c.deleteSubshell()
 		c.cancel()
 		c.mu.Lock()
 		c.live, c.liveErr = LiveClosed, ErrClosed
