@@ -92,7 +92,8 @@ type tracker struct {
 	starting   bool
 	stopped    map[int]bool
 	lastCell   *Cell
-	learnt     bool // an idle or busy state has been established
+	learnt     bool   // an idle or busy state has been established
+	kernelSess string // the kernel process's session (its messages' header), once learnt
 	lastChange time.Time
 }
 
@@ -124,7 +125,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 		switch st.ExecutionState {
 		case "busy":
 			t.starting = false
-			t.learnt = true
+			t.learnt, t.kernelSess = true, m.Header.Session
 			if p.MsgID == "" {
 				return nil, nil
 			}
@@ -150,7 +151,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			t.lastChange = now
 		case "idle":
 			t.starting = false
-			t.learnt = true
+			t.learnt, t.kernelSess = true, m.Header.Session
 			if p.MsgType == "execute_request" {
 				// A paused thread is the one running the cell: the cell's
 				// end is its resumption (debugpy's continued event comes
@@ -164,6 +165,13 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			}
 			t.lastChange = now
 		case "starting", "restarting", "dead":
+			if st.ExecutionState == "starting" && t.learnt && m.Header.Session == t.kernelSess {
+				// The start broadcast of the kernel process already seen
+				// idle or busy (it reached us late, behind the replies to
+				// our first requests): not a new start. A restarted
+				// kernel is a new process, with a session of its own.
+				return nil, nil
+			}
 			t.reset()
 			t.starting = st.ExecutionState != "dead"
 		}
