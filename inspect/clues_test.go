@@ -195,6 +195,9 @@ def edits():
     yield 'frame object cell', df.copy(), lambda v: v.iloc.__setitem__((199999, 1), 'w')
     yield 'frame category cell', df.copy(), lambda v: v.iloc.__setitem__((5, 2), 'hi' if v.iat[5, 2] == 'lo' else 'lo')
     yield 'frame index', df.copy(), lambda v: setattr(v, 'index', v.index + 1)
+    yield 'frame small ints cell', pd.DataFrame(rng.integers(0, 9, (1000, 3)).astype(np.int8)), lambda v: v.iloc.__setitem__((999, 2), 9)
+    yield 'frame nullable cell', pd.DataFrame({'n': pd.array(rng.integers(0, 9, 600), dtype='Int64'), 'x': 1.0}), lambda v: v.iloc.__setitem__((3, 0), pd.NA)
+    yield 'frame datetime cell', pd.DataFrame({'t': pd.date_range('2020', periods=600, tz='UTC'), 'x': 1.0}), lambda v: v.iloc.__setitem__((599, 0), pd.Timestamp('1999', tz='UTC'))
     yield 'series', pd.Series(rng.standard_normal(50)), lambda v: v.__setitem__(7, 9.0)
     yield 'list', list(range(10)), lambda v: v.__setitem__(9, 'nine')
     yield 'dict', {'a': 1, 'b': [1]}, lambda v: v.__setitem__('a', 2)
@@ -207,6 +210,15 @@ for name, v, edit in edits():
     if not a or a != again or a == b:
         bad += 1
         print(name, a, again, b)
+# the same content, however pandas groups the columns into blocks
+split = pd.DataFrame({'a': np.arange(1000.0)})
+for c in 'bcd':
+    split[c] = np.arange(1000.0) * 2
+before = m._fingerprint(split)
+split._consolidate_inplace()
+if m._fingerprint(split) != before or m._fingerprint(split.copy()) != before:
+    bad += 1
+    print('blocks regrouped: another fingerprint')
 print('checked' if not bad else 'differs')
 `
 
