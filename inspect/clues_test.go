@@ -1,7 +1,8 @@
 // clues_test.go: issue #35's clues held to pandas in the same interpreter
 // (both legs): every statistic of every dtype to pandas' own describe(),
 // repeated values and duplicate rows to duplicated(), keys with duplicates
-// named, histograms that keep their tails; and the problem lines the text
+// named (by name, by an index that claims them unique, by distinct ratio),
+// histograms that keep their tails; and the problem lines the text
 // formats show.
 
 package inspect
@@ -80,6 +81,12 @@ same(cols['order_id'].get('repeated'), 60, 'order_id repeated')
 same(cols['ints'].get('key_like'), None, 'ints is no key')
 u = pd.DataFrame({'serial': np.concatenate([np.arange(1000), [5, 6]])})
 same(res_of(u)['statistics']['columns'][0].get('key_like', '')[:8], 'distinct', 'serial key_like')
+# a column an index of its name claims unique (set_index(drop=False)), whose values were then changed
+ui = pd.DataFrame({'sku': range(50), 'v': range(50)}).set_index('sku', drop=False)
+ui['sku'] = ui['sku'] % 40
+same(res_of(ui)['statistics']['columns'][0].get('key_like'), 'unique index', 'sku key_like (unique index)')
+same(res_of(ui.reset_index(drop=True))['statistics']['columns'][0].get('key_like'), None, 'sku without the index is no key')
+same(res_of(ui.set_index(ui['sku'].rename('sku'), drop=False))['statistics']['columns'][0].get('key_like'), None, 'sku under a repeating index is no key')
 # duplicate rows, exact, past the old 20,000-row bound
 big = pd.DataFrame({'a': rng.integers(0, 40, 60000), 'b': rng.integers(0, 40, 60000)})
 same(res_of(big)['statistics'].get('duplicate_rows'), int(big.duplicated().sum()), 'duplicate rows 60K')
