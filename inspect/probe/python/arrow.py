@@ -1,7 +1,9 @@
 # dapscope Python probe: pyarrow Tables, RecordBatches, ChunkedArrays,
 # Arrays and Datasets, read with pyarrow.compute: schema, chunks, nulls,
 # buffers' size (free: Arrow keeps them); min/max, mean, std (ddof=1),
-# zeros, NaN/inf, distinct and top values through pyarrow.compute kernels;
+# zeros, NaN/inf, distinct and top values through pyarrow.compute kernels
+# (repeated values and keys from the exact counts, duplicate rows by a
+# group_by of every column: engines.py's _eng_clues);
 # numbers for quantiles and the histogram gathered evenly spaced (at most
 # _SAMPLE). A Dataset gives its schema; its fragments and rows are read
 # only when the caller asks (the `compute` option). Pages: filter (the
@@ -70,6 +72,7 @@ def _pa_col_facts(pa, pc, c, col, stats):
             mm = pc.min_max(nn)
             a['min'], a['max'] = _pa_scalar(mm['min']), _pa_scalar(mm['max'])
             a['first'], a['last'] = nn[0].as_py(), nn[len(nn) - 1].as_py()
+            a['dt_distinct'] = _pa_scalar(pc.count_distinct(nn))
     elif c.kind in ('str', 'cat', 'other'):
         nn = pc.drop_null(col)
         try:
@@ -109,6 +112,7 @@ def _inspect_arrow_table(obj, opts, B, res, kind='arrow_table'):
     cols = []
     for i, f in enumerate(t.schema):
         c = _EngCol(str(f.name), str(f.type), _pa_kind(pa, f.type))
+        c.clues = True  # count_distinct and value_counts are exact: repeated values and keys
         col = t.column(i)
         if isinstance(col, pa.Array):
             col = pa.chunked_array([col])
@@ -127,7 +131,8 @@ def _inspect_arrow_table(obj, opts, B, res, kind='arrow_table'):
     head = [tuple(r.values())[:pcn] for r in t.slice(0, rows).to_pylist()]
     tail = [tuple(r.values())[:pcn] for r in t.slice(n - tail_n, tail_n).to_pylist()] if tail_n else None
     _eng_preview(res, names, head, tail, n, opts)
-    _eng_statistics(res, cols, n, B, opts)
+    _eng_statistics(res, cols, n, B, opts, distinct_rows=None if kind in ('arrow_chunked', 'arrow_array') else
+                    lambda: _pa_distinct_rows(pa, t))
     chunks = None
     try:
         chunks = int(obj.num_chunks) if kind == 'arrow_chunked' else (int(t.column(0).num_chunks) if kind == 'arrow_table' and t.num_columns else None)
@@ -136,6 +141,16 @@ def _inspect_arrow_table(obj, opts, B, res, kind='arrow_table'):
     _eng_engine(res, name='pyarrow', chunks=chunks)
     if kind in ('arrow_chunked', 'arrow_array'):
         _eng_single(res)
+
+
+def _pa_distinct_rows(pa, t):
+    """The distinct rows of a Table: the groups of a group_by of every
+    column (nulls and NaN each one key, as pandas' duplicated())."""
+    if not t.num_columns:
+        return t.num_rows
+    if not hasattr(t, 'group_by'):  # a RecordBatch
+        t = pa.Table.from_batches([t])
+    return t.group_by(t.column_names).aggregate([]).num_rows
 
 
 def _inspect_arrow_dataset(ds, opts, B, res):
