@@ -217,6 +217,11 @@ for name, v, edit in edits():
     if not a or a != again or a == b:
         bad += 1
         print(name, a, again, b)
+# in the editor's budget: a value too big to read in the time left gets none
+B = m._Budget(0.005)
+if m._fp_in_budget(np.zeros(10_000_000), B) or not m._fp_in_budget(np.zeros(1000), B) or not m._fp_in_budget(df, m._Budget(5)):
+    bad += 1
+    print('fingerprints in budget')
 # the same content, however pandas groups the columns into blocks
 split = pd.DataFrame({'a': np.arange(1000.0)})
 for c in 'bcd':

@@ -244,7 +244,7 @@ func (sv *smartValues) summaries(ctx context.Context, frame int, paths []inspect
 	if dl, ok := ctx.Deadline(); ok {
 		budget = time.Until(dl) * 6 / 10 // leave room for the round trip
 	}
-	got, err := inspect.SummariesWith(ctx, sv.t, frame, paths, inspect.SummaryOptions{Timeout: budget, Fingerprints: fps})
+	got, err := inspect.SummariesWith(ctx, sv.t, frame, paths, inspect.SummaryOptions{Timeout: budget, Fingerprints: fps, FingerprintsInBudget: true})
 	if err != nil {
 		sv.log.Debug("smart values: summaries failed; the adapter's values stand", "err", err)
 		return nil, nil

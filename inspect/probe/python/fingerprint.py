@@ -157,6 +157,27 @@ def _fp_frame(pd, np, h, df):
             _fp_column(pd, np, h, _col_values(df, i))
 
 
+_FP_BYTES_PER_S = 2e9  # a slow machine's single-core read
+
+
+def _fp_in_budget(obj, B):
+    """Whether reading obj for its fingerprint fits the time left (numpy
+    arrays and pandas frames by their bytes at _FP_BYTES_PER_S; anything
+    else is read from a sample: yes while time is left)."""
+    if not B.ok('fingerprints'):
+        return False
+    n = 0
+    try:
+        np, pd = _mod('numpy'), _mod('pandas')
+        if np is not None and isinstance(obj, np.ndarray):
+            n = obj.nbytes
+        elif pd is not None and isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
+            n = int(obj.memory_usage(index=True, deep=False).sum()) if isinstance(obj, pd.DataFrame) else int(obj.nbytes)
+    except Exception:
+        return False
+    return n / _FP_BYTES_PER_S <= max(0.0, B.deadline - time.perf_counter())
+
+
 def _fingerprint(obj):
     """A short text that changes when obj's content changes (the same
     content, the same text; None when it cannot be taken without user
