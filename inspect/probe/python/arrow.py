@@ -2,8 +2,8 @@
 # Arrays and Datasets, read with pyarrow.compute: schema, chunks, nulls,
 # buffers' size (free: Arrow keeps them); min/max, mean, std (ddof=1),
 # zeros, NaN/inf, distinct and top values through pyarrow.compute kernels
-# (repeated values and keys from the exact counts, duplicate rows by a
-# group_by of every column: engines.py's _eng_clues);
+# (repeated values and keys from the exact counts, duplicate rows from the
+# columns' dictionary codes folded into one key: engines.py's _eng_clues);
 # numbers for quantiles and the histogram gathered evenly spaced (at most
 # _SAMPLE). A Dataset gives its schema; its fragments and rows are read
 # only when the caller asks (the `compute` option). Pages: filter (the
@@ -143,14 +143,41 @@ def _inspect_arrow_table(obj, opts, B, res, kind='arrow_table'):
         _eng_single(res)
 
 
+def _pa_codes(pa, pc, col):
+    """A column as int64 codes (equal values, nulls and NaN each one code;
+    -0.0 as 0.0, as pandas) and how many codes there are: one
+    dictionary_encode (a dictionary column's values first)."""
+    if pa.types.is_dictionary(col.type):
+        col = pc.cast(col, col.type.value_type)
+    if pa.types.is_floating(col.type):
+        col = pc.add(col, pa.scalar(0.0, col.type))  # -0.0 + 0.0 is 0.0
+    d = pc.dictionary_encode(col, null_encoding='encode')
+    if isinstance(d, pa.ChunkedArray):
+        if d.num_chunks == 0:
+            return pa.chunked_array([], pa.int64()), 0
+        d = d.unify_dictionaries() if d.num_chunks > 1 else d
+        return pc.cast(pa.chunked_array([c.indices for c in d.chunks]), pa.int64()), len(d.chunk(0).dictionary)
+    return pc.cast(d.indices, pa.int64()), len(d.dictionary)
+
+
 def _pa_distinct_rows(pa, t):
-    """The distinct rows of a Table: the groups of a group_by of every
-    column (nulls and NaN each one key, as pandas' duplicated())."""
-    if not t.num_columns:
-        return t.num_rows
-    if not hasattr(t, 'group_by'):  # a RecordBatch
-        t = pa.Table.from_batches([t])
-    return t.group_by(t.column_names).aggregate([]).num_rows
+    """The distinct rows of a Table or RecordBatch: each column's codes
+    (_pa_codes) folded into one int64 key (key * codes + code, encoded
+    again before it could overflow), then count_distinct; about twice as
+    fast as a group_by of every column."""
+    pc = _mod('pyarrow.compute')
+    key, card = None, 1
+    for col in t.columns:
+        codes, m = _pa_codes(pa, pc, col)
+        m = max(m, 1)
+        if key is None:
+            key, card = codes, m
+            continue
+        if card * m >= 2 ** 62:
+            key, card = _pa_codes(pa, pc, key)
+        key = pc.add(pc.multiply(key, m), codes)
+        card *= m
+    return t.num_rows if key is None else int(pc.count_distinct(key, mode='all').as_py())
 
 
 def _inspect_arrow_dataset(ds, opts, B, res):

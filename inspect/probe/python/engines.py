@@ -144,8 +144,9 @@ def _eng_clues(c, n, r):
 def _eng_duplicate_rows(stats, n, cols, B, count):
     """statistics.duplicate_rows (rows equal to an earlier row, as
     pandas' duplicated().sum()) by the engine's own grouping (count: a
-    function giving the number of distinct rows), within the time budget;
-    0 at once when a column is all distinct and non-null; else
+    function giving the number of distinct rows), within pandas' bound
+    (_EXACT_LIMIT cells past _DUP_ROWS rows) and the time budget; 0 at
+    once when a column is all distinct and non-null; else
     duplicate_rows_not_computed says why."""
     if n == 0 or not cols:
         return
@@ -154,6 +155,9 @@ def _eng_duplicate_rows(stats, n, cols, B, count):
                 not any(c.name == col.get('name') and c.nulls for c in cols):
             stats['duplicate_rows'] = 0
             return
+    if n > _DUP_ROWS and n * len(cols) > _EXACT_LIMIT:  # pandas' bound (its row hashes stop there too)
+        stats['duplicate_rows_not_computed'] = _not_computed(n)
+        return
     if not B.ok('duplicate_rows'):
         stats['duplicate_rows_not_computed'] = 'not computed: time budget'
         return
