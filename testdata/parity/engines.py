@@ -27,7 +27,7 @@ def build():
     df["day"] = pd.to_datetime(df["day"])
     # the keys table: orders joined to customers whose ids repeat (order_id
     # fans out), one order appended twice (a duplicate row), a near-unique
-    # serial that repeats once
+    # serial that repeats once, a discount whose duplicate row holds -0.0 (equal to 0.0)
     keys = pd.DataFrame(json.load(open(os.path.join(HERE, "engines.json")))["keys"])
     keys["at"] = pd.to_datetime(keys["at"])
     out = {"pdf": df, "pser": df["price"], "pcity": df["city"], "pkeys": keys, "pkey_ser": keys["order_id"]}

@@ -59,7 +59,8 @@ def _pa_col_facts(pa, pc, c, col, stats):
         a['mean'] = _pa_scalar(pc.mean(fin))
         a['std'] = _pa_scalar(pc.stddev(fin, ddof=1))
         a['zeros'] = _pa_scalar(pc.sum(pc.equal(fin, 0))) or 0
-        a['distinct'] = _pa_scalar(pc.count_distinct(fin))
+        # -0.0 + 0.0 is 0.0: one value, as pandas' nunique
+        a['distinct'] = _pa_scalar(pc.count_distinct(pc.add(fin, pa.scalar(0.0, fin.type)) if c.kind == 'float' else fin))
         if c.kind == 'float' and a['inf']:
             a['distinct'] += int(_pa_scalar(pc.count_distinct(pc.filter(col, pc.is_inf(col)))))
         s = fin if len(fin) <= _SAMPLE else fin.take(pa.array(_eng_sample_positions(len(fin))))
