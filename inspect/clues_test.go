@@ -205,6 +205,7 @@ def edits():
     yield 'frame small ints cell', pd.DataFrame(rng.integers(0, 9, (1000, 3)).astype(np.int8)), lambda v: v.iloc.__setitem__((999, 2), 9)
     yield 'frame nullable cell', pd.DataFrame({'n': pd.array(rng.integers(0, 9, 600), dtype='Int64'), 'x': 1.0}), lambda v: v.iloc.__setitem__((3, 0), pd.NA)
     yield 'frame datetime cell', pd.DataFrame({'t': pd.date_range('2020', periods=600, tz='UTC'), 'x': 1.0}), lambda v: v.iloc.__setitem__((599, 0), pd.Timestamp('1999', tz='UTC'))
+    yield 'frame complex cell', pd.DataFrame({'z': np.arange(300) * 1j, 'x': 1.0}), lambda v: v.iloc.__setitem__((299, 0), 5 + 0j)
     yield 'series', pd.Series(rng.standard_normal(50)), lambda v: v.__setitem__(7, 9.0)
     yield 'list', list(range(10)), lambda v: v.__setitem__(9, 'nine')
     yield 'dict', {'a': 1, 'b': [1]}, lambda v: v.__setitem__('a', 2)

@@ -26,15 +26,18 @@ def _fp_put(h, part):
     h.update(part)
 
 
-def _fp_lanes(np, h, v):
+def _fp_lanes(np, h, v, rows=False):
     """Feeds the lane sums of a numpy array's elements (an N-D array in C
-    order; a 2-D pandas block's rows one by one, each the same as the
-    column alone: how the frame's blocks are grouped never shows).
-    False for object data."""
+    order) to h; False for object data. rows: a 2-D pandas block, whose
+    rows (the frame's columns) are returned apart instead, each as the
+    column alone would give it (how the frame's blocks are grouped never
+    shows); None where they cannot be."""
     dt = v.dtype
     if dt.kind in 'OV' or dt.hasobject:
-        return False
+        return None if rows else False
     u = _FP_UINT.get(dt.itemsize)
+    if u is None and rows:
+        return None
     if u is None:  # complex128, long double, strings: the bytes as words
         b = np.ascontiguousarray(v).reshape(-1).view(np.uint8)
         n8 = b.shape[0] // 8
@@ -42,7 +45,7 @@ def _fp_lanes(np, h, v):
         _fp_lanes(np, h, b[:n8 * 8].view(np.uint64))
         _fp_put(h, b[n8 * 8:].tobytes())
         return True
-    rows = v.ndim == 2 and getattr(h, '_blocks', False)
+    rows = rows and v.ndim == 2
     if not rows:
         v = v.reshape(-1)
     w = v.view(u)
@@ -57,19 +60,6 @@ def _fp_lanes(np, h, v):
     lanes = w[:, :k].reshape(w.shape[0], -1, _FP_LANES).sum(axis=1, dtype=np.uint64) if k else None
     head = repr((dt.str, n)).encode()
     return [head + (lanes[j].tobytes() if k else b'') + w[j, k:].tobytes() for j in range(w.shape[0])]
-
-
-class _FpHash(object):
-    """blake2b with a flag: _fp_lanes returns a 2-D block's rows apart."""
-    __slots__ = ('h', '_blocks')
-
-    def __init__(self, blocks=False):
-        import hashlib
-        self.h = hashlib.blake2b(digest_size=8)
-        self._blocks = blocks
-
-    def update(self, b):
-        self.h.update(b)
 
 
 def _fp_scalars(seq, n):
@@ -137,18 +127,15 @@ def _fp_frame(pd, np, h, df):
     n = df.shape[1]
     cols = [None] * n
     try:
-        h._blocks = True
         for blk in df._mgr.blocks:
             locs = blk.mgr_locs.as_array.tolist()
             vals = blk.values
-            got = _fp_lanes(np, h, vals) if isinstance(vals, np.ndarray) and vals.ndim == 2 else None
+            got = _fp_lanes(np, h, vals, rows=True) if isinstance(vals, np.ndarray) and vals.ndim == 2 else None
             if type(got) is list and len(got) == len(locs):
                 for j, i in enumerate(locs):
                     cols[i] = got[j]
     except Exception:
         pass
-    finally:
-        h._blocks = False
     for i in range(n):
         if cols[i] is not None:
             _fp_put(h, cols[i])
@@ -184,9 +171,10 @@ def _fingerprint(obj):
     code). Engine-agnostic entry: numpy arrays, pandas DataFrames, Series
     and Indexes, lists, tuples, dicts, sets, strings, numbers; other
     objects by identity and their __dict__'s scalars."""
+    import hashlib
     np, pd = _mod('numpy'), _mod('pandas')
     t = type(obj)
-    h = _FpHash()
+    h = hashlib.blake2b(digest_size=8)
     try:
         if t in (int, float, str, bytes, bool, complex) or obj is None:
             _fp_put(h, (_tname(t), obj))
@@ -216,6 +204,6 @@ def _fingerprint(obj):
             if type(d) is not dict:
                 return None
             _fp_put(h, (_tname(t), id(obj), tuple(sorted((k, v) for k, v in zip(d, _fp_scalars(list(d.values()), len(d))) if type(k) is str))))
-        return h.h.hexdigest()
+        return h.hexdigest()
     except Exception:
         return None
