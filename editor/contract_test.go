@@ -381,10 +381,30 @@ func contractKernel(t *testing.T, rec *contractRecorder) {
 	if res.DetectedType != "dataframe" {
 		t.Fatalf("dapscope/inspect on a kernel = %+v", res)
 	}
-	k.Run(t, "words.append('c')")
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID}, &vars)
+	before := map[string]editor.KernelVariable{}
+	for _, v := range vars.Items {
+		before[v.Name] = v
+	}
+	// a cell that writes one value of df in place: its summary stays, its fingerprint does not
+	k.Run(t, "words.append('c'); df.iloc[0, 0] = 2.5")
 	c.SessionEvent("continued")
 	if ev := c.SessionEvent("stopped"); ev.Stop == nil || ev.Stop.Description != "after In[2]" {
 		t.Fatalf("the stop after a cell = %+v", ev)
+	}
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID}, &vars)
+	for _, v := range vars.Items {
+		b := before[v.Name]
+		if v.Fingerprint == "" || b.Fingerprint == "" {
+			t.Fatalf("no fingerprint: %+v, before %+v", v, b)
+		}
+		// price: a view of df's column before pandas 3 (written too), a copy since (copy-on-write)
+		if changed := v.Fingerprint != b.Fingerprint; v.Name != "price" && changed != (v.Name == "df" || v.Name == "words") {
+			t.Errorf("%s: changed %v (%s → %s)", v.Name, changed, b.Fingerprint, v.Fingerprint)
+		}
+		if v.Name == "df" && v.Summary != b.Summary {
+			t.Errorf("df's summary changed too (%q → %q): the check needs a write the summary does not show", b.Summary, v.Summary)
+		}
 	}
 	mu.Lock()
 	done = true

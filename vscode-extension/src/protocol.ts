@@ -367,6 +367,12 @@ export interface KernelVariable {
   memory?: number;
   /** The one-line summary: `DataFrame 1,000 × 10 · 3 nulls in price · 80 KB`. */
   summary: string;
+  /**
+   * The value's fingerprint: it changes when the content does, even where
+   * the summary does not (a cell written in place). The view compares it
+   * with the last stop's to mark what a cell changed.
+   */
+  fp?: string;
   /** Why the value could not be read (summary is then empty). */
   error?: string;
 }

@@ -182,7 +182,7 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   'dapscope/kernelVariables': {
     params: object<KernelVariablesParams>({ sessionId: req(), all: opt() }),
     result: object<KernelVariablesResult>({
-      items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), error: opt() }))),
+      items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), fp: opt(), error: opt() }))),
     }),
   },
   'dapscope/bridgeEvent': {

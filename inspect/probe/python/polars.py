@@ -2,7 +2,9 @@
 # with polars' own expressions: the cheap facts (schema, shape, estimated
 # size, null counts) and every column's statistics in ONE select; top
 # values by a group_by per column; numbers for quantiles and the histogram
-# gathered evenly spaced (at most _SAMPLE per column). A LazyFrame gives
+# gathered evenly spaced (at most _SAMPLE per column); repeated values and
+# keys from the exact n_unique, duplicate rows by DataFrame.n_unique (the
+# same clues as pandas', engines.py: _eng_clues). A LazyFrame gives
 # its schema (collect_schema) and its plan (explain) and is never collected
 # unless the caller asks (the `compute` option); then the statistics run on
 # the collected frame, bounded by the time budget, and the result says so.
@@ -48,7 +50,7 @@ def _pl_aggs(pl, i, name, kind):
         out.append(a(c.drop_nulls().n_unique(), 'distinct'))
     elif kind == 'datetime':
         nn = c.drop_nulls()
-        out += [a(c.min(), 'min'), a(c.max(), 'max'), a(nn.first(), 'first'), a(nn.last(), 'last')]
+        out += [a(c.min(), 'min'), a(c.max(), 'max'), a(nn.first(), 'first'), a(nn.last(), 'last'), a(nn.n_unique(), 'dt_distinct')]
     return out
 
 
@@ -69,6 +71,7 @@ def _pl_columns(pl, df, B, opts, stats=True):
     cols = []
     for name, dt in schema.items():
         c = _EngCol(str(name), str(dt), _pl_kind(pl, dt))
+        c.clues = True  # n_unique is exact: repeated values and keys
         cols.append(c)
     aggs = []
     for i, c in enumerate(cols):
@@ -108,7 +111,7 @@ def _pl_columns(pl, df, B, opts, stats=True):
     return cols
 
 
-def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None):
+def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None, frame=True):
     pl = _mod('polars')
     stats = bool(opts.get('include_statistics', True))
     cols = _pl_columns(pl, df, B, opts, stats)
@@ -122,12 +125,13 @@ def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None):
     names = [c.name for c in cols]
     sub = df.select(names[:_PREVIEW_COLUMNS])
     _eng_preview(res, names, sub.head(rows).rows(), sub.tail(tail_n).rows() if tail_n else None, n, opts)
-    _eng_statistics(res, cols, n, B, opts, note)
+    # duplicate rows: polars' own count of distinct rows (DataFrame.n_unique)
+    _eng_statistics(res, cols, n, B, opts, note, df.n_unique if frame else None)
     _eng_engine(res, name='polars', plan=lazy_plan)
 
 
 def _inspect_polars_series(s, opts, B, res):
-    _inspect_polars_df(s.to_frame(), opts, B, res)
+    _inspect_polars_df(s.to_frame(), opts, B, res, frame=False)
     _eng_single(res)
 
 
