@@ -48,20 +48,40 @@ type EvalOutput struct {
 func (s *Session) EvaluateOutput(ctx context.Context, expr string, frameID int, evalContext string) (godap.EvaluateResponseBody, EvalOutput, error) {
 	sub := s.mux.Subscribe(1024)
 	defer sub.Close()
-	b, err := s.Evaluate(ctx, expr, frameID, evalContext)
 	c := evalCollector{s: s}
-	open := true
-	for drained := false; open && !drained; { // what arrived before the response
-		select {
-		case ev, ok := <-sub.C:
-			if open = ok; ok {
+	// Read while the evaluation runs (a stop or other event the mux must
+	// deliver never waits for room), then what the mux delivered before
+	// the response.
+	answered, read := make(chan struct{}), make(chan bool)
+	go func() {
+		for {
+			select {
+			case ev, ok := <-sub.C:
+				if !ok {
+					read <- false
+					return
+				}
 				c.add(ev)
+			case <-answered:
+				for {
+					select {
+					case ev, ok := <-sub.C:
+						if !ok {
+							read <- false
+							return
+						}
+						c.add(ev)
+					default:
+						read <- true
+						return
+					}
+				}
 			}
-		default:
-			drained = true
 		}
-	}
-	if open && s.lateOutput(expr) {
+	}()
+	b, err := s.Evaluate(ctx, expr, frameID, evalContext)
+	close(answered)
+	if open := <-read; open && s.lateOutput(expr) {
 		c.waitLate(ctx, sub)
 	}
 	return b, c.result(sub.Dropped() > 0), err
