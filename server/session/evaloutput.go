@@ -5,20 +5,20 @@
 // that output may come a little after it. EvaluateOutput subscribes to
 // the adapter's events for the call and keeps the output events that
 // arrive before the response (the mux delivers an event to every
-// subscription before it routes a later response) and, where output can
-// come late, for a short wait after it (lateOutput), bounded.
+// subscription before it routes a later response) and, for a call that
+// prints, for a short wait after it (lateOutput), bounded.
 
 package session
 
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"time"
 	"unicode/utf8"
 
 	godap "github.com/google/go-dap"
 
-	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/server/adapter"
 	"github.com/dapscope/dapscope/server/dap"
 	"github.com/dapscope/dapscope/server/mux"
@@ -96,17 +96,23 @@ const (
 	lateOutputMax   = 500 * time.Millisecond
 )
 
-// lateOutput says whether output of expr may arrive after its response:
+// lateOutput says whether to wait for output of expr after its response:
 // not on a kernel session (its adapter sends the request's output just
-// before the response) nor for a plain path (names, attributes, literal
-// subscripts), which prints nothing.
+// before the response) nor on node (V8's console events come before the
+// evaluation's result), and only for an expression that calls something
+// that prints (print, pprint, display, help, show, info, a write, a log
+// or warning call): waiting after every call would cost each evaluation
+// the whole wait. Output of another call still comes back when it arrives
+// before the response.
 func (s *Session) lateOutput(expr string) bool {
 	if s.kind == adapter.Kernel || s.kind == adapter.Node {
 		return false
 	}
-	_, err := inspect.ParsePath(expr)
-	return err != nil
+	return printingCall.MatchString(expr)
 }
+
+// printingCall matches a call of something that prints.
+var printingCall = regexp.MustCompile(`(?i)\b(print\w*|pprint|display|help|show|info|write|writelines|log|debug|warn\w*|error|exception|critical|dis|tb)\s*\(`)
 
 // evalCollector gathers an evaluation's output events.
 type evalCollector struct {
