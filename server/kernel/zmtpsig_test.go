@@ -84,7 +84,7 @@ func TestNotZeroMQOnTheKernelPorts(t *testing.T) {
 			info := peerInfo(t, serve)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, info, Options{Logger: testLogger()})
+			c, err := Dial(ctx, info, Options{})
 			if err == nil {
 				c.Close()
 				t.Fatal("attached to a peer that is not a kernel")
