@@ -6,6 +6,8 @@
 // ipykernel answers while a cell runs and without the debugger started;
 // it only looks a name up in the user's namespace and formats a list of
 // str: no user code runs); its execution count is In's length less one.
+// In holds the code as IPython transformed it (a magic is its
+// get_ipython() call), without its trailing newline here.
 // Its start stays unknown (counted from the attach, "at least"): no
 // message the kernel answers while busy dates it. Without the history it
 // stays "a cell (its code is unknown)".
@@ -46,7 +48,7 @@ func (c *Client) learnRunningCell(ctx context.Context) {
 	if !c.track.unknown {
 		return // it ended meanwhile
 	}
-	c.track.unknownCode, c.track.unknownCount = items[len(items)-1], len(items)-1
+	c.track.unknownCode, c.track.unknownCount = strings.TrimRight(items[len(items)-1], "\n"), len(items)-1
 	c.notifyLocked()
 }
 
