@@ -68,30 +68,7 @@ func (c *Client) EvaluateRepr(ctx context.Context, expr string, o CallOptions) (
 	if err != nil {
 		return "", err
 	}
-	switch r.Status {
-	case "ok":
-	case "error":
-		return "", &EvalError{Name: r.EName, Value: r.EValue, Traceback: r.Traceback}
-	default:
-		return "", statusError(c.name, "evaluation", r.Status)
-	}
-	raw, ok := r.UserExpressions["v"]
-	if !ok {
-		return "", fmt.Errorf("%s: the %s kernel returned no user_expressions: it cannot evaluate silently (Python kernels, ipykernel, can): %w",
-			c.name, c.languageName(), ErrUnsupported)
-	}
-	var ue userExpression
-	if err := json.Unmarshal(raw, &ue); err != nil {
-		return "", fmt.Errorf("%s: user_expressions result: %w", c.name, err)
-	}
-	if ue.Status != "ok" {
-		return "", &EvalError{Name: ue.EName, Value: ue.EValue, Traceback: ue.Traceback}
-	}
-	text, ok := ue.Data["text/plain"].(string)
-	if !ok {
-		return "", fmt.Errorf("%s: the evaluation has no text/plain representation", c.name)
-	}
-	return text, nil
+	return c.userExpression(r)
 }
 
 // Evaluate is EvaluateRepr for an expression whose value is a str: it

@@ -64,7 +64,7 @@ func (c *Client) do(ctx context.Context, k call) (*answer, error) {
 	p := c.register(m.Header.MsgID, k.collect)
 	defer c.unregister(p.id)
 	start := time.Now()
-	if err := c.tr.send(ctx, k.channel, m); err != nil {
+	if err := c.send(ctx, k.channel, m); err != nil {
 		if lerr := c.liveness(); lerr != nil {
 			return nil, lerr
 		}
@@ -177,7 +177,7 @@ func (c *Client) withdraw(id string) {
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, time.Second)
 	defer cancel()
-	if err := c.tr.send(ctx, ChannelControl, m); err != nil {
+	if err := c.send(ctx, ChannelControl, m); err != nil {
 		c.log.Debug("kernel: abort_request not sent", "err", err)
 	}
 }
