@@ -249,16 +249,24 @@ def _sp_page(df, kind, sel, off, lim, B):
         counts = [F.count(F.lit(1)).alias('n')]
         if expr is not None:
             counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
-        # the counts' job runs beside the page's (a thread that inherits the job group)
-        got = {}
+        got, th = {}, None
+        if sort:
+            # a sorted page reads every row of every partition (Spark's top-N,
+            # or its sort): the counts are observed in that same job
+            obs = __import__('pyspark.sql', fromlist=['Observation']).Observation('dapscope_page')
+            q = q.observe(obs, *counts)
+        else:
+            # a plain page reads only its rows: the counts' job runs beside
+            # the page's (a thread that inherits the job group)
+            obs = None
 
-        def count():
-            try:
-                got['c'] = df.agg(*counts).collect()[0].asDict()
-            except Exception as e:
-                got['e'] = e
-        th = __import__('pyspark').InheritableThread(target=count)
-        th.start()
+            def count():
+                try:
+                    got['c'] = df.agg(*counts).collect()[0].asDict()
+                except Exception as e:
+                    got['e'] = e
+            th = __import__('pyspark').InheritableThread(target=count)
+            th.start()
         if expr is not None:
             q = q.where(expr)
         if sort:
@@ -266,10 +274,11 @@ def _sp_page(df, kind, sel, off, lim, B):
             keys = [(b.col(x).desc_nulls_last() if k.get('descending') else b.col(x).asc_nulls_last()) for x, k in zip(by, sort)]
             q = q.orderBy(*(keys + [b.col(x).asc_nulls_last() for x in names if x not in by and kinds[x] != 'other']))
         rows = [tuple(r) for r in q.select(*[b.col(x) for x in cols]).offset(off).limit(lim).collect()]
-        th.join()
+        if th is not None:
+            th.join()
         if 'e' in got:
             raise got['e']
-        c = got['c']
+        c = got['c'] if obs is None else obs.get
         n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
     except Exception as e:
         if not B.ok('spark.jobs'):
