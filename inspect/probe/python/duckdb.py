@@ -306,12 +306,11 @@ def _dk_meta(rel):
     hit = _SEL['cache'].get(key)
     if hit is not None and _sel_same(hit, rel, _eng_version(rel)):
         return hit['meta'] + (0,)
-    n = int(rel.aggregate('count(*)').fetchall()[0][0])
-    meta = (n, _dk_rowid(rel, n))
+    meta = _dk_rowid(rel)
     _SEL['tick'] += 1
     _SEL['cache'][key] = {'order': _EngOrder((), 0), 'meta': meta, 'total': 0, 'full': True, 'na': 0,
                           'tick': _SEL['tick'], 'ref': _sel_hold(rel), 'version': _eng_version(rel)}
-    return meta + (2,)
+    return meta + (1,)
 
 
 # types whose cells DuckDB (fetchall) and Arrow (to_pylist) give alike
@@ -337,16 +336,17 @@ def _dk_arrow(r):
     return f() if f is not None else r.fetch_arrow_table()
 
 
-def _dk_rowid(rel, n):
-    """Whether rel reads a table whose rowids are its row positions (no
-    gaps: nothing deleted), so an order can be kept as rowids."""
-    if _mod('pyarrow') is None:
-        return False
-    try:
-        m = rel.aggregate('max(rowid)').fetchall()[0][0]
-    except Exception:
-        return False  # not a table (a DataFrame, a query): no rowid
-    return m is not None and int(m) == n - 1
+def _dk_rowid(rel):
+    """(rows, whether rel reads a table whose rowids are its row positions:
+    no gaps, nothing deleted), in one query, so an order can be kept as
+    rowids."""
+    if _mod('pyarrow') is not None:
+        try:
+            n, m = rel.aggregate('count(*), max(rowid)').fetchall()[0]
+            return int(n), m is not None and int(m) == int(n) - 1
+        except Exception:
+            pass  # not a table (a DataFrame, a query): no rowid
+    return int(rel.aggregate('count(*)').fetchall()[0][0]), False
 
 
 _ENGINE_PAGE.update(duckdb_rel=_dk_page)

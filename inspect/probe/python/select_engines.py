@@ -133,6 +133,9 @@ def _eng_json_col(vals, tr):
         if t is float and -big < x < big:
             s = fmt % x
             add(s if '.' in s or 'e' in s or 'n' in s else s + '.0')
+        elif t is float and big > 0 and -1e13 < x < 1e13:  # _num keeps the integer part: as many digits, and one more
+            s = '%.*g' % (int(math.log10(abs(x))) + 2, x)
+            add(s if '.' in s else s + '.0')
         elif t is int and -9223372036854775808 <= x < 18446744073709551616:
             add(str(x))
         elif t is str and len(x) <= _MAX_STR:
