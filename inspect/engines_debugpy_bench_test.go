@@ -14,7 +14,6 @@ import (
 	"os"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/internal/testpython"
@@ -50,11 +49,10 @@ func BenchmarkEnginesDebugpy(b *testing.B) {
 	var floor float64 // ns per trivial evaluate, this run
 	timed := func(b *testing.B, f func()) float64 {
 		f()
-		t0 := time.Now()
 		for b.Loop() {
 			f()
 		}
-		return float64(time.Since(t0).Nanoseconds()) / float64(b.N)
+		return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	}
 	b.Run("floor", func(b *testing.B) {
 		floor = timed(b, func() {

@@ -237,8 +237,10 @@ def _sp_page(df, kind, sel, off, lim, B):
     the page are all that is collected. A Spark frame has no row positions:
     positions are the rows' places in the filtered, sorted view."""
     F = __import__('pyspark.sql.functions', fromlist=['col'])
-    names = [str(f.name) for f in df.schema.fields]
-    kinds = dict((str(f.name), _sp_kind(f.dataType)) for f in df.schema.fields)
+    schema = df.schema  # asked of the JVM once
+    names = [str(f.name) for f in schema.fields]
+    kinds = dict((str(f.name), _sp_kind(f.dataType)) for f in schema.fields)
+    types = dict((str(f.name), f.dataType.simpleString()) for f in schema.fields)
     cols = [names[i] for i in _sel_columns(_EngNames(names), sel.get('columns'))]
     flt, sort = sel.get('filter'), sel.get('sort') or []
     b = _FBSpark(F)
@@ -273,7 +275,8 @@ def _sp_page(df, kind, sel, off, lim, B):
             by = _eng_sort_names(names, sort)
             keys = [(b.col(x).desc_nulls_last() if k.get('descending') else b.col(x).asc_nulls_last()) for x, k in zip(by, sort)]
             q = q.orderBy(*(keys + [b.col(x).asc_nulls_last() for x in names if x not in by and kinds[x] != 'other']))
-        rows = [tuple(r) for r in q.select(*[b.col(x) for x in cols]).offset(off).limit(lim).collect()]
+        q = q.select(*[b.col(x) for x in cols])
+        rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()]
         if th is not None:
             th.join()
         if 'e' in got:
@@ -287,7 +290,7 @@ def _sp_page(df, kind, sel, off, lim, B):
         raise
     finally:
         note = jobs.close()
-    return {'names': cols, 'dtypes': [df.schema[x].dataType.simpleString() for x in cols], 'all_rows': n, 'total': total,
+    return {'names': cols, 'dtypes': [types[x] for x in cols], 'all_rows': n, 'total': total,
             'na': na, 'rows': rows, 'positions': list(range(off, off + len(rows))), 'column_count': len(names), 'computed': note}
 
 
