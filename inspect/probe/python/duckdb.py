@@ -310,7 +310,7 @@ def _dk_meta(rel):
     _SEL['tick'] += 1
     _SEL['cache'][key] = {'order': _EngOrder((), 0), 'meta': meta, 'total': 0, 'full': True, 'na': 0,
                           'tick': _SEL['tick'], 'ref': _sel_hold(rel), 'version': _eng_version(rel)}
-    return meta + (1,)
+    return meta + (2,)
 
 
 # types whose cells DuckDB (fetchall) and Arrow (to_pylist) give alike
@@ -338,15 +338,17 @@ def _dk_arrow(r):
 
 def _dk_rowid(rel):
     """(rows, whether rel reads a table whose rowids are its row positions:
-    no gaps, nothing deleted), in one query, so an order can be kept as
-    rowids."""
-    if _mod('pyarrow') is not None:
-        try:
-            n, m = rel.aggregate('count(*), max(rowid)').fetchall()[0]
-            return int(n), m is not None and int(m) == int(n) - 1
-        except Exception:
-            pass  # not a table (a DataFrame, a query): no rowid
-    return int(rel.aggregate('count(*)').fetchall()[0][0]), False
+    no gaps, nothing deleted), so an order can be kept as rowids. Rowids
+    grow in scan order, so n rows whose last rowid is n - 1 are 0 … n - 1:
+    the second query reads only the last row group (a rowid range)."""
+    n = int(rel.aggregate('count(*)').fetchall()[0][0])
+    if _mod('pyarrow') is None or n == 0:
+        return n, False
+    try:
+        c, m = rel.filter('rowid >= %d' % (n - 1)).aggregate('count(*), max(rowid)').fetchall()[0]
+    except Exception:
+        return n, False  # not a table (a DataFrame, a query): no rowid
+    return n, int(c) == 1 and m is not None and int(m) == n - 1
 
 
 _ENGINE_PAGE.update(duckdb_rel=_dk_page)
