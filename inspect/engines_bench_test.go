@@ -3,7 +3,10 @@
 // a trivial evaluate (floor; floor_10KB answers as much as a page), and
 // the engine's own sort of the column
 // (polars' sort().head(), DuckDB's ORDER BY … LIMIT, Spark's
-// orderBy().limit(n).collect()) evaluated as plain Python. Through
+// orderBy().limit(n).collect()) evaluated as plain Python; each page
+// reports its ratio to them (x_own, x_floor, x_floor_10KB), and a
+// _paired sub-benchmark times it right after its plain alternative in
+// every iteration (x_plain, the median ratio under the same load). Through
 // pyHarness (no debugger: the same probe calls, one evaluate each).
 //
 //	DAPSCOPE_PYTHON=$PWD/.venv/bin/python go test -run '^$' -bench Engines -benchtime 10x ./inspect
@@ -115,6 +118,19 @@ func BenchmarkEngines(b *testing.B) {
 				b.ReportMetric(ns/floor, "x_floor")
 				b.ReportMetric(ns/floor10K, "x_floor_10KB")
 			}
+		})
+		// the same, each page right after its plain alternative (the
+		// engine's own operation, else the trivial evaluate): x_plain
+		plain := k.own
+		if plain == "" {
+			plain = "1"
+		}
+		b.Run(k.name+"_paired", func(b *testing.B) {
+			PairedRatio(b, func() { eval(b, plain) }, func() {
+				if r, err := Browse(ctx, k.t, 0, k.expr, k.sel(), opts); err != nil || r.Error != nil || r.Page == nil {
+					b.Fatalf("%v %+v", err, r)
+				}
+			})
 		})
 	}
 }

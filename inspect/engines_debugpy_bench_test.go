@@ -2,8 +2,10 @@
 // and DuckDB tables of testdata/python/engines_big.py through real
 // debugpy, each beside debugpy's trivial evaluate (floor: `1`) and an
 // evaluate answering 10 KB (floor_10KB, as much as a page) in the same
-// run; x_floor is a page's time over the floor's of that run. No Spark
-// here (BenchmarkEngines has it).
+// run; x_floor is a page's time over the floor's of that run, and each
+// _paired sub-benchmark times a page right after a trivial evaluate in
+// every iteration (x_plain: the median ratio, both under the same load).
+// No Spark here (BenchmarkEngines has it).
 //
 //	DAPSCOPE_PYTHON=$PWD/.venv/bin/python VIRTUAL_ENV=$PWD/.venv go test -run '^$' -bench EnginesDebugpy -benchtime 20x ./inspect
 
@@ -17,6 +19,7 @@ import (
 
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/internal/testpython"
+	"github.com/dapscope/dapscope/server/mux"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -95,6 +98,23 @@ func BenchmarkEnginesDebugpy(b *testing.B) {
 			})
 			b.ReportMetric(probe/float64(b.N), "probe_ms/op")
 			b.ReportMetric(ns/floor, "x_floor")
+		})
+		// each page right after a trivial evaluate, under the same load
+		// (x_plain); that evaluate is sent read-only, as the probe's are: a
+		// user's evaluate would start a new generation of values and drop
+		// the kept orders
+		floorArgs := map[string]any{"expression": "1", "frameId": top.Id, "context": "repl"}
+		b.Run(c.name+"_paired", func(b *testing.B) {
+			inspect.PairedRatio(b, func() {
+				var out struct{ Result string }
+				if err := s.Request(mux.ReadOnly(ctx), "evaluate", floorArgs, &out); err != nil || out.Result != "1" {
+					b.Fatal(err, out.Result)
+				}
+			}, func() {
+				if r, err := inspect.Browse(ctx, s, top.Id, c.expr, c.sel(), opts); err != nil || r.Error != nil || r.Page == nil {
+					b.Fatalf("%v %+v", err, r)
+				}
+			})
 		})
 	}
 }

@@ -266,11 +266,19 @@ def _dk_page(rel, kind, sel, off, lim, B):
             r = r.filter(expr)
             queries += 1
         keys = []
-        for c, k in zip(_eng_sort_names(names, sort) if sort else [], sort):
+        by = _eng_sort_names(names, sort) if sort else []
+        for c, k in zip(by, sort):
             e = C(c)
             keys.append((e.desc() if k.get('descending') else e.asc()).nulls_last())
-        r = r.sort(*(keys + [C('__dapscope_pos').asc()]))
         out.update(total=total, na=na)
+        if rowid and off == 0 and sort:
+            # a table's first sorted page: DuckDB's top-N of the keys and rowids
+            # alone (it reads only those columns), then the page's rows by rowid
+            top = r.project(*([C(c) for c in by] + [C('__dapscope_pos')])).sort(*(keys + [C('__dapscope_pos').asc()]))
+            pos = [p[-1] for p in top.limit(lim).fetchall()]
+            out.update(rows=_dk_fetch(rel, cols, pos), positions=pos)
+            return done(queries + 1 + bool(pos))
+        r = r.sort(*(keys + [C('__dapscope_pos').asc()]))
         if not rowid or off == 0:  # one query: DuckDB's top-N for a first page, each page so without rowids
             page = r.project(*([C(c) for c in cols] + [C('__dapscope_pos')])).limit(lim, off).fetchall()
             out.update(rows=[p[:-1] for p in page], positions=[p[-1] for p in page])
@@ -289,14 +297,19 @@ def _dk_page(rel, kind, sel, off, lim, B):
         part = hit['rows'].slice(off, len(pos))
         out.update(cols=[part.column(c).to_pylist() for c in cols], positions=pos)
         return done(queries)
-    got = {}
-    if pos:  # one lookup of the page's rowids (integers the probe holds, as a list constant)
-        for row in rel.filter(S('rowid = ANY([%s])' % ','.join(str(int(i)) for i in pos))).project(
-                *([C(c) for c in cols] + [S('rowid')])).fetchall():
-            got[row[-1]] = row[:-1]
-        queries += 1
-    out.update(rows=[got[i] for i in pos], positions=pos)
-    return done(queries)
+    out.update(rows=_dk_fetch(rel, cols, pos), positions=pos)
+    return done(queries + bool(pos))
+
+
+def _dk_fetch(rel, cols, pos):
+    """The rows of a table at rowids pos, in that order: one lookup
+    (integers the probe holds, as a list constant)."""
+    if not pos:
+        return []
+    S, C = _mod('duckdb').SQLExpression, _mod('duckdb').ColumnExpression
+    got = dict((row[-1], row[:-1]) for row in rel.filter(S('rowid = ANY([%s])' % ','.join(str(int(i)) for i in pos))).project(
+        *([C(c) for c in cols] + [S('rowid')])).fetchall())
+    return [got[i] for i in pos]
 
 
 def _dk_meta(rel):
