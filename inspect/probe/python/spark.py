@@ -192,9 +192,13 @@ class _FBSpark(_FBPolars):
 
     def __init__(self, F):
         self.F = F
+        self.cols = {}  # one Column per name (each col() is a call into the JVM)
 
     def col(self, name):
-        return self.F.col('`%s`' % name.replace('`', '``'))
+        c = self.cols.get(name)
+        if c is None:
+            c = self.cols[name] = self.F.col('`%s`' % name.replace('`', '``'))
+        return c
 
     def lit(self, v):
         return self.F.lit(v)
@@ -231,6 +235,15 @@ class _FBSpark(_FBPolars):
         return {'len': self.F.length, 'lower': self.F.lower, 'upper': self.F.upper, 'strip': self.F.trim}[m](a)
 
 
+def _sp_nullable(df, expr):
+    """Whether a filter can be null on df's rows (Spark's analysis, no
+    job); True when it cannot tell."""
+    try:
+        return bool(df.select(expr.alias('__dapscope_f')).schema.fields[0].nullable)
+    except Exception:
+        return True
+
+
 def _sp_page(df, kind, sel, off, lim, B):
     """A page computed by Spark: filter, orderBy (nulls last; ties broken
     by every column, as Spark has no row order), offset, limit: the rows of
@@ -251,12 +264,21 @@ def _sp_page(df, kind, sel, off, lim, B):
         counts = [F.count(F.lit(1)).alias('n')]
         if expr is not None:
             counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
-        got, th = {}, None
+        got, th, obs2 = {}, None, None
         if sort:
             # a sorted page reads every row of every partition (Spark's top-N,
-            # or its sort): the counts are observed in that same job
-            obs = __import__('pyspark.sql', fromlist=['Observation']).Observation('dapscope_page')
-            q = q.observe(obs, *counts)
+            # or its sort): the counts are observed in that same job, the rows
+            # before the filter and those after it; the unknown rows only where
+            # Spark's analysis says the filter can be null
+            Obs = __import__('pyspark.sql', fromlist=['Observation']).Observation
+            obs = Obs('dapscope_page')
+            seen = [counts[0]]
+            if expr is not None and _sp_nullable(df, expr):
+                seen.append(counts[2])
+            q = q.observe(obs, *seen)
+            if expr is not None:
+                obs2 = Obs('dapscope_page_matches')
+                q = q.where(expr).observe(obs2, F.count(F.lit(1)).alias('t'))
         else:
             # a plain page reads only its rows: the counts' job runs beside
             # the page's (a thread that inherits the job group)
@@ -269,7 +291,7 @@ def _sp_page(df, kind, sel, off, lim, B):
                     got['e'] = e
             th = __import__('pyspark').InheritableThread(target=count)
             th.start()
-        if expr is not None:
+        if expr is not None and obs2 is None:
             q = q.where(expr)
         if sort:
             by = _eng_sort_names(names, sort)
@@ -281,7 +303,7 @@ def _sp_page(df, kind, sel, off, lim, B):
             th.join()
         if 'e' in got:
             raise got['e']
-        c = got['c'] if obs is None else obs.get
+        c = got['c'] if obs is None else dict(obs.get, **(obs2.get if obs2 is not None else {}))
         n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
     except Exception as e:
         if not B.ok('spark.jobs'):
