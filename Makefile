@@ -121,7 +121,7 @@ test: setup test-probe test-go test-debian test-fuzz test-cross test-windows tes
 ## The tables need numpy and pandas; torch for the tensor and model cases
 ## (xarray and dask only for theirs); node for the JavaScript side of the
 ## parity table (without it, Python's side alone).
-PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster
+PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster|TestEnginesDaskStops|TestEnginesDuckDBTableByName
 test-probe:
 ifneq ($(PYTHON),)
 	DAPSCOPE_PYTHON=$(PYTHON) $(GO) test -count=1 -run '^($(PROBE_TABLES))$$' ./inspect
