@@ -52,6 +52,8 @@ def build():
         import duckdb
         con = duckdb.connect()
         con.from_df(df).create("sales")  # a table, inspected by name: dk_con['sales']
+        # the same rows with nanosecond dates, a type whose later pages are rowid lookups (not kept as Arrow)
+        con.execute("CREATE TABLE sales_ns AS SELECT * REPLACE (CAST(day AS TIMESTAMP_NS) AS day) FROM sales")
         out.update(dk_con=con, dk_rel=con.from_df(df))
     except ImportError:
         pass

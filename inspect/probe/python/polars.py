@@ -171,22 +171,23 @@ def _pl_page(obj, kind, sel, off, lim, B):
     if kind == 'polars_series':
         obj = obj.to_frame()
     lazy = kind == 'polars_lazy'
-    lf = obj if lazy else obj.lazy()
-    schema = lf.collect_schema()
+    lf = obj if lazy else None
+    schema = lf.collect_schema() if lazy else obj.schema
     names = [str(k) for k in schema]
     kinds = dict((str(k), _pl_kind(pl, v)) for k, v in schema.items())
     flt, sort = sel.get('filter'), sel.get('sort') or []
     cols = [names[i] for i in _sel_columns(_EngNames(names), sel.get('columns'))]
     all_rows = int(lf.select(pl.len()).collect().item()) if lazy else int(obj.height)
-    expr = _fl_compile(flt, kinds, _FBPolars(pl)) if flt else None
     out = {'names': cols, 'dtypes': [str(schema[c]) for c in cols], 'all_rows': all_rows, 'na': 0, 'cached': False,
            'column_count': len(names)}
-    if expr is None and not sort:
-        page = lf.select(cols).slice(off, lim).collect() if lazy else obj.select(cols).slice(off, lim)
-        out.update(rows=page.rows(), positions=list(range(off, off + page.height)), total=all_rows)
+    if not flt and not sort:
+        page = lf.select(cols).slice(off, lim).collect() if lazy else obj.slice(off, lim)
+        out.update(cols=[page.get_column(c).to_list() for c in cols], positions=list(range(off, off + page.height)), total=all_rows)
         return out
     hit = _eng_cache_get(obj, sel)
     if hit is None:
+        lf = lf if lazy else obj.lazy()
+        expr = _fl_compile(flt, kinds, _FBPolars(pl)) if flt else None
         q = lf.with_row_index('__dapscope_pos')
         na = 0
         if expr is not None:
@@ -203,8 +204,12 @@ def _pl_page(obj, kind, sel, off, lim, B):
     else:
         out['cached'] = True
     pos = hit['order'].page(off, lim)
-    src = lf.select(cols).collect() if lazy else obj.select(cols)
-    out.update(rows=src[pos].rows() if len(pos) else [], positions=pos.to_list(), total=int(hit['total']), na=hit['na'])
+    if lazy:
+        src = lf.select(cols).collect()
+        got = [src.get_column(c)[pos].to_list() for c in cols] if len(pos) else [[] for c in cols]
+    else:  # a gather of the page's rows, column by column (Series[positions]): nothing else is read
+        got = [obj.get_column(c)[pos].to_list() for c in cols] if len(pos) else [[] for c in cols]
+    out.update(cols=got, positions=pos.to_list(), total=int(hit['total']), na=hit['na'])
     return out
 
 
