@@ -48,6 +48,8 @@ def _inspect(v, length, process, opts, res):
             return _list([v.GetChildAtIndex(i, 0, True) for i in range(min(length, items))], length, res, tr)
         n = v.GetNumChildren()
         return _list([v.GetChildAtIndex(i) for i in range(min(n, items))], n, res, tr)
+    if kind == 'set':
+        return _set(v, items, res, tr)
     if kind == 'map':
         if (v.GetTypeName() or '').startswith(_BTREE):
             n, pairs = _btree(v, items)
