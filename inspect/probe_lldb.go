@@ -19,13 +19,13 @@ import (
 )
 
 // lldbSections are the lldb probe's sections, in the order they are joined.
-var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "summary.py", "entry.py"}
+var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "summary.py", "select.py", "entry.py"}
 
 var lldbProbe = func() *probe {
 	src := joinSources("probe/lldb", "_LIMITS = "+ProbeLimits.json()+"\n", lldbSections)
 	return &probe{
 		lang: Native, source: src, slot: slotName("dapscope_probe_", src),
-		fns:         []string{"run", "summarize"},
+		fns:         []string{"run", "summarize", "select"},
 		evalContext: "repl",
 		install:     lldbInstall,
 		callExpr:    lldbCall,

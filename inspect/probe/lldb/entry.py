@@ -237,7 +237,8 @@ def command(debugger, line, exe_ctx, result, internal_dict):
         if not frame.IsValid():
             out = _fail('NOT_PAUSED', 'no stopped frame')
         else:
-            out = summarize(frame, args) if args.get('fn') == 'summarize' else run(frame, args)
+            fn = args.get('fn')
+            out = summarize(frame, args) if fn == 'summarize' else (select(frame, args) if fn == 'select' else run(frame, args))
     except Exception as e:
         out = _fail('INTERNAL', 'the lldb probe failed: %s: %s' % (type(e).__name__, e))
     if 'error' not in out:
