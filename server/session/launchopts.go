@@ -117,7 +117,7 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 // attach of a Rust binary gets the Rust toolchain's formatters as its
 // first initCommands (as the sidecar's own lldb sessions do), unless it
 // loads them itself.
-func (s *Session) editLaunch(_ string, args json.RawMessage) json.RawMessage {
+func (s *Session) editLaunch(command string, args json.RawMessage) json.RawMessage {
 	if s.kind != adapter.LLDB {
 		return nil
 	}
@@ -128,8 +128,12 @@ func (s *Session) editLaunch(_ string, args json.RawMessage) json.RawMessage {
 	program, _ := m["program"].(string)
 	cmds := adapter.InitCommands(program)
 	if len(cmds) == 0 {
+		if program != "" && adapter.IsRust(program) {
+			s.log.Warn("a Rust program without the Rust formatters: `rustc --print sysroot` failed or has no lib/rustlib/etc/lldb_lookup.py", "program", program, "err", adapter.RustFormattersError())
+		}
 		return nil
 	}
+	s.log.Debug("lldb: the Rust formatters added to the editor's "+command, "program", program)
 	init := make([]any, 0, len(cmds))
 	for _, c := range cmds {
 		init = append(init, c)

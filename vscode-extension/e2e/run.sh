@@ -88,6 +88,9 @@ cat > "$T/ud/User/settings.json" <<'JSON'
 JSON
 
 NODE="$NODE24_DIR/bin/node"
+# code-server runs with a fresh HOME: rustup (rustc --print sysroot, which
+# finds the Rust formatters for lldb) keeps reading the real user's toolchains.
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 # The Python leg (internal/testpython): make e2e runs the modern one (the
 # .venv: debugpy 1.8, pandas 3, ipykernel 7); by hand, Debian's python3.
 PY="${DAPSCOPE_PYTHON:-/usr/bin/python3}"

@@ -93,6 +93,8 @@ def summarize(frame, args):
     process = frame.GetThread().GetProcess()
     target = process.GetTarget()
     items = []
+    if not args.get('names'):
+        _np()  # the preload at the first stop: numpy's import is paid here, not in the editor's first view
     for path in args.get('names') or []:
         try:
             items.append(_summary(frame, target, process, path))
