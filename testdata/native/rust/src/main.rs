@@ -59,6 +59,6 @@ fn main() {
     let quote = Quote { symbol: "ACME".to_string(), price: 12.5 };
     let text = format!("{}", quote);
     let limit = unsafe { LIMIT };
-    println!("{} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {} {} {} {}", slice.len(), arr[0], name, counts.len(), ordered, some, none, ok, shape, boxed, shared.len(), atomic, text, tag, limit, prices.len()); // break here
+    println!("{} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {} {} {}", prices.len(), slice.len(), arr[0], name, counts.len(), ordered, some, none, ok, shape, boxed, shared.len(), atomic, text, tag, limit); // break here
     println!("{:?} {:?} {} {}", square, empty, big.len(), seen.len());
 }
