@@ -172,10 +172,11 @@ test-fuzz:
 ## test-native: the C, C++ and Rust sessions under lldb-dap (Debian's
 ## lldb-19; gcc, g++ and cargo build testdata/native into a temporary
 ## directory), and the 1M-element Vec<f64> benchmark beside lldb-dap's own
-## variables. test-go runs the same tests; this runs them alone.
-NATIVE_TESTS := TestLLDB|TestInspectNativeBinary|TestRustFormattersForRustOnly|TestLLDBDapCandidatesNewestFirst|TestNativePaths
+## variables; the Rust/C/C++ code graph (inspect/code). test-go runs the
+## same tests; this runs them alone.
+NATIVE_TESTS := TestLLDB|TestInspectNativeBinary|TestRustFormattersForRustOnly|TestLLDBDapCandidatesNewestFirst|TestNativePaths|TestNativeEnclosing
 test-native:
-	$(GO) test -count=1 -run '$(NATIVE_TESTS)' . ./server/adapter ./server/session ./server/mcp ./platform ./inspect
+	$(GO) test -count=1 -run '$(NATIVE_TESTS)' . ./server/adapter ./server/session ./server/mcp ./platform ./inspect ./inspect/code
 	$(GO) test -run XXX -bench BenchmarkLLDBVec1M -benchtime 20x -count 5 ./server/session
 
 ## check-size: no tracked non-test source file (Go, Python, JavaScript,

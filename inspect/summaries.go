@@ -108,7 +108,7 @@ func jsSummaryType(t string) bool {
 }
 
 // ErrUnsupported: the language has no summary probe.
-var ErrUnsupported = &errcode.Error{Code: errcode.InvalidArgument, Message: "value summaries need a probe: Python or JavaScript sessions"}
+var ErrUnsupported = &errcode.Error{Code: errcode.InvalidArgument, Message: "value summaries need a probe: Python, JavaScript or lldb sessions"}
 
 // SupportsSummaries reports whether sessions of the language have the
 // summary probe.

@@ -139,6 +139,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
+		EditLaunch:  func(cmd string, args json.RawMessage) json.RawMessage { return s.editLaunch(cmd, args) },
 		// An editor leaving an attached debuggee: undo the first-stop fix first.
 		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
 		// The frame ids the editor is handed are frames of the stop (frames.go).
