@@ -58,6 +58,22 @@ def _connect_nodelay(*args, **kwargs):
 
 
 debugpy.connect = _connect_nodelay
+
+try:
+    # debugpy's command line describes the environment (every installed
+    # package's metadata: 0.1-0.2 s in a venv of 150 packages) before it
+    # runs the program, even when nothing logs it; here only when logging.
+    from debugpy.common import log as _log
+
+    _describe = _log.describe_environment
+
+    def _describe_if_logged(header):
+        if "info" in getattr(_log, "_levels", ("info",)) or os.environ.get("DEBUGPY_LOG_DIR"):
+            _describe(header)
+
+    _log.describe_environment = _describe_if_logged
+except Exception:
+    pass
 _target = ["-m", _req["module"]] if _req.get("module") else [_req["program"]]
 sys.argv = [
     "debugpy",
