@@ -1,3 +1,5 @@
+//go:build !windows
+
 // specialpaths_test.go: a program whose folder or file name holds
 // characters that URLs treat specially (#, ?, %, a space, non-ASCII) stops
 // at its breakpoints and shows its own path, as CommonJS and as an ES
