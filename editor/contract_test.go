@@ -29,6 +29,7 @@ import (
 	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/internal/golden"
+	"github.com/dapscope/dapscope/server/allprocs"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/dap/daptest"
@@ -289,6 +290,15 @@ func TestContract(t *testing.T) {
 	call("dapscope/page", map[string]any{"vscodeSessionId": "py-1", "expression": "df", "sort": []any{map[string]any{"column": "city"}}, "rows": map[string]any{"offset": 1, "limit": 2}, "timeout": 10}, &bridgedPage)
 	if bridgedPage.Page == nil || fmt.Sprint(bridgedPage.Page.Positions) != "[2 0]" {
 		t.Fatalf("bridged page = %+v", bridgedPage)
+	}
+	// One question to every process of the editor's tree (processes.go):
+	// the proxied session, the bridged one, and one the sidecar does not know.
+	var procs allprocs.Table
+	call("dapscope/inspectProcesses", map[string]any{"vscodeSessionIds": []string{"vs-1", "py-1", "vs-none"}, "sessionId": stopped.SessionID,
+		"frameIds": map[string]any{"vs-1": 0}, "expression": "df", "options": opts, "maxBytes": 65536}, &procs)
+	if len(procs.Rows) != 3 || !strings.HasPrefix(procs.Rows[0].Summary, "DataFrame") || !strings.HasPrefix(procs.Rows[1].Summary, "DataFrame") ||
+		procs.Rows[2].Error == "" || procs.Rows[0].VSCodeSessionID != "vs-1" || procs.Rows[1].Name != "Python: current file" {
+		t.Fatalf("dapscope/inspectProcesses = %+v", procs)
 	}
 	call("dapscope/sessions", nil, nil)
 	rec.mu.Lock()

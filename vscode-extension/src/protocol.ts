@@ -16,6 +16,7 @@ import type {
   InitializeResult,
 } from 'vscode-languageclient/node';
 import type { AdapterKind } from './adapter';
+import type { ProcessesParams, ProcessTable } from './processes';
 import type { InspectError, InspectResult } from './types';
 
 /** dapscope/inspect options (inspect.Options). */
@@ -407,6 +408,7 @@ export interface Methods {
   'dapscope/kernels': Method<'extension', 'request', KernelsParams | null, KernelsResult>;
   'dapscope/kernelAttach': Method<'extension', 'request', KernelAttachParams, KernelAttachResult>;
   'dapscope/kernelVariables': Method<'extension', 'request', KernelVariablesParams, KernelVariablesResult>;
+  'dapscope/inspectProcesses': Method<'extension', 'request', ProcessesParams, ProcessTable>;
   'dapscope/bridgeEvent': Method<'extension', 'notification', BridgeEvent>;
   'dapscope/dapRequest': Method<'sidecar', 'request', DapRequestParams, unknown>;
   'dapscope/sessionEvent': Method<'sidecar', 'notification', SessionEvent>;
@@ -434,6 +436,7 @@ export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } =
   'dapscope/kernels': { from: 'extension', kind: 'request' },
   'dapscope/kernelAttach': { from: 'extension', kind: 'request' },
   'dapscope/kernelVariables': { from: 'extension', kind: 'request' },
+  'dapscope/inspectProcesses': { from: 'extension', kind: 'request' },
   'dapscope/bridgeEvent': { from: 'extension', kind: 'notification' },
   'dapscope/dapRequest': { from: 'sidecar', kind: 'request' },
   'dapscope/sessionEvent': { from: 'sidecar', kind: 'notification' },
