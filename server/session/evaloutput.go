@@ -54,29 +54,30 @@ func (s *Session) EvaluateOutput(ctx context.Context, expr string, frameID int, 
 	// the response.
 	answered, read := make(chan struct{}), make(chan bool)
 	go func() {
+		done := false // answered: read only what is already queued
 		for {
-			select {
-			case ev, ok := <-sub.C:
-				if !ok {
-					read <- false
+			var ev *dap.Event
+			ok := true
+			if done {
+				select {
+				case ev, ok = <-sub.C:
+				default:
+					read <- true
 					return
 				}
-				c.add(ev)
-			case <-answered:
-				for {
-					select {
-					case ev, ok := <-sub.C:
-						if !ok {
-							read <- false
-							return
-						}
-						c.add(ev)
-					default:
-						read <- true
-						return
-					}
+			} else {
+				select {
+				case ev, ok = <-sub.C:
+				case <-answered:
+					done = true
+					continue
 				}
 			}
+			if !ok {
+				read <- false
+				return
+			}
+			c.add(ev)
 		}
 	}()
 	b, err := s.Evaluate(ctx, expr, frameID, evalContext)
