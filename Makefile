@@ -121,7 +121,7 @@ test: setup test-probe test-go test-debian test-fuzz test-cross test-windows tes
 ## The tables need numpy and pandas; torch for the tensor and model cases
 ## (xarray and dask only for theirs); node for the JavaScript side of the
 ## parity table (without it, Python's side alone).
-PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster
+PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster|TestEnginesDaskStops|TestEnginesDuckDBTableByName
 test-probe:
 ifneq ($(PYTHON),)
 	DAPSCOPE_PYTHON=$(PYTHON) $(GO) test -count=1 -run '^($(PROBE_TABLES))$$' ./inspect
@@ -172,10 +172,11 @@ test-fuzz:
 ## test-native: the C, C++ and Rust sessions under lldb-dap (Debian's
 ## lldb-19; gcc, g++ and cargo build testdata/native into a temporary
 ## directory), and the 1M-element Vec<f64> benchmark beside lldb-dap's own
-## variables. test-go runs the same tests; this runs them alone.
-NATIVE_TESTS := TestLLDB|TestInspectNativeBinary|TestRustFormattersForRustOnly|TestLLDBDapCandidatesNewestFirst|TestNativePaths
+## variables; the Rust/C/C++ code graph (inspect/code). test-go runs the
+## same tests; this runs them alone.
+NATIVE_TESTS := TestLLDB|TestInspectNativeBinary|TestRustFormattersForRustOnly|TestLLDBDapCandidatesNewestFirst|TestNativePaths|TestNativeEnclosing
 test-native:
-	$(GO) test -count=1 -run '$(NATIVE_TESTS)' . ./server/adapter ./server/session ./server/mcp ./platform ./inspect
+	$(GO) test -count=1 -run '$(NATIVE_TESTS)' . ./server/adapter ./server/session ./server/mcp ./platform ./inspect ./inspect/code
 	$(GO) test -run XXX -bench BenchmarkLLDBVec1M -benchtime 20x -count 5 ./server/session
 
 ## check-size: no tracked non-test source file (Go, Python, JavaScript,
@@ -227,7 +228,8 @@ dist: setup-node
 ## 100K×50, each beside the trivial-evaluate floor), a page of a 10M-row
 ## frame, Node's evaluate and pages of 1M rows, the kernel session set,
 ## launch to the first stop, the engines' later pages of 10M-row polars
-## and DuckDB frames (each beside its plain alternative).
+## and DuckDB frames (each beside its plain alternative; through debugpy,
+## each page timed right after a trivial evaluate: x_plain).
 ## bench-compare: benchstat between bench/baseline.txt (an accepted run,
 ## committed) and bench/latest.txt. bench-all: every benchmark, count 5.
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
@@ -238,7 +240,8 @@ BENCH_SET := \
 	'./inspect,^BenchmarkBrowseNode1M$$,10x,3' \
 	'./server/kernel,^BenchmarkKernelSession$$,20x,3' \
 	'./server/session,^BenchmarkLaunchToFirstStop$$,5x,3' \
-	'./inspect,^BenchmarkEngines$$/^(floor|floor_10KB|polars/unsorted_later|polars/sorted_later|duckdb/unsorted_later|duckdb/sorted_later)$$,10x,3'
+	'./inspect,^BenchmarkEngines$$/^(floor|floor_10KB|polars/unsorted_later|polars/sorted_later|duckdb/unsorted_later|duckdb/sorted_later)$$,10x,3' \
+	'./inspect,^BenchmarkEnginesDebugpy$$/.*/_paired$$,40x,3'
 .PHONY: bench-compare bench-all
 # No `setup` prerequisite: in a worktree whose node_modules links to a
 # shared install, setup-node's `npm ci` empties the shared install through

@@ -203,19 +203,30 @@ func launchSpecFor(workspace, file string, line int, args []string) session.Laun
 	return spec
 }
 
-// inspectProgram is the testable body of `dapscope inspect`.
-func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, spec session.LaunchSpec, file string, line int, exprs []string,
-	depth int, opts inspect.Options, sel *inspect.Selection, width, maxBytes int, wait time.Duration) int {
+// launchForInspect launches spec for one inspect run; end terminates the
+// run (its tree too) within 10 s, even after ctx is cancelled. A failed
+// launch is reported on stderr.
+func launchForInspect(ctx context.Context, mgr *session.Manager, spec session.LaunchSpec) (s *session.Session, end func(), ok bool) {
 	s, err := mgr.Launch(ctx, spec)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dapscope inspect: launch:", err)
-		return 1
+		return nil, nil, false
 	}
-	defer func() {
+	return s, func() {
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		_ = s.Terminate(tctx)
-	}()
+	}, true
+}
+
+// inspectProgram is the testable body of `dapscope inspect`.
+func inspectProgram(ctx context.Context, mgr *session.Manager, out io.Writer, spec session.LaunchSpec, file string, line int, exprs []string,
+	depth int, opts inspect.Options, sel *inspect.Selection, width, maxBytes int, wait time.Duration) int {
+	s, end, ok := launchForInspect(ctx, mgr, spec)
+	if !ok {
+		return 1
+	}
+	defer end()
 	st, err := s.Wait(ctx, wait)
 	if err != nil || st.Location == nil {
 		why := "the program ended first"

@@ -2,7 +2,7 @@
 // — the program's tree of processes (a multiprocessing run, a pool's
 // workers) asked at once: it waits until --processes of them are paused,
 // inspects EXPR in each paused one's top frame concurrently and prints one
-// table, a row per process (server/mcp/allprocs.go).
+// table, a row per process (server/allprocs).
 
 package main
 
@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
-	"github.com/dapscope/dapscope/server/mcp"
+	"github.com/dapscope/dapscope/server/allprocs"
 	"github.com/dapscope/dapscope/server/session"
 )
 
@@ -24,16 +24,11 @@ import (
 func inspectAllProcesses(ctx context.Context, mgr *session.Manager, out io.Writer, file string, line int, progArgs, exprs []string,
 	opts inspect.Options, maxBytes, want int, wait time.Duration) int {
 	spec := launchSpecFor(mgr.Workspace(), file, line, progArgs)
-	s, err := mgr.Launch(ctx, spec)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "dapscope inspect: launch:", err)
+	s, end, ok := launchForInspect(ctx, mgr, spec) // cmd_inspect.go
+	if !ok {
 		return 1
 	}
-	defer func() {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = s.Terminate(tctx)
-	}()
+	defer end()
 	want = max(want, 1)
 	deadline := time.Now().Add(wait)
 	for pausedIn(s) < want {
@@ -51,15 +46,9 @@ func inspectAllProcesses(ctx context.Context, mgr *session.Manager, out io.Write
 		maxBytes = 8 << 10
 	}
 	var texts []string
-	var tables []*mcp.ProcessTable
+	var tables []*allprocs.Table
 	for _, expr := range exprs {
-		t := mcp.AskAll(ctx, s.Tree(), expr, nil, maxBytes, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
-			res, err := inspect.Inspect(ctx, sess, frame, expr, opts)
-			if err != nil {
-				return "", nil, err
-			}
-			return res.Summary, append(append([]string(nil), inspect.Problems(res)...), res.Warnings...), nil
-		})
+		t := allprocs.Run(ctx, allprocs.Sessions(s.Tree()), expr, nil, maxBytes, allprocs.Inspect(opts, expr))
 		tables = append(tables, t)
 		texts = append(texts, t.Text())
 	}

@@ -96,8 +96,10 @@ func TestKernelCLI(t *testing.T) {
 	errOut.Reset()
 	rc = kernelCLI(t.Context(), append([]string{"inspect", "n"}, here...), &out, &errOut)
 	stderr := errOut.String()
-	// (A command attaches afresh: the cell started before, its code unknown.)
-	if rc != 1 || !strings.Contains(stderr, "NOT_PAUSED: kernel is busy") || !strings.Contains(stderr, "already running when dapscope attached") {
+	// (A command attaches afresh: the cell started before; its code and
+	// number come from the kernel's input history.)
+	if rc != 1 || !strings.Contains(stderr, "NOT_PAUSED: kernel is busy: cell [2] (import time …)") ||
+		!strings.Contains(stderr, "already running when dapscope attached") || !strings.Contains(stderr, "its code is the kernel's latest input") {
 		t.Errorf("kernel inspect while busy: rc %d, stderr %q", rc, stderr)
 	}
 	select {

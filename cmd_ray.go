@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/dapscope/dapscope/inspect"
-	"github.com/dapscope/dapscope/server/mcp"
+	"github.com/dapscope/dapscope/server/allprocs"
 	"github.com/dapscope/dapscope/server/ray"
 	"github.com/dapscope/dapscope/server/session"
 )
@@ -171,15 +171,9 @@ func rayInspect(ctx context.Context, r *rayFlags, exprs []string, out, errw io.W
 	}
 	opts := inspect.Options{Format: "json"} // the table is the rendering
 	var texts []string
-	var tables []*mcp.ProcessTable
+	var tables []*allprocs.Table
 	for _, expr := range exprs {
-		t := mcp.AskAll(ctx, at.Sessions, expr, nil, r.maxBytes, func(ctx context.Context, sess *session.Session, frame int) (string, []string, error) {
-			res, err := inspect.Inspect(ctx, sess, frame, expr, opts)
-			if err != nil {
-				return "", nil, err
-			}
-			return res.Summary, append(append([]string(nil), inspect.Problems(res)...), res.Warnings...), nil
-		})
+		t := allprocs.Run(ctx, allprocs.Sessions(at.Sessions), expr, nil, r.maxBytes, allprocs.Inspect(opts, expr))
 		tables, texts = append(tables, t), append(texts, t.Text())
 	}
 	if r.format == "json" {

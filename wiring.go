@@ -40,7 +40,7 @@ type commonFlags struct {
 // registerWarm adds --warm-adapter, for the commands that live long
 // enough for a spare adapter to serve a later launch (mcp, serve).
 func (c *commonFlags) registerWarm(fs *flag.FlagSet) {
-	fs.BoolVar(&c.warm, "warm-adapter", true, "keep a debugpy adapter started ahead of the next Python launch (launch to the first stop without the adapter's start)")
+	fs.BoolVar(&c.warm, "warm-adapter", true, "keep a debugpy adapter and a spare Python debuggee started ahead of the next Python launch (launch to the first stop without their start-up)")
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {

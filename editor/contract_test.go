@@ -29,6 +29,7 @@ import (
 	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/internal/golden"
+	"github.com/dapscope/dapscope/server/allprocs"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
 	"github.com/dapscope/dapscope/server/dap/daptest"
@@ -290,6 +291,15 @@ func TestContract(t *testing.T) {
 	if bridgedPage.Page == nil || fmt.Sprint(bridgedPage.Page.Positions) != "[2 0]" {
 		t.Fatalf("bridged page = %+v", bridgedPage)
 	}
+	// One question to every process of the editor's tree (processes.go):
+	// the proxied session, the bridged one, and one the sidecar does not know.
+	var procs allprocs.Table
+	call("dapscope/inspectProcesses", map[string]any{"vscodeSessionIds": []string{"vs-1", "py-1", "vs-none"}, "sessionId": stopped.SessionID,
+		"frameIds": map[string]any{"vs-1": 0}, "expression": "df", "options": opts, "maxBytes": 65536}, &procs)
+	if len(procs.Rows) != 3 || !strings.HasPrefix(procs.Rows[0].Summary, "DataFrame") || !strings.HasPrefix(procs.Rows[1].Summary, "DataFrame") ||
+		procs.Rows[2].Error == "" || procs.Rows[0].VSCodeSessionID != "vs-1" || procs.Rows[1].Name != "Python: current file" {
+		t.Fatalf("dapscope/inspectProcesses = %+v", procs)
+	}
 	call("dapscope/sessions", nil, nil)
 	rec.mu.Lock()
 	rec.frozen["dapscope/dapRequest"] = true
@@ -381,10 +391,30 @@ func contractKernel(t *testing.T, rec *contractRecorder) {
 	if res.DetectedType != "dataframe" {
 		t.Fatalf("dapscope/inspect on a kernel = %+v", res)
 	}
-	k.Run(t, "words.append('c')")
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID}, &vars)
+	before := map[string]editor.KernelVariable{}
+	for _, v := range vars.Items {
+		before[v.Name] = v
+	}
+	// a cell that writes one value of df in place: its summary stays, its fingerprint does not
+	k.Run(t, "words.append('c'); df.iloc[0, 0] = 2.5")
 	c.SessionEvent("continued")
 	if ev := c.SessionEvent("stopped"); ev.Stop == nil || ev.Stop.Description != "after In[2]" {
 		t.Fatalf("the stop after a cell = %+v", ev)
+	}
+	call("dapscope/kernelVariables", map[string]any{"sessionId": at.SessionID}, &vars)
+	for _, v := range vars.Items {
+		b := before[v.Name]
+		if v.Fingerprint == "" || b.Fingerprint == "" {
+			t.Fatalf("no fingerprint: %+v, before %+v", v, b)
+		}
+		// price: a view of df's column before pandas 3 (written too), a copy since (copy-on-write)
+		if changed := v.Fingerprint != b.Fingerprint; v.Name != "price" && changed != (v.Name == "df" || v.Name == "words") {
+			t.Errorf("%s: changed %v (%s → %s)", v.Name, changed, b.Fingerprint, v.Fingerprint)
+		}
+		if v.Name == "df" && v.Summary != b.Summary {
+			t.Errorf("df's summary changed too (%q → %q): the check needs a write the summary does not show", b.Summary, v.Summary)
+		}
 	}
 	mu.Lock()
 	done = true

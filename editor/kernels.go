@@ -3,7 +3,7 @@
 // can reach (local, or a Jupyter Server's), dapscope/kernelAttach makes a
 // session of kind kernel on one (or returns the one it already has), and
 // dapscope/kernelVariables lists a kernel session's variables as one-line
-// summaries. The session is then a session like any other:
+// summaries with their fingerprints (what changed since the last stop). The session is then a session like any other:
 // dapscope/inspect and dapscope/page take its sessionId, and its
 // dapscope/sessionEvent notifications say when a cell ran (stopped:
 // "after In[n]"), runs (continued) or the kernel is gone (terminated).
@@ -112,6 +112,11 @@ type KernelVariable struct {
 	Dtype   string  `json:"dtype,omitempty"`
 	Memory  *int64  `json:"memory,omitempty"`
 	Summary string  `json:"summary"`
+	// Fingerprint changes when the value's content changes, even where its
+	// summary does not (a cell written in place): the kernel view compares
+	// it with the last stop's to mark what a cell changed (inspect's
+	// ValueSummary.Fingerprint, the one debug_diff compares).
+	Fingerprint string `json:"fp,omitempty"`
 	// Error says why the value could not be read (then Summary is empty).
 	Error string `json:"error,omitempty"`
 }
@@ -136,14 +141,14 @@ func (s *Server) kernelVariables(ctx context.Context, params json.RawMessage) (a
 	if !ss.IsKernel() {
 		return nil, errcode.Invalid("sessionId", "session %s is not a kernel session (dapscope/kernelAttach makes one)", p.SessionID)
 	}
-	items, err := inspect.SummariesWith(ctx, ss, 0, nil, inspect.SummaryOptions{Timeout: 2 * time.Second, All: p.All})
+	items, err := inspect.SummariesWith(ctx, ss, 0, nil, inspect.SummaryOptions{Timeout: 2 * time.Second, All: p.All, Fingerprints: true})
 	if err != nil {
 		return nil, err
 	}
 	out := KernelVariablesResult{Items: []KernelVariable{}}
 	for _, it := range items {
 		v := KernelVariable{Name: it.Name, Type: kernel.ShortType(it.Type), Kind: it.Kind, Shape: it.Shape, Dtype: it.Dtype,
-			Memory: it.Memory, Summary: it.Line()}
+			Memory: it.Memory, Summary: it.Line(), Fingerprint: it.Fingerprint}
 		switch {
 		case it.Skipped != "":
 			v.Error = "not read: " + it.Skipped

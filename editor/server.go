@@ -4,7 +4,8 @@
 // requests dapscope/inspect, dapscope/page, dapscope/sessions,
 // dapscope/startProxy and dapscope/mcpEndpoint, the live Jupyter kernels'
 // dapscope/kernels, dapscope/kernelAttach and dapscope/kernelVariables
-// (kernels.go), session notifications to
+// (kernels.go), dapscope/inspectProcesses (one question to every process
+// of a tree, processes.go), session notifications to
 // the extension, and the transport of the bridge (server/bridge: the
 // editor's own debug sessions): the tracker's dapscope/bridgeEvent in, the
 // bridge's dapscope/dapRequest out (bridged.go).
@@ -107,6 +108,7 @@ func (s *Server) routes() {
 	r.calls["dapscope/kernels"] = s.kernels // kernels.go
 	r.calls["dapscope/kernelAttach"] = s.kernelAttach
 	r.calls["dapscope/kernelVariables"] = s.kernelVariables
+	r.calls["dapscope/inspectProcesses"] = s.inspectProcesses // processes.go
 	r.notes["initialized"] = func(context.Context, json.RawMessage) {}
 	r.notes["exit"] = func(context.Context, json.RawMessage) { s.exit() }
 	r.notes["textDocument/didOpen"] = s.docs.didOpen
@@ -235,7 +237,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			HoverProvider:    true,
 			Experimental: map[string]any{"dapscope": map[string]any{
 				"inspect": true, "page": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
-				"bridge": true, "kernels": true, "notifications": []string{"dapscope/sessionEvent"},
+				"bridge": true, "kernels": true, "inspectProcesses": true, "notifications": []string{"dapscope/sessionEvent"},
 			}},
 		},
 		"serverInfo": protocol.ServerInfo{Name: "dapscope", Version: s.opts.Version},

@@ -159,7 +159,7 @@ func Browse(ctx context.Context, t Target, frameID int, expression string, sel S
 	}
 	p := probeFor(t.Language())
 	if p == nil || !p.has("select") {
-		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs a probe (Python or JavaScript sessions): " + string(t.Language()) + " sessions cannot page a value"}
+		return nil, &errcode.Error{Code: errcode.InvalidArgument, Message: "browsing rows needs a probe (Python, JavaScript or lldb sessions): " + string(t.Language()) + " sessions cannot page a value"}
 	}
 	path, err := ParsePathFor(t.Language(), expression)
 	if err != nil {

@@ -1,7 +1,8 @@
 // clues_test.go: issue #35's clues held to pandas in the same interpreter
 // (both legs): every statistic of every dtype to pandas' own describe(),
 // repeated values and duplicate rows to duplicated(), keys with duplicates
-// named, histograms that keep their tails; and the problem lines the text
+// named (by name, by an index that claims them unique, by distinct ratio),
+// histograms that keep their tails; and the problem lines the text
 // formats show.
 
 package inspect
@@ -80,6 +81,12 @@ same(cols['order_id'].get('repeated'), 60, 'order_id repeated')
 same(cols['ints'].get('key_like'), None, 'ints is no key')
 u = pd.DataFrame({'serial': np.concatenate([np.arange(1000), [5, 6]])})
 same(res_of(u)['statistics']['columns'][0].get('key_like', '')[:8], 'distinct', 'serial key_like')
+# a column an index of its name claims unique (set_index(drop=False)), whose values were then changed
+ui = pd.DataFrame({'sku': range(50), 'v': range(50)}).set_index('sku', drop=False)
+ui['sku'] = ui['sku'] % 40
+same(res_of(ui)['statistics']['columns'][0].get('key_like'), 'unique index', 'sku key_like (unique index)')
+same(res_of(ui.reset_index(drop=True))['statistics']['columns'][0].get('key_like'), None, 'sku without the index is no key')
+same(res_of(ui.set_index(ui['sku'].rename('sku'), drop=False))['statistics']['columns'][0].get('key_like'), None, 'sku under a repeating index is no key')
 # duplicate rows, exact, past the old 20,000-row bound
 big = pd.DataFrame({'a': rng.integers(0, 40, 60000), 'b': rng.integers(0, 40, 60000)})
 same(res_of(big)['statistics'].get('duplicate_rows'), int(big.duplicated().sum()), 'duplicate rows 60K')
@@ -195,6 +202,10 @@ def edits():
     yield 'frame object cell', df.copy(), lambda v: v.iloc.__setitem__((199999, 1), 'w')
     yield 'frame category cell', df.copy(), lambda v: v.iloc.__setitem__((5, 2), 'hi' if v.iat[5, 2] == 'lo' else 'lo')
     yield 'frame index', df.copy(), lambda v: setattr(v, 'index', v.index + 1)
+    yield 'frame small ints cell', pd.DataFrame(rng.integers(0, 9, (1000, 3)).astype(np.int8)), lambda v: v.iloc.__setitem__((999, 2), 9)
+    yield 'frame nullable cell', pd.DataFrame({'n': pd.array(rng.integers(0, 9, 600), dtype='Int64'), 'x': 1.0}), lambda v: v.iloc.__setitem__((3, 0), pd.NA)
+    yield 'frame datetime cell', pd.DataFrame({'t': pd.date_range('2020', periods=600, tz='UTC'), 'x': 1.0}), lambda v: v.iloc.__setitem__((599, 0), pd.Timestamp('1999', tz='UTC'))
+    yield 'frame complex cell', pd.DataFrame({'z': np.arange(300) * 1j, 'x': 1.0}), lambda v: v.iloc.__setitem__((299, 0), 5 + 0j)
     yield 'series', pd.Series(rng.standard_normal(50)), lambda v: v.__setitem__(7, 9.0)
     yield 'list', list(range(10)), lambda v: v.__setitem__(9, 'nine')
     yield 'dict', {'a': 1, 'b': [1]}, lambda v: v.__setitem__('a', 2)
@@ -207,6 +218,20 @@ for name, v, edit in edits():
     if not a or a != again or a == b:
         bad += 1
         print(name, a, again, b)
+# in the editor's budget: a value too big to read in the time left gets none
+B = m._Budget(0.005)
+if m._fp_in_budget(np.zeros(10_000_000), B) or not m._fp_in_budget(np.zeros(1000), B) or not m._fp_in_budget(df, m._Budget(5)):
+    bad += 1
+    print('fingerprints in budget')
+# the same content, however pandas groups the columns into blocks
+split = pd.DataFrame({'a': np.arange(1000.0)})
+for c in 'bcd':
+    split[c] = np.arange(1000.0) * 2
+before = m._fingerprint(split)
+split._consolidate_inplace()
+if m._fingerprint(split) != before or m._fingerprint(split.copy()) != before:
+    bad += 1
+    print('blocks regrouped: another fingerprint')
 print('checked' if not bad else 'differs')
 `
 

@@ -3,7 +3,10 @@
 // a trivial evaluate (floor; floor_10KB answers as much as a page), and
 // the engine's own sort of the column
 // (polars' sort().head(), DuckDB's ORDER BY … LIMIT, Spark's
-// orderBy().limit(n).collect()) evaluated as plain Python. Through
+// orderBy().limit(n).collect()) evaluated as plain Python; each page
+// reports its ratio to them (x_own, x_floor, x_floor_10KB), and a
+// _paired sub-benchmark times it right after its plain alternative in
+// every iteration (x_plain, the median ratio under the same load). Through
 // pyHarness (no debugger: the same probe calls, one evaluate each).
 //
 //	DAPSCOPE_PYTHON=$PWD/.venv/bin/python go test -run '^$' -bench Engines -benchtime 10x ./inspect
@@ -73,24 +76,28 @@ func BenchmarkEngines(b *testing.B) {
 			func() Selection { return Selection{Filter: "qty > 50", Sort: []SortKey{{Column: "a"}}, Rows: first()} },
 			"str(len(sdf.where('qty > 50').orderBy(__import__('pyspark.sql.functions').sql.functions.col('a').asc_nulls_last()).limit(100).collect()))"})
 	}
-	b.Run("floor", func(b *testing.B) {
+	// ns per op of the plain alternatives, this run: a page reports its
+	// ratio to them (x_floor, x_floor_10KB, x_own)
+	var floor, floor10K float64
+	timed := func(b *testing.B, f func()) float64 {
 		for b.Loop() {
-			eval(b, "1")
+			f()
 		}
+		return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	}
+	b.Run("floor", func(b *testing.B) {
+		floor = timed(b, func() { eval(b, "1") })
 	})
 	// the transport's share of a page: an evaluate answering 10 KB, nothing computed
 	b.Run("floor_10KB", func(b *testing.B) {
-		for b.Loop() {
-			eval(b, "'x' * 10240")
-		}
+		floor10K = timed(b, func() { eval(b, "'x' * 10240") })
 	})
 	for _, k := range cases {
+		own := 0.0
 		if k.own != "" {
 			b.Run(k.name+"_own", func(b *testing.B) {
 				eval(b, k.own)
-				for b.Loop() {
-					eval(b, k.own)
-				}
+				own = timed(b, func() { eval(b, k.own) })
 			})
 		}
 		b.Run(k.name, func(b *testing.B) {
@@ -103,10 +110,27 @@ func BenchmarkEngines(b *testing.B) {
 			}
 			get() // the probe is installed (and a later page's order computed) before the timing
 			probe := 0.0
-			for b.Loop() {
-				probe += get().ProbeMs
-			}
+			ns := timed(b, func() { probe += get().ProbeMs })
 			b.ReportMetric(probe/float64(b.N), "probe_ms/op")
+			if own > 0 {
+				b.ReportMetric(ns/own, "x_own")
+			} else {
+				b.ReportMetric(ns/floor, "x_floor")
+				b.ReportMetric(ns/floor10K, "x_floor_10KB")
+			}
+		})
+		// the same, each page right after its plain alternative (the
+		// engine's own operation, else the trivial evaluate): x_plain
+		plain := k.own
+		if plain == "" {
+			plain = "1"
+		}
+		b.Run(k.name+"_paired", func(b *testing.B) {
+			PairedRatio(b, func() { eval(b, plain) }, func() {
+				if r, err := Browse(ctx, k.t, 0, k.expr, k.sel(), opts); err != nil || r.Error != nil || r.Page == nil {
+					b.Fatalf("%v %+v", err, r)
+				}
+			})
 		})
 	}
 }

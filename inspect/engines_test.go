@@ -111,7 +111,8 @@ func TestEnginesDaskCluster(t *testing.T) {
 }
 
 const daskClusterCheck = `
-import json, os, sys, types
+import json, os, sys, time, types
+import pandas as pd
 src = sys.stdin.read()
 m = types.ModuleType('_dapscope_probe_cluster_check')
 exec(compile(src, '<dapscope-probe>', 'exec'), m.__dict__)
@@ -122,6 +123,9 @@ import engines
 from distributed import Client, LocalCluster
 import dask, dask.dataframe as dd
 V = engines.build()
+def _slow(p):
+    time.sleep(0.2)
+    return p
 dask.config.set(scheduler=None)
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
     L = {'pdf': V['pdf'], 'ddf': dd.from_pandas(V['pdf'], npartitions=4)}
@@ -153,8 +157,59 @@ with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_a
         for k in ('positions', 'rows', 'total_rows', 'filter_na_rows'):
             if g['page'].get(k) != w['page'].get(k):
                 bad.append('page %s %r %r' % (k, g['page'].get(k), w['page'].get(k)))
+    # a slow graph (40 partitions of 0.2 s) stops at a 1 s budget: its
+    # futures are cancelled, the cluster is left with none of its tasks
+    L['slow'] = dd.from_pandas(pd.DataFrame({'x': range(400)}), npartitions=40).map_partitions(_slow)
+    r = json.loads(m.run(L, {}, json.dumps({'path': [['name', 'slow']], 'opts': {'timeout': 1}})))
+    if 'dask.compute' not in (r.get('timed_out') or []) or not r.get('partial') or not r.get('structure', {}).get('engine'):
+        bad.append('slow on the cluster: %r' % dict((k, r.get(k)) for k in ('timed_out', 'partial', 'warnings', 'error')))
+    g = json.loads(m.select(L, {}, json.dumps({'path': [['name', 'slow']], 'selection': {'sort': [{'column': 'x'}]}, 'gen': 2, 'timeout': 1})))
+    if (g.get('error') or {}).get('code') != 'INSPECTION_TIMEOUT':
+        bad.append('slow page on the cluster: %r' % g.get('error'))
+    for _ in range(300):  # cancelling is asynchronous: wait until the scheduler has forgotten them
+        left = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        if not left:
+            break
+        time.sleep(0.1)
+    if left:
+        bad.append('the cluster still holds %d tasks of the stopped computes' % left)
     for b in bad:
         print(b)
+print('checked' if not bad else 'differs')
+`
+
+// TestEnginesDaskStops: a started Dask compute on the threaded scheduler
+// stops at the time budget (a callback refuses every later task): a slow
+// graph of 40 partitions of 0.2 s each, inspected and paged with a 0.5 s
+// budget, runs only part of its partitions and says what stopped.
+func TestEnginesDaskStops(t *testing.T) {
+	testpython.Require(t, "pandas", "dask")
+	runProbeCheck(t, daskStopsCheck)
+}
+
+const daskStopsCheck = `
+import json, sys, time, types
+m = types.ModuleType('probe'); exec(compile(sys.stdin.read(), 'probe', 'exec'), m.__dict__)
+import pandas as pd, dask, dask.dataframe as dd
+ran = []
+def slow(p):
+    time.sleep(0.2)
+    ran.append(1)
+    return p
+dask.config.set(scheduler='threads', num_workers=2)
+L = {'slow': dd.from_pandas(pd.DataFrame({'x': range(400)}), npartitions=40).map_partitions(slow)}
+bad = []
+r = json.loads(m.run(L, {}, json.dumps({'path': [['name', 'slow']], 'opts': {'timeout': 0.5}})))
+if 'dask.compute' not in (r.get('timed_out') or []) or not r.get('partial') or not r.get('structure', {}).get('engine'):
+    bad.append('inspect: %r' % dict((k, r.get(k)) for k in ('timed_out', 'partial', 'warnings', 'error')))
+g = json.loads(m.select(L, {}, json.dumps({'path': [['name', 'slow']], 'selection': {'sort': [{'column': 'x'}]}, 'gen': 1, 'timeout': 0.5})))
+if (g.get('error') or {}).get('code') != 'INSPECTION_TIMEOUT':
+    bad.append('page: %r' % g)
+time.sleep(1)  # the tasks running when the budget ended finish, their results unread
+if len(ran) >= 80:
+    bad.append('every partition ran (%d calls): nothing stopped' % len(ran))
+for b in bad:
+    print(b)
 print('checked' if not bad else 'differs')
 `
 
@@ -192,7 +247,7 @@ func fuzzEngineFilter(f *testing.F, expr string, modules ...string) {
 		}
 		if expr == "dk_rel" {
 			got, err := h.EvaluateProbe(ctx, EvalRequest{Expression: "str(dk_con.sql('select count(*) from duckdb_tables()').fetchall())", RawString: true})
-			if err != nil || got != "[(1,)]" { // the fixture's one table
+			if err != nil || got != "[(2,)]" { // the fixture's two tables (sales, sales_ns)
 				t.Fatalf("filter %q changed the catalog: %s %v", filter, got, err)
 			}
 		}
@@ -216,7 +271,7 @@ func TestEnginesDuckDBTableByName(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 	_, err = Inspect(ctx, h, 0, "dk_con['nope']", opts)
-	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || len(e.AvailableVariables) != 1 || e.AvailableVariables[0] != "sales" {
+	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || strings.Join(e.AvailableVariables, ",") != "sales,sales_ns" {
 		t.Errorf("missing table: %v", err)
 	}
 }

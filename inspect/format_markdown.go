@@ -112,6 +112,32 @@ func mdTable(head []string, rows [][]string) string {
 	return b.String()
 }
 
+// mdEscape escapes what markdown would read as markup, with backslashes
+// (a reader of the raw text sees "<0.1%", not "&lt;0.1%"): emphasis,
+// code spans, a "<" that could open an HTML tag or an autolink (before a
+// letter, "/", "!" or "?"), and a ">" that would open a block quote.
 func mdEscape(s string) string {
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;").Replace(s)
+	s = strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`").Replace(s)
+	if !strings.ContainsAny(s, "<>") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '<' && i+1 < len(s) && opensTag(s[i+1]):
+			b.WriteString(`\<`)
+		case c == '>' && strings.TrimLeft(s[:i], " ") == "":
+			b.WriteString(`\>`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// opensTag says whether c after "<" may start an HTML tag, comment,
+// declaration or autolink in CommonMark.
+func opensTag(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
 }

@@ -105,7 +105,8 @@ func columnTable(r *Result) ([]string, [][]string) {
 				}
 			}
 			if len(st.TopValues) > 0 && row[3] == "" {
-				row[3] = "top: " + r.cell(st.TopValues[0].Value)
+				top := st.TopValues[0]
+				row[3] = "top: " + r.cell(top.Value) + " ×" + commas(top.Count)
 			}
 		}
 		rows = append(rows, row)

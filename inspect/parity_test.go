@@ -191,7 +191,11 @@ func TestProbesParity(t *testing.T) {
 
 // flatFacts is the result as a flat map of paths (statistics.columns[1].mean)
 // to leaf values, without the language-specific facts.
-func flatFacts(t *testing.T, r *Result) map[string]any {
+func flatFacts(t *testing.T, r *Result) map[string]any { return flatFactsKeeping(t, r, nil) }
+
+// flatFactsKeeping is flatFacts keeping the language-specific facts in
+// keep (paths with indexes as []): facts two probes of one language share.
+func flatFactsKeeping(t *testing.T, r *Result, keep map[string]bool) map[string]any {
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -203,14 +207,17 @@ func flatFacts(t *testing.T, r *Result) map[string]any {
 		t.Fatal(err)
 	}
 	out := map[string]any{}
-	flatten("", v, out)
+	flattenKeeping("", v, out, keep)
 	return out
 }
 
 var indexRe = regexp.MustCompile(`\[\d+\]`)
 
-func flatten(path string, v any, out map[string]any) {
-	if _, skip := languageSpecific[indexRe.ReplaceAllString(path, "[]")]; skip {
+func flatten(path string, v any, out map[string]any) { flattenKeeping(path, v, out, nil) }
+
+func flattenKeeping(path string, v any, out map[string]any, keep map[string]bool) {
+	norm := indexRe.ReplaceAllString(path, "[]")
+	if _, skip := languageSpecific[norm]; skip && !keep[norm] {
 		return
 	}
 	switch x := v.(type) {
@@ -220,12 +227,12 @@ func flatten(path string, v any, out map[string]any) {
 			if path != "" {
 				p = path + "." + k
 			}
-			flatten(p, e, out)
+			flattenKeeping(p, e, out, keep)
 		}
 	case []any:
 		out[path+".len"] = len(x)
 		for i, e := range x {
-			flatten(fmt.Sprintf("%s[%d]", path, i), e, out)
+			flattenKeeping(fmt.Sprintf("%s[%d]", path, i), e, out, keep)
 		}
 	default:
 		out[path] = v

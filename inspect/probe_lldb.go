@@ -19,17 +19,18 @@ import (
 )
 
 // lldbSections are the lldb probe's sections, in the order they are joined.
-var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "entry.py"}
+var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "summary.py", "select.py", "entry.py"}
 
 var lldbProbe = func() *probe {
 	src := joinSources("probe/lldb", "_LIMITS = "+ProbeLimits.json()+"\n", lldbSections)
 	return &probe{
 		lang: Native, source: src, slot: slotName("dapscope_probe_", src),
-		fns:         []string{"run"},
+		fns:         []string{"run", "summarize", "select"},
 		evalContext: "repl",
 		install:     lldbInstall,
 		callExpr:    lldbCall,
 		decode:      lldbDecode,
+		summaryType: lldbSummaryType,
 	}
 }()
 
@@ -43,14 +44,18 @@ func lldbInstall(p *probe) string {
 		p.slot, src, p.slot, p.slot, p.slot, p.slot)
 }
 
-// lldbCall runs the probe's command on argsJSON plus the frame id.
-func lldbCall(p *probe, _ string, frameID int, argsJSON string) string {
+// lldbCall runs the probe's command on argsJSON plus the frame id and
+// the entry point (run or summarize).
+func lldbCall(p *probe, fn string, frameID int, argsJSON string) string {
 	var m map[string]any
 	_ = json.Unmarshal([]byte(argsJSON), &m)
 	if m == nil {
 		m = map[string]any{}
 	}
 	m["frame_id"] = frameID
+	if fn != "run" {
+		m["fn"] = fn
+	}
 	b, _ := json.Marshal(m)
 	return "`" + p.slot + " " + base64.StdEncoding.EncodeToString(b)
 }
@@ -68,4 +73,17 @@ func lldbDecode(s string) string {
 		}
 	}
 	return s
+}
+
+// lldbSummaryType: an lldb-dap `type` whose value the summary improves in
+// the editor's views: numbers in memory (Rust Vec, slices and arrays,
+// std::vector and std::array, C arrays); the probe says which of them
+// hold numbers.
+func lldbSummaryType(t string) bool {
+	for _, p := range []string{"alloc::vec::Vec<", "&[", "&mut [", "std::vector<", "std::__1::vector<", "std::array<", "std::__1::array<"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(t, "]") && strings.Contains(t, "[") // double[100], [f64; 4]
 }

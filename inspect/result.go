@@ -280,7 +280,8 @@ type Statistics struct {
 	// Repeated: non-null values equal to an earlier one (count - nulls -
 	// distinct), exact; RepeatedNotComputed says why it is absent
 	// ("not computed: 1,000,000 rows > 100,000"). KeyLike: why a column
-	// with repeated values looks like a key ("name", "distinct 97%").
+	// with repeated values looks like a key ("name", "unique index",
+	// "distinct 97%").
 	Repeated            *int64 `json:"repeated,omitempty"`
 	RepeatedNotComputed string `json:"repeated_not_computed,omitempty"`
 	KeyLike             string `json:"key_like,omitempty"`

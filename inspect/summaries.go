@@ -108,7 +108,7 @@ func jsSummaryType(t string) bool {
 }
 
 // ErrUnsupported: the language has no summary probe.
-var ErrUnsupported = &errcode.Error{Code: errcode.InvalidArgument, Message: "value summaries need a probe: Python or JavaScript sessions"}
+var ErrUnsupported = &errcode.Error{Code: errcode.InvalidArgument, Message: "value summaries need a probe: Python, JavaScript or lldb sessions"}
 
 // SupportsSummaries reports whether sessions of the language have the
 // summary probe.
@@ -144,6 +144,11 @@ type SummaryOptions struct {
 	// Fingerprints: each summary carries its value's fingerprint (Python:
 	// fingerprint.py), which changes when the content does.
 	Fingerprints bool
+	// FingerprintsInBudget: a fingerprint only where the time left allows
+	// reading the value (the editor's views: a response held past its
+	// budget is lost); without it every value is read (debug_diff: a value
+	// left out would read unchanged).
+	FingerprintsInBudget bool
 }
 
 // SummariesWith is Summaries with options.
@@ -172,6 +177,9 @@ func SummariesWith(ctx context.Context, t Target, frameID int, paths []Path, o S
 	}
 	if o.Fingerprints {
 		args["fingerprints"] = true
+		if o.FingerprintsInBudget {
+			args["fingerprints"] = "budget"
+		}
 	}
 	if paths != nil {
 		args["names"] = paths

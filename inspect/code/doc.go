@@ -11,8 +11,8 @@
 //	sym, callers, ok := ix.Enclosing("/abs/or/rel/path.py", 42) // stop responses
 //	res, err := code.InspectEntity(repoRoot, q)           // one-shot: Open + InspectEntity
 //
-// Open walks the repository (Python, Go, Markdown, JavaScript and
-// TypeScript files; vendor,
+// Open walks the repository (Python, Go, Markdown, JavaScript,
+// TypeScript, Rust, C and C++ files; vendor,
 // node_modules, testdata, __pycache__, hidden directories and .dapscope are
 // skipped, as are files over Options.MaxFileBytes), re-parses only files
 // whose size/mtime changed and whose sha256 differs from the stored record,

@@ -69,6 +69,11 @@ type graph struct {
 	// pyNames holds the last component of every non-test Python
 	// definition: test-name candidates not in it are skipped.
 	pyNames map[string]bool
+
+	// nativeNames maps a Rust/C/C++ definition's local name ("f",
+	// "Type.method", and ".method") to its entities, for calls across
+	// files.
+	nativeNames map[string][]int32
 }
 
 // buildGraph links the per-file records, phase by phase: entities, then
@@ -78,7 +83,7 @@ func buildGraph(files map[string]*fileRec, goMod string) *graph {
 	g := &graph{
 		byQual:  make(map[string][]int32, 4*len(files)),
 		fileEnt: map[string]int32{}, fileDefs: map[string][]int32{},
-		pyMods: map[string]string{}, pyModDups: map[string][]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{},
+		pyMods: map[string]string{}, pyModDups: map[string][]string{}, pyModsByLast: map[string][]string{}, goLocal: map[string]int32{}, goDirs: map[string]bool{}, nativeNames: map[string][]int32{},
 		goMod: goMod, jsSubjects: map[string][]string{}, jsTests: map[string][]string{},
 	}
 	g.addEntities(files)
@@ -120,6 +125,8 @@ func (g *graph) addEntities(files map[string]*fileRec) {
 		case "go":
 			fe.qual, fe.kind = fr.Module, "package"
 			g.goDirs[fr.Dir] = true
+		case "rust", "c", "cpp":
+			fe.qual, fe.kind = fr.Module, "module"
 		case "javascript", "typescript":
 			fe.qual, fe.kind = fr.Module, "module"
 			stem := jsSubjectStem(p)
@@ -157,6 +164,12 @@ func (g *graph) addEntities(files map[string]*fileRec) {
 			g.ents = append(g.ents, e)
 			g.fileDefs[p] = append(g.fileDefs[p], id)
 			g.byQual[e.qual] = append(g.byQual[e.qual], id)
+			if isNativeLang(fr.Lang) {
+				g.nativeNames[d.Name] = append(g.nativeNames[d.Name], id)
+				if i := strings.LastIndexByte(d.Name, '.'); i > 0 {
+					g.nativeNames[d.Name[i:]] = append(g.nativeNames[d.Name[i:]], id)
+				}
+			}
 			if fr.Lang == "go" {
 				k := fr.Dir + "\x00" + d.Name
 				if old, ok := g.goLocal[k]; !ok || (g.ents[old].file.Kind == "test" && fr.Kind != "test") {

@@ -161,6 +161,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 			dir = d
 		case "javascript", "typescript":
 			module = jsModule(c.rel)
+		case "rust", "c", "cpp":
+			module = nativeModule(c.rel)
 		}
 		old := prev[c.rel]
 		if old != nil && old.Hash != "" && old.Size == c.size && old.ModTime == c.mod && (c.lang != "python" || old.Module == module) {
@@ -217,6 +219,8 @@ func (ix *Index) refresh(ctx context.Context) error {
 			pyRecs[c.rel] = fr
 		case "javascript":
 			parseJSGuarded(fr, string(src)) // parse_guard.go
+		case "rust", "c", "cpp":
+			parseNative(fr, src)
 		case "typescript":
 			tsBatch = append(tsBatch, tsInput{Path: c.rel, Src: string(src)})
 			tsRecs[c.rel] = fr

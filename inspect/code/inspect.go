@@ -389,7 +389,8 @@ func fileSummary(g *graph, fr *fileRec, rel string, nLines int) string {
 		}
 	}
 	lang := map[string]string{"python": "Python module " + fr.Module, "go": "Go package " + fr.Module, "markdown": "Markdown document",
-		"javascript": "JavaScript module " + fr.Module, "typescript": "TypeScript module " + fr.Module}[fr.Lang]
+		"javascript": "JavaScript module " + fr.Module, "typescript": "TypeScript module " + fr.Module,
+		"rust": "Rust file", "c": "C file", "cpp": "C++ file"}[fr.Lang]
 	s := fmt.Sprintf("%s, %d lines", lang, nLines)
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")

@@ -19,6 +19,8 @@ func (g *linker) resolveCall(from int32, c call) int32 {
 		return g.resolveGoCall(from, c)
 	case "javascript", "typescript":
 		return g.resolveJSCall(from, c)
+	case "rust", "c", "cpp":
+		return g.resolveNativeCall(from, c)
 	}
 	return g.resolvePyCall(from, c)
 }

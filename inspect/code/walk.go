@@ -98,7 +98,7 @@ func langOf(name string) string {
 		}
 		return "typescript"
 	}
-	return ""
+	return nativeLang(name)
 }
 
 // fileKind classifies a file for provenance: code, test, docs or config.
@@ -132,6 +132,11 @@ func fileKind(rel, lang string) string {
 		return "code"
 	case "markdown":
 		return "docs"
+	case "rust", "c", "cpp":
+		if strings.HasPrefix(rel, "tests/") || strings.Contains(rel, "/tests/") || strings.HasPrefix(base, "test_") || strings.HasSuffix(strings.TrimSuffix(base, filepath.Ext(base)), "_test") {
+			return "test"
+		}
+		return "code"
 	}
 	ext := strings.ToLower(filepath.Ext(base))
 	switch ext {

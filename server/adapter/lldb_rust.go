@@ -15,6 +15,7 @@ import (
 	"context"
 	"debug/dwarf"
 	"debug/elf"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,7 @@ func IsRust(binary string) bool {
 var (
 	rustEtcOnce sync.Once
 	rustEtc     string
+	rustEtcErr  string
 )
 
 // RustFormatters is the directory of the Rust toolchain's LLDB
@@ -64,8 +66,13 @@ func RustFormatters() string {
 	rustEtcOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, "rustc", "--print", "sysroot").Output()
+		out, err := exec.CommandContext(ctx, rustc(), "--print", "sysroot").Output()
 		if err != nil {
+			rustEtcErr = err.Error()
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				rustEtcErr += ": " + strings.TrimSpace(string(ee.Stderr))
+			}
 			return
 		}
 		dir := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "etc")
@@ -74,6 +81,35 @@ func RustFormatters() string {
 		}
 	})
 	return rustEtc
+}
+
+// rustc is the Rust compiler: on PATH, else rustup's in $CARGO_HOME/bin or
+// ~/.cargo/bin (an editor started from a desktop often has no shell PATH).
+func rustc() string {
+	if p, err := exec.LookPath("rustc"); err == nil {
+		return p
+	}
+	var dirs []string
+	if d := os.Getenv("CARGO_HOME"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "bin"))
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(h, ".cargo", "bin"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "rustc")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "rustc"
+}
+
+// RustFormattersError says why RustFormatters found none ("" when it did,
+// or when rustc answered with a sysroot that has no formatters).
+func RustFormattersError() string {
+	RustFormatters()
+	return rustEtcErr
 }
 
 // InitCommands are the lldb commands a session of binary starts with: the

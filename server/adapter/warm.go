@@ -1,9 +1,10 @@
-// warm.go: a spare adapter process, started ahead of time, for the next
-// launch of a long-lived sidecar (dapscope mcp, serve, the editor's proxy).
-// Starting debugpy's adapter (an interpreter and the adapter's imports) is
-// a fixed ~0.2–0.3 s of every launch to the first stop; a spare pays it
-// while nobody waits. Only adapters that keep no state before their
-// initialize request are kept warm (debugpy: Warmable).
+// warm.go: spare processes, started ahead of time, for the next launch of
+// a long-lived sidecar (dapscope mcp, serve, the editor's proxy). Starting
+// debugpy's adapter (an interpreter and the adapter's imports) is a fixed
+// ~0.2–0.3 s of every launch to the first stop; a spare pays it while
+// nobody waits. Only adapters that keep no state before their initialize
+// request are kept warm (debugpy: Warmable). A spare debuggee
+// (debugpy_spare.go) is kept the same way, for headless launches.
 
 package adapter
 
@@ -25,6 +26,7 @@ func Warmable(k Kind) bool { return k == Debugpy }
 type warmKey struct {
 	kind     Kind
 	exe, dir string
+	debuggee bool // a spare debuggee (debugpy_spare.go), not an adapter
 }
 
 // Warm keeps at most one spare adapter per (kind, executable, directory).
@@ -53,13 +55,34 @@ func (w *Warm) Start(ctx context.Context, d Driver, cfg StartConfig) (*Adapter, 
 	if w == nil || !Warmable(d.Kind()) {
 		return d.Start(ctx, cfg)
 	}
-	key := warmKey{d.Kind(), cfg.Exe, cfg.Dir}
+	key := warmKey{kind: d.Kind(), exe: cfg.Exe, dir: cfg.Dir}
 	spare := w.take(key)
-	w.prime(d, cfg, RefillDelay)
+	w.prime(key, func(ctx context.Context) (*Adapter, error) { return d.Start(ctx, cfg) }, RefillDelay)
 	if spare != nil {
 		return spare, nil
 	}
 	return d.Start(ctx, cfg)
+}
+
+// TakeDebuggee returns a ready spare debuggee for cfg's interpreter and
+// directory, or nil when none is ready (the launch then runs as usual);
+// either way another is started in the background. env is the spares'
+// start-up environment.
+func (w *Warm) TakeDebuggee(cfg StartConfig, env []string) *Adapter {
+	if w == nil {
+		return nil
+	}
+	key := warmKey{kind: Debugpy, exe: cfg.Exe, dir: cfg.Dir, debuggee: true}
+	spare := w.take(key)
+	w.PrimeDebuggee(cfg, env, RefillDelay)
+	return spare
+}
+
+// PrimeDebuggee starts a spare debuggee for cfg after a delay, unless one
+// is ready or starting.
+func (w *Warm) PrimeDebuggee(cfg StartConfig, env []string, after time.Duration) {
+	key := warmKey{kind: Debugpy, exe: cfg.Exe, dir: cfg.Dir, debuggee: true}
+	w.prime(key, func(ctx context.Context) (*Adapter, error) { return StartSpareDebuggee(ctx, cfg, env) }, after)
 }
 
 // take removes the key's spare, if it is still running.
@@ -82,13 +105,18 @@ func (w *Warm) take(key warmKey) *Adapter {
 
 // Prime starts a spare for d and cfg in the background unless one is
 // ready or starting. Failures are silent: the next Start starts its own.
-func (w *Warm) Prime(d Driver, cfg StartConfig) { w.prime(d, cfg, 0) }
-
-func (w *Warm) prime(d Driver, cfg StartConfig, after time.Duration) {
+func (w *Warm) Prime(d Driver, cfg StartConfig) {
 	if w == nil || !Warmable(d.Kind()) {
 		return
 	}
-	key := warmKey{d.Kind(), cfg.Exe, cfg.Dir}
+	key := warmKey{kind: d.Kind(), exe: cfg.Exe, dir: cfg.Dir}
+	w.prime(key, func(ctx context.Context) (*Adapter, error) { return d.Start(ctx, cfg) }, 0)
+}
+
+func (w *Warm) prime(key warmKey, start func(context.Context) (*Adapter, error), after time.Duration) {
+	if w == nil {
+		return
+	}
 	w.mu.Lock()
 	if w.closed || w.spares[key] != nil || w.starting[key] {
 		w.mu.Unlock()
@@ -113,7 +141,7 @@ func (w *Warm) prime(d Driver, cfg StartConfig, after time.Duration) {
 			w.mu.Unlock()
 			return
 		}
-		a, err := d.Start(w.ctx, cfg)
+		a, err := start(w.ctx)
 		w.mu.Lock()
 		delete(w.starting, key)
 		keep := err == nil && !w.closed && w.spares[key] == nil

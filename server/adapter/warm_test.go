@@ -17,7 +17,7 @@ import (
 // spareOf waits until w holds a running spare for cfg and returns it.
 func spareOf(t *testing.T, w *Warm, cfg StartConfig) *Adapter {
 	t.Helper()
-	key := warmKey{Debugpy, cfg.Exe, cfg.Dir}
+	key := warmKey{kind: Debugpy, exe: cfg.Exe, dir: cfg.Dir}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		w.mu.Lock()

@@ -14,6 +14,8 @@ package kernel
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -196,6 +198,13 @@ func (a *Adapter) answer(env dap.Envelope, args json.RawMessage) {
 	default:
 		frame = a.errorFrame(env, err)
 	}
+	if len(frame) > dap.MaxFrame {
+		// Only this call fails: the session's reader refuses the frame
+		// and the writer goes on with the next.
+		frame = dap.CodedErrorResponse(a.nextSeq(), env, &errcode.Error{Code: errcode.LimitExceeded,
+			Message: fmt.Sprintf("the answer to %s is %d bytes, over the %d-byte cap of a DAP message", env.Command, len(frame), dap.MaxFrame),
+			Hint:    "inspect the value (debug_inspect_variable) or evaluate a slice of it"})
+	}
 	a.push(frame)
 	if env.Command == "disconnect" {
 		a.log.Info("kernel session detached", "kernel", a.c.Name())
@@ -262,6 +271,9 @@ func (a *Adapter) write() {
 			a.mu.Unlock()
 			if err := a.w.WriteFrame(frame); err != nil {
 				a.log.Debug("kernel adapter: frame not written", "err", err)
+				if errors.Is(err, dap.ErrFrameTooLarge) {
+					continue // that frame alone is lost, never the session
+				}
 				return
 			}
 		}

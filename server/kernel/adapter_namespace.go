@@ -73,13 +73,10 @@ func (n *namespace) handle(ctx context.Context, command string, raw json.RawMess
 		if e := n.checkFrame(args.FrameID); e != nil && args.FrameID != 0 {
 			return nil, e
 		}
-		var out string
-		var err error
-		if args.Format.RawString {
-			out, err = n.a.c.Evaluate(ctx, args.Expression, CallOptions{})
-		} else {
-			out, err = n.a.c.EvaluateRepr(ctx, args.Expression, CallOptions{})
+		if !args.Format.RawString {
+			return n.evaluateShown(ctx, args.Expression)
 		}
+		out, err := n.a.c.Evaluate(ctx, args.Expression, CallOptions{})
 		if err != nil {
 			return nil, err
 		}

@@ -19,6 +19,9 @@ type KernelInfo struct {
 	Banner                string       `json:"banner"`
 	Debugger              bool         `json:"debugger"`
 	LanguageInfo          LanguageInfo `json:"language_info"`
+	// SupportedFeatures: "kernel subshells" (JEP 91, subshell.go),
+	// "debugger".
+	SupportedFeatures []string `json:"supported_features,omitempty"`
 }
 
 // LanguageInfo is the kernel's language_info.
@@ -55,10 +58,10 @@ func (c *Client) attach(ctx context.Context) error {
 		}
 	}()
 	start := time.Now()
-	if err := c.tr.send(ctx, ChannelShell, shell); err != nil {
+	if err := c.send(ctx, ChannelShell, shell); err != nil {
 		return fmt.Errorf("%s: sending kernel_info_request: %w", c.name, err)
 	}
-	if err := c.tr.send(ctx, ChannelControl, control); err != nil {
+	if err := c.send(ctx, ChannelControl, control); err != nil {
 		return fmt.Errorf("%s: sending kernel_info_request: %w", c.name, err)
 	}
 	var grace <-chan time.Time
@@ -115,6 +118,7 @@ func (c *Client) attach(ctx context.Context) error {
 			default:
 			}
 			c.confirmIOPub(ctx)
+			c.learnRunningCell(ctx)
 			return nil
 		case err := <-ps.fail:
 			return err
@@ -158,7 +162,7 @@ func (c *Client) confirmIOPub(ctx context.Context) {
 		}
 		if try > 0 {
 			if m, err := newRequest(c.session, "kernel_info_request", struct{}{}); err == nil {
-				_ = c.tr.send(ctx, ChannelControl, m)
+				_ = c.send(ctx, ChannelControl, m)
 			}
 		}
 		t := time.NewTimer(300 * time.Millisecond)

@@ -25,6 +25,9 @@ type Cell struct {
 	Started        time.Time `json:"started,omitzero"`          // when its status busy was seen (zero if attached while it ran)
 	Ended          time.Time `json:"ended,omitzero"`            // when its status idle was seen (zero while it runs)
 	Error          bool      `json:"error,omitempty"`           // an IOPub error message was seen for it
+	// FromHistory: it was already running when dapscope attached; Code
+	// and ExecutionCount are the kernel's input history's latest entry.
+	FromHistory bool `json:"from_history,omitempty"`
 }
 
 // MarshalJSON is encoding/json's, whatever encoder asks (omitzero).
@@ -83,17 +86,22 @@ type activity struct {
 
 // tracker follows IOPub; it is guarded by the client's mutex.
 type tracker struct {
-	session    string
-	running    map[string]*activity
-	order      []string // msg_ids in the order their busy was seen
-	unknown    bool     // attached while the shell was busy: cell unknown
-	unknownAt  time.Time
-	unknownBy  Header // that cell's request, once one of its outputs names it
-	starting   bool
-	stopped    map[int]bool
-	lastCell   *Cell
-	learnt     bool // an idle or busy state has been established
-	lastChange time.Time
+	session   string
+	running   map[string]*activity
+	order     []string // msg_ids in the order their busy was seen
+	unknown   bool     // attached while the shell was busy: cell unknown
+	unknownAt time.Time
+	unknownBy Header // that cell's request, once one of its outputs names it
+	// unknownCode, unknownCount: that cell as the kernel's input history
+	// has it (runningcell.go).
+	unknownCode  string
+	unknownCount int
+	starting     bool
+	stopped      map[int]bool
+	lastCell     *Cell
+	learnt       bool   // an idle or busy state has been established
+	kernelSess   string // the kernel process's session (its messages' header), once learnt
+	lastChange   time.Time
 }
 
 func newTracker(session string) *tracker {
@@ -124,11 +132,11 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 		switch st.ExecutionState {
 		case "busy":
 			t.starting = false
-			t.learnt = true
+			t.learnt, t.kernelSess = true, m.Header.Session
 			if p.MsgID == "" {
 				return nil, nil
 			}
-			if shellLike(p.MsgType) {
+			if shellLike(p.MsgType) && p.SubshellID == "" { // a subshell runs beside the main shell
 				// The shell runs one request at a time: whatever of the
 				// shell was running before has ended (its idle was lost),
 				// and an unknown running cell is over.
@@ -150,7 +158,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			t.lastChange = now
 		case "idle":
 			t.starting = false
-			t.learnt = true
+			t.learnt, t.kernelSess = true, m.Header.Session
 			if p.MsgType == "execute_request" {
 				// A paused thread is the one running the cell: the cell's
 				// end is its resumption (debugpy's continued event comes
@@ -159,11 +167,18 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 			}
 			if _, ok := t.running[p.MsgID]; ok {
 				ended = t.finish(p.MsgID, now)
-			} else if p.MsgType == "execute_request" && p.Session != t.session {
+			} else if p.MsgType == "execute_request" && p.Session != t.session && p.SubshellID == "" {
 				t.clearUnknown() // the cell that ran when we attached is over
 			}
 			t.lastChange = now
 		case "starting", "restarting", "dead":
+			if st.ExecutionState == "starting" && t.learnt && m.Header.Session == t.kernelSess {
+				// The start broadcast of the kernel process already seen
+				// idle or busy (it reached us late, behind the replies to
+				// our first requests): not a new start. A restarted
+				// kernel is a new process, with a session of its own.
+				return nil, nil
+			}
 			t.reset()
 			t.starting = st.ExecutionState != "dead"
 		}
@@ -193,12 +208,14 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 	return nil, ended
 }
 
-func (t *tracker) clearUnknown() { t.unknown, t.unknownBy = false, Header{} }
+func (t *tracker) clearUnknown() {
+	t.unknown, t.unknownBy, t.unknownCode, t.unknownCount = false, Header{}, "", 0
+}
 
 // noteUnknown learns, from an output of the cell that was already running
 // when we attached, its request (who sent it, and when).
 func (t *tracker) noteUnknown(p Header) {
-	if t.unknown && t.unknownBy.MsgID == "" && p.MsgType == "execute_request" &&
+	if t.unknown && t.unknownBy.MsgID == "" && p.MsgType == "execute_request" && p.SubshellID == "" &&
 		p.Session != t.session && t.running[p.MsgID] == nil {
 		t.unknownBy = p
 	}
@@ -229,7 +246,7 @@ func (t *tracker) finish(id string, now time.Time) *Cell {
 func (t *tracker) reset() {
 	t.running = map[string]*activity{}
 	t.order = nil
-	t.unknown, t.unknownBy = false, Header{}
+	t.clearUnknown()
 	t.stopped = map[int]bool{}
 	t.learnt = false
 	t.lastCell = nil
@@ -246,7 +263,11 @@ func (t *tracker) blocking(now time.Time) (Cell, time.Time, bool) {
 	}
 	if t.unknown {
 		by := t.unknownBy
-		return Cell{MsgID: by.MsgID, Session: by.Session, Submitted: by.Time()}, t.unknownAt, true
+		c := Cell{MsgID: by.MsgID, Session: by.Session, Submitted: by.Time()}
+		if t.unknownCount > 0 {
+			c.Known, c.FromHistory, c.Code, c.ExecutionCount = true, true, t.unknownCode, t.unknownCount
+		}
+		return c, t.unknownAt, true
 	}
 	return Cell{}, time.Time{}, false
 }

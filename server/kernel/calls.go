@@ -64,34 +64,11 @@ func (c *Client) EvaluateRepr(ctx context.Context, expr string, o CallOptions) (
 		Silent:          true,
 		UserExpressions: map[string]string{"v": expr},
 	}
-	r, _, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, busyCheck: true, wait: o.Wait}, true)
+	r, _, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, busyCheck: true, wait: o.Wait, silentCall: true}, true)
 	if err != nil {
 		return "", err
 	}
-	switch r.Status {
-	case "ok":
-	case "error":
-		return "", &EvalError{Name: r.EName, Value: r.EValue, Traceback: r.Traceback}
-	default:
-		return "", statusError(c.name, "evaluation", r.Status)
-	}
-	raw, ok := r.UserExpressions["v"]
-	if !ok {
-		return "", fmt.Errorf("%s: the %s kernel returned no user_expressions: it cannot evaluate silently (Python kernels, ipykernel, can): %w",
-			c.name, c.languageName(), ErrUnsupported)
-	}
-	var ue userExpression
-	if err := json.Unmarshal(raw, &ue); err != nil {
-		return "", fmt.Errorf("%s: user_expressions result: %w", c.name, err)
-	}
-	if ue.Status != "ok" {
-		return "", &EvalError{Name: ue.EName, Value: ue.EValue, Traceback: ue.Traceback}
-	}
-	text, ok := ue.Data["text/plain"].(string)
-	if !ok {
-		return "", fmt.Errorf("%s: the evaluation has no text/plain representation", c.name)
-	}
-	return text, nil
+	return c.userExpression(r)
 }
 
 // Evaluate is EvaluateRepr for an expression whose value is a str: it
@@ -113,6 +90,9 @@ func (c *Client) Evaluate(ctx context.Context, expr string, o CallOptions) (stri
 // cell failed (stop_on_error), so it is sent again (up to three times).
 func (c *Client) execute(ctx context.Context, k call, silent bool) (*executeReply, []*Message, error) {
 	for attempt := 1; ; attempt++ {
+		if k.silentCall {
+			k.subshell = c.silentShell(ctx) // subshell.go
+		}
 		a, err := c.do(ctx, k)
 		if err != nil {
 			return nil, nil, err
@@ -120,6 +100,10 @@ func (c *Client) execute(ctx context.Context, k call, silent bool) (*executeRepl
 		var r executeReply
 		if err := json.Unmarshal(a.reply.Content, &r); err != nil {
 			return nil, nil, fmt.Errorf("%s: execute_reply: %w", c.name, err)
+		}
+		if k.subshell != "" && unknownSubshell(&r) && attempt < 3 {
+			c.forgetSubshell(k.subshell) // the kernel lost it (a restart): make another
+			continue
 		}
 		if r.Status != "aborted" || !silent || attempt == 3 {
 			return &r, a.outputs, nil
@@ -169,7 +153,7 @@ type ExecResult struct {
 // ExecResult.Error and as the error.
 func (c *Client) Execute(ctx context.Context, code string, o ExecOptions) (*ExecResult, error) {
 	content := executeRequest{Code: code, Silent: !o.Visible, StoreHistory: o.Visible, UserExpressions: map[string]string{}, StopOnError: o.Visible}
-	r, outputs, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, collect: true, busyCheck: true, wait: o.Wait}, !o.Visible)
+	r, outputs, err := c.execute(ctx, call{channel: ChannelShell, msgType: "execute_request", content: content, collect: true, busyCheck: true, wait: o.Wait, silentCall: !o.Visible}, !o.Visible)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type Options struct {
 	// PID is the local kernel's process, when known: its exit is seen
 	// at once (pidwatch.go).
 	PID int
+	// NoSubshell sends silent calls on the main shell even where the
+	// kernel has subshells (subshell.go).
+	NoSubshell bool
 }
 
 func (o Options) withDefaults() Options {
@@ -101,7 +104,11 @@ type Client struct {
 	// the liveness loop ask kernel_info on the control channel, whose
 	// answer shows a new kernel session if the kernel restarted.
 	probeRestarts bool
-	retired       map[string]bool // sessions of kernel processes that restarted
+	retired       map[string]bool     // sessions of kernel processes that restarted
+	sent          map[string]struct{} // our latest requests' ids (notours.go)
+	sentOrder     []string
+
+	sub subshells // the subshell of silent calls (subshell.go)
 
 	dapSeq    atomic.Int64
 	ctx       context.Context // ends at Close
@@ -114,6 +121,7 @@ type Client struct {
 // pending is one request waiting for its reply.
 type pending struct {
 	id      string
+	channel string         // where it was sent
 	reply   chan *Message  // buffered 1
 	fail    chan error     // buffered 1
 	collect bool           // gather IOPub messages with this parent
@@ -184,6 +192,7 @@ func (c *Client) State() State {
 func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		c.deleteSubshell()
 		c.cancel()
 		c.mu.Lock()
 		c.live, c.liveErr = LiveClosed, ErrClosed
@@ -245,6 +254,11 @@ func (c *Client) deliver(m *Message, err error) {
 		if p != nil && p.then != nil {
 			then = p.then
 			delete(c.pending, p.id)
+		}
+		if p == nil && c.foreignLocked(m) {
+			c.notOursLocked(m)
+			c.mu.Unlock()
+			return
 		}
 		c.mu.Unlock()
 		switch {

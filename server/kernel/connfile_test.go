@@ -157,7 +157,7 @@ func TestDialStaleAndForeignPorts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = DialFile(ctx, p, Options{})
-	if !errors.Is(err, ErrDead) || !strings.Contains(err.Error(), "not a kernel") {
+	if !errors.Is(err, ErrNotKernelReply) || !strings.Contains(err.Error(), "not a kernel") {
 		t.Errorf("dial of a port that is not a kernel: %v", err)
 	}
 }

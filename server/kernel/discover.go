@@ -147,8 +147,11 @@ func probe(ctx context.Context, k *Kernel, opts ListOptions) {
 	c, err := Dial(pctx, info, o)
 	if err != nil {
 		k.State, k.Error = KernelNotAnswering, err.Error()
-		if errors.Is(err, ErrDead) {
+		switch {
+		case errors.Is(err, ErrDead):
 			k.State = KernelDead
+		case errors.Is(err, ErrNotKernelReply), errors.Is(err, ErrFrameTooLarge):
+			k.State = KernelRefused // not a kernel: the reason says so
 		}
 		return
 	}

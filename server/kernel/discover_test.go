@@ -152,7 +152,7 @@ func TestListBusyKernel(t *testing.T) {
 	if err != nil || len(all) != 1 {
 		t.Fatalf("List = %+v, %v", all, err)
 	}
-	if all[0].State != StateBusy || all[0].Cell == nil || all[0].Cell.Known {
+	if all[0].State != StateBusy || all[0].Cell == nil || !all[0].Cell.FromHistory || strings.TrimSpace(all[0].Cell.Code) != strings.TrimSpace(foreverCell) {
 		t.Errorf("a busy kernel is listed as %+v", all[0])
 	}
 	if err := a.Interrupt(ctx); err != nil {

@@ -64,8 +64,11 @@ func (e *BusyError) Summary() string {
 	b.WriteString("kernel is busy: ")
 	b.WriteString(e.Cell.describe())
 	fmt.Fprintf(&b, " has been running for %s", e.For.Round(100*time.Millisecond))
-	if !e.Cell.Known {
+	if !e.Cell.Known || e.Cell.FromHistory {
 		b.WriteString(" (at least: it was already running when dapscope attached")
+		if e.Cell.FromHistory {
+			b.WriteString("; its code is the kernel's latest input")
+		}
 		if !e.Cell.Submitted.IsZero() {
 			fmt.Fprintf(&b, "; its request is dated %s", e.Cell.Submitted.Format(time.RFC3339))
 		}

@@ -244,7 +244,7 @@ func (c *Client) probeKernel(state string) {
 	}
 	p := c.register(m.Header.MsgID, false)
 	defer c.unregister(p.id)
-	if c.tr.send(ctx, ChannelControl, m) != nil {
+	if c.send(ctx, ChannelControl, m) != nil {
 		return
 	}
 	select {

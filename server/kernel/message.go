@@ -31,6 +31,9 @@ type Header struct {
 	Date     string `json:"date"`
 	MsgType  string `json:"msg_type"`
 	Version  string `json:"version"`
+	// SubshellID names the kernel subshell (JEP 91) a shell request is
+	// for, and the one a reply or IOPub message's request was (subshell.go).
+	SubshellID string `json:"subshell_id,omitempty"`
 }
 
 // Time parses Date (ISO 8601); zero when absent or malformed.

@@ -28,6 +28,10 @@ type call struct {
 	collect   bool // also wait for the request's IOPub idle; gather its outputs
 	busyCheck bool // a shell request that a running cell would hold up
 	wait      time.Duration
+	subshell  string // the kernel subshell it is for ("" = the main shell)
+	// silentCall: a silent execute of dapscope's own, sent in the
+	// client's subshell where the kernel has one (subshell.go).
+	silentCall bool
 }
 
 // answer is a reply and, for collecting calls, the IOPub messages the
@@ -56,10 +60,11 @@ func (c *Client) do(ctx context.Context, k call) (*answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.Header.SubshellID = k.subshell
 	p := c.register(m.Header.MsgID, k.collect)
 	defer c.unregister(p.id)
 	start := time.Now()
-	if err := c.tr.send(ctx, k.channel, m); err != nil {
+	if err := c.send(ctx, k.channel, m); err != nil {
 		if lerr := c.liveness(); lerr != nil {
 			return nil, lerr
 		}
@@ -70,7 +75,7 @@ func (c *Client) do(ctx context.Context, k call) (*answer, error) {
 		var busy *BusyError
 		c.mu.Lock()
 		changed := c.changed
-		if k.busyCheck && !p.began {
+		if k.busyCheck && !p.began && k.subshell == "" { // a subshell's request queues behind no cell
 			busy = c.busyLocked(time.Now())
 		}
 		c.mu.Unlock()
@@ -172,7 +177,7 @@ func (c *Client) withdraw(id string) {
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, time.Second)
 	defer cancel()
-	if err := c.tr.send(ctx, ChannelControl, m); err != nil {
+	if err := c.send(ctx, ChannelControl, m); err != nil {
 		c.log.Debug("kernel: abort_request not sent", "err", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -162,6 +163,12 @@ func (z *zmqTransport) dialError(name string, port int, err error) error {
 	case isCtxErr(err):
 		return &ConnError{Kernel: z.info.String(), Err: ErrNotAnswering,
 			Detail: fmt.Sprintf("the ZeroMQ handshake on %s (%s) did not complete: the kernel is stopped or hung", addr, name)}
+	case errors.Is(err, ErrNotKernelReply):
+		why := err.Error() // zmq4's wrapping, then the guard's words
+		if i := strings.Index(why, ErrNotKernelReply.Error()+": "); i >= 0 {
+			why = why[i+len(ErrNotKernelReply.Error())+2:]
+		}
+		return &ConnError{Kernel: z.info.String(), Err: ErrNotKernelReply, Detail: fmt.Sprintf("%s: %s", name, why)}
 	case errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT):
 		return &ConnError{Kernel: z.info.String(), Err: ErrDead,
 			Detail: fmt.Sprintf("nothing is listening on %s (%s): the kernel has exited and its connection file is stale", addr, name)}

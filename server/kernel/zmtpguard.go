@@ -119,10 +119,15 @@ type guardConn struct {
 	buf     []byte
 	pending []byte
 	err     error
+	sig     *sigCheck // the peer's signature, until seen (zmtpsig.go)
 }
 
 func newGuardConn(c net.Conn, max uint64) *guardConn {
-	return &guardConn{Conn: c, p: newZMTPParser(max), buf: make([]byte, 32<<10)}
+	g := &guardConn{Conn: c, p: newZMTPParser(max), buf: make([]byte, 32<<10)}
+	if a := c.RemoteAddr(); a != nil {
+		g.sig = &sigCheck{network: a.Network(), addr: a.String()}
+	}
+	return g
 }
 
 func (g *guardConn) Read(b []byte) (int, error) {
@@ -130,7 +135,7 @@ func (g *guardConn) Read(b []byte) (int, error) {
 		if g.err != nil {
 			return 0, g.err
 		}
-		n, err := g.Conn.Read(g.buf)
+		n, err := g.readConn(g.buf)
 		out, perr := g.p.feed(g.buf[:n], g.pending[:0])
 		g.pending = out
 		if perr != nil {

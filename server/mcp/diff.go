@@ -66,9 +66,12 @@ func (s *Server) registerDiffTools() {
 				from, to = st.prevStop, st.lastStop
 				st.mu.Unlock()
 				if from == nil || to == nil {
+					if sess.IsKernel() {
+						return nil, &errcode.Error{Code: errcode.NotFound, Message: "the namespace has been read only once since the last cell ran; run a cell and call debug_diff again, or give snapshot ids (debug_snapshot)"}
+					}
 					return nil, &errcode.Error{Code: errcode.NotFound, Message: "fewer than two stops were seen in this session; give snapshot ids (debug_snapshot) or step first"}
 				}
-				fromName, toName = "previous stop", "current stop"
+				fromName, toName = diffEnds(sess) // a kernel's ends: lazy.go
 			}
 			return diffSnapshots(from, to, fromName, toName), nil
 		})

@@ -60,6 +60,7 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 	}
 	type answer struct {
 		b   godap.EvaluateResponseBody
+		out session.EvalOutput
 		err error
 	}
 	got := make(chan answer, 1)
@@ -68,15 +69,16 @@ func (s *Server) evaluate(ctx context.Context, sess *session.Session, p *evaluat
 	go func() {
 		defer cancel()
 		defer close(run.done)
-		b, err := sess.Evaluate(ectx, p.Expression, p.FrameID, p.Context)
-		got <- answer{b, err}
+		b, out, err := sess.EvaluateOutput(ectx, p.Expression, p.FrameID, p.Context)
+		got <- answer{b, out, err}
 	}()
 	select {
 	case a := <-got:
 		if a.err != nil {
-			return nil, a.err
+			return nil, withPrinted(a.err, a.out)
 		}
 		r := &EvaluateResult{Expression: p.Expression, Result: a.b.Result, Type: a.b.Type, VariablesReference: a.b.VariablesReference}
+		r.printed(a.out)
 		r.readable(ctx, sess) // nested keys, multi-line strings (evaluate_render.go)
 		if waited != nil {
 			r.WaitedMs = time.Since(start).Milliseconds()
@@ -139,6 +141,9 @@ type EvaluateResult struct {
 	Text   string `json:"text,omitempty"`
 	Length int    `json:"length,omitempty"`
 	Lines  int    `json:"lines,omitempty"`
+	// Output: what the evaluation printed (evaluate_output.go).
+	Output      string `json:"output,omitempty" desc:"what the evaluation printed (stdout and stderr, in order; its head)"`
+	OutputBytes int    `json:"output_bytes,omitempty" desc:"how many bytes it printed in all, when output is only their head"`
 	// Processes: every process's answer (session_id "all" or a tree's root; allprocs.go).
 	Processes *ProcessTable `json:"processes,omitempty"`
 }
@@ -160,6 +165,7 @@ func (r *EvaluateResult) text() string {
 		t = fmt.Sprintf("%s = %s of %s characters, %d lines:\n%s\n%s\n%s", r.Expression, orDefault(r.Type, "string"), n, r.Lines,
 			fence, strings.TrimSuffix(r.Text, "\n"), fence)
 	}
+	t += r.printedText()
 	if r.WaitedFor != "" {
 		t += fmt.Sprintf("\n(waited %d ms for the earlier evaluation %s to finish)", r.WaitedMs, r.WaitedFor)
 	}

@@ -85,7 +85,8 @@ func (s *Server) outputBytes() int64 {
 }
 
 // startStopFollower refreshes watches and stop captures at every stop of a
-// session an agent has used — including stops the editor causes.
+// session an agent has used — including stops the editor causes — except
+// a kernel session's, which are taken lazily (lazy.go).
 func (s *Server) startStopFollower() {
 	events, cancel := s.mgr.Subscribe()
 	s.bg.Add(1)
@@ -104,7 +105,11 @@ func (s *Server) startStopFollower() {
 					continue
 				}
 				sess, err := s.mgr.Get(ev.SessionID)
-				if err != nil {
+				if err != nil || sess.IsKernel() {
+					// A kernel's stop is a user's cell ending: reading the
+					// namespace now would make the user's next cell wait
+					// behind it. A kernel's capture and watches are taken
+					// when a client asks (lazy.go).
 					continue
 				}
 				ctx, done := context.WithTimeout(s.bgCtx, 10*time.Second)

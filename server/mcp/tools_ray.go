@@ -159,15 +159,3 @@ func (s *Server) registerRayTools() {
 			return r, nil
 		})
 }
-
-// groupless drops the roots that run no code (a Ray cluster's) from a set
-// of sessions an all-processes question goes to.
-func groupless(in []*session.Session) []*session.Session {
-	out := in[:0:0]
-	for _, s := range in {
-		if !s.IsGroup() {
-			out = append(out, s)
-		}
-	}
-	return out
-}

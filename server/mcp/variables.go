@@ -156,8 +156,8 @@ func varValue(v godap.Variable) VarValue {
 // (inspect.SummaryType). JavaScript: every value, as in stop reports (the
 // probe's line is never cut mid-token; the adapter's previews are).
 func (s *Server) librarySummaries(ctx context.Context, sess *session.Session, frameID int, vars []godap.Variable) map[string]string {
-	if frameID == 0 || !inspect.SupportsSummaries(sess.Language()) {
-		return nil
+	if frameID == 0 || !inspect.SupportsSummaries(sess.Language()) || sess.IsKernel() {
+		return nil // a kernel's namespace values are the probe's lines already (one call)
 	}
 	js := sess.Language() == inspect.JavaScript
 	var want func(godap.Variable) bool

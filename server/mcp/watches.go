@@ -183,6 +183,8 @@ func (s *Server) registerWatchTools() {
 			st.mu.Lock()
 			defer st.mu.Unlock()
 			switch p.Action {
+			case "list":
+				refreshWatchesIfStale(ctx, sess, st) // a kernel's are lazy (lazy.go)
 			case "add":
 				expr := strings.TrimSpace(p.Expression)
 				if expr == "" {

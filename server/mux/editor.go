@@ -164,6 +164,13 @@ func (ed *editorConn) request(env dap.Envelope, body []byte) {
 			return
 		}
 	}
+	if (env.Command == "launch" || env.Command == "attach") && m.opts.EditLaunch != nil {
+		if na := m.opts.EditLaunch(env.Command, a.Arguments); na != nil {
+			if nb, ok := withArguments(body, na); ok {
+				body, a.Arguments = nb, na
+			}
+		}
+	}
 	req := pendingReq{command: env.Command}
 	if rw != nil && rw.Wants(env.Command, a.Arguments) {
 		req.rewrite, req.args = true, a.Arguments
@@ -333,4 +340,16 @@ func (ed *editorConn) adapterGone(err error) {
 		b, _ := json.Marshal(dap.Event{Seq: ed.nextSeq(), Type: "event", Event: "terminated"})
 		ed.write(b)
 	}
+}
+
+// withArguments is the request message body with its "arguments" replaced
+// (every other member kept).
+func withArguments(body []byte, args json.RawMessage) ([]byte, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, false
+	}
+	m["arguments"] = args
+	b, err := json.Marshal(m)
+	return b, err == nil
 }

@@ -64,6 +64,10 @@ type Options struct {
 	// requests before they are forwarded (the sidecar's own options may
 	// ride in them); an error answers the request instead of forwarding it.
 	CheckLaunch func(command string, args json.RawMessage) error
+	// EditLaunch may rewrite the arguments of the editor's launch and
+	// attach requests after CheckLaunch (nil: forwarded as they are), e.g.
+	// lldb's Rust formatters as initCommands.
+	EditLaunch func(command string, args json.RawMessage) json.RawMessage
 	// BeforeDisconnect runs before the editor's disconnect is forwarded
 	// (the session may undo what it changed in a debuggee that goes on
 	// running); it must return within a few seconds.

@@ -5,8 +5,11 @@
 //   - dapscope: the headless session API (Manager.Launch, then the stop),
 //     starting its adapter through the boot that re-arms TCP_QUICKACK
 //     (adapter/debugpy_boot.py);
-//   - dapscope-warm: the same with a spare adapter ready (WarmAdapters, as
-//     dapscope mcp and serve run), the adapter's start taken out.
+//   - dapscope-warm: the same with a spare adapter ready (WarmAdapters
+//     with NoSpareDebuggee), the adapter's start taken out;
+//   - dapscope-spare: a spare adapter and a spare debuggee ready
+//     (WarmAdapters, as dapscope mcp and serve run): the launcher, the
+//     program's interpreter and pydevd's imports taken out too (spare.go).
 //
 // Two programs: loop.py (the debugger's own cost) and the bundled
 // example.py (which imports pandas and numpy, as users' programs do).
@@ -49,13 +52,13 @@ func BenchmarkLaunchToFirstStop(b *testing.B) {
 				b.StartTimer()
 			}
 		})
-		for _, warm := range []bool{false, true} {
-			mode := map[bool]string{false: "dapscope", true: "dapscope-warm"}[warm]
+		for _, mode := range []string{"dapscope", "dapscope-warm", "dapscope-spare"} {
 			b.Run("program="+p.name+"/mode="+mode, func(b *testing.B) {
-				m := newTestManager(b, ManagerOptions{WarmAdapters: warm})
+				spares := map[string]int{"dapscope-warm": 1, "dapscope-spare": 2}[mode]
+				m := newTestManager(b, ManagerOptions{WarmAdapters: spares > 0, NoSpareDebuggee: spares == 1})
 				for b.Loop() {
 					b.StopTimer()
-					for deadline := time.Now().Add(time.Minute); warm && m.warm.Ready() == 0; {
+					for deadline := time.Now().Add(time.Minute); m.warm.Ready() < spares; {
 						if time.Now().After(deadline) {
 							b.Fatal("no spare adapter")
 						}
@@ -69,6 +72,9 @@ func BenchmarkLaunchToFirstStop(b *testing.B) {
 					}
 					if st, err := s.Wait(ctx, time.Minute); err != nil || st.Location == nil {
 						b.Fatalf("no stop: %+v %v", st, err)
+					}
+					if (s.spare != nil) != (spares == 2) {
+						b.Fatalf("%s: ran in a spare debuggee: %v", mode, s.spare != nil)
 					}
 					b.StopTimer()
 					_ = s.Terminate(ctx)

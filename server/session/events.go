@@ -78,6 +78,7 @@ func (s *Session) watch(sub *mux.Subscription) {
 			s.notifyLocked()
 			s.mu.Unlock()
 		case "terminated":
+			s.awaitSpare() // a program run in a spare: its exit code (spare.go)
 			s.mu.Lock()
 			o := s.outcomeLocked()
 			o.Finished = true

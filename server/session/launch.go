@@ -143,6 +143,7 @@ func (m *Manager) newLiveOn(ctx context.Context, origin string, d adapter.Driver
 			return nil, fmt.Errorf("%s is not supported in a headless session", cmd)
 		},
 		CheckLaunch: func(cmd string, args json.RawMessage) error { return s.checkLaunch(cmd, args) },
+		EditLaunch:  func(cmd string, args json.RawMessage) json.RawMessage { return s.editLaunch(cmd, args) },
 		// An editor leaving an attached debuggee: undo the first-stop fix first.
 		BeforeDisconnect: func(ctx context.Context) { s.undoFirstStop(ctx) },
 		// The frame ids the editor is handed are frames of the stop (frames.go).
@@ -218,24 +219,15 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
+	follow := d.Kind() == adapter.Debugpy && (spec.Subprocesses == nil || *spec.Subprocesses)
+	if s, ok := m.launchOnSpare(ctx, d, spec, program, cwd, exe, follow, byFile); ok { // spare.go
+		return s, nil
+	}
 	s, err := m.newLive(ctx, OriginHeadless, d, d.Dir(program), exe)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.program, s.module, s.args = program, spec.Module, spec.Args
-	for k := range spec.Env {
-		s.envKeys = append(s.envKeys, k)
-	}
-	sort.Strings(s.envKeys)
-	if d.Kind() == adapter.Debugpy {
-		s.interrupt = m.opts.InterruptTimeout // pydevd interrupts a stuck evaluation
-	}
-	s.mu.Unlock()
-	follow := d.Kind() == adapter.Debugpy && (spec.Subprocesses == nil || *spec.Subprocesses)
-	s.tree.mu.Lock()
-	s.tree.follow = follow
-	s.tree.mu.Unlock()
+	m.launched(s, spec, program, follow)
 
 	cfg := adapter.LaunchConfig{
 		Program: program, Module: spec.Module, Args: spec.Args, Env: spec.Env, Cwd: cwd, StopOnEntry: spec.StopOnEntry,
@@ -257,6 +249,23 @@ func (m *Manager) Launch(ctx context.Context, spec LaunchSpec) (*Session, error)
 		return nil, err
 	}
 	return s, nil
+}
+
+// launched records what a headless launch runs.
+func (m *Manager) launched(s *Session, spec LaunchSpec, program string, follow bool) {
+	s.mu.Lock()
+	s.program, s.module, s.args = program, spec.Module, spec.Args
+	for k := range spec.Env {
+		s.envKeys = append(s.envKeys, k)
+	}
+	sort.Strings(s.envKeys)
+	if s.driver.Kind() == adapter.Debugpy {
+		s.interrupt = m.opts.InterruptTimeout // pydevd interrupts a stuck evaluation
+	}
+	s.mu.Unlock()
+	s.tree.mu.Lock()
+	s.tree.follow = follow
+	s.tree.mu.Unlock()
 }
 
 // withOutputTail adds the last lines the program or adapter printed (a

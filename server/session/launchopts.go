@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/dapscope/dapscope/inspect/clip"
 
@@ -110,4 +111,45 @@ func (s *Session) checkLaunch(command string, args json.RawMessage) error {
 		s.log.Debug("launch options", "smartValues", *o.SmartValues)
 	}
 	return nil
+}
+
+// editLaunch is the mux's EditLaunch hook: an editor's lldb launch or
+// attach of a Rust binary gets the Rust toolchain's formatters as its
+// first initCommands (as the sidecar's own lldb sessions do), unless it
+// loads them itself.
+func (s *Session) editLaunch(command string, args json.RawMessage) json.RawMessage {
+	if s.kind != adapter.LLDB {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		return nil
+	}
+	program, _ := m["program"].(string)
+	cmds := adapter.InitCommands(program)
+	if len(cmds) == 0 {
+		if program != "" && adapter.IsRust(program) {
+			s.log.Warn("a Rust program without the Rust formatters: `rustc --print sysroot` failed or has no lib/rustlib/etc/lldb_lookup.py", "program", program, "err", adapter.RustFormattersError())
+		}
+		return nil
+	}
+	s.log.Debug("lldb: the Rust formatters added to the editor's "+command, "program", program)
+	init := make([]any, 0, len(cmds))
+	for _, c := range cmds {
+		init = append(init, c)
+	}
+	if old, ok := m["initCommands"].([]any); ok {
+		for _, c := range old {
+			if str, _ := c.(string); strings.Contains(str, "lldb_lookup") {
+				return nil
+			}
+		}
+		init = append(init, old...)
+	}
+	m["initCommands"] = init
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
 }

@@ -75,8 +75,11 @@ type ManagerOptions struct {
 	// WarmAdapters keeps a spare debugpy adapter started ahead of the next
 	// launch (adapter.Warm), the first one as the manager starts: for
 	// long-lived sidecars (dapscope mcp, serve), where it takes the
-	// adapter's start out of launch to the first stop.
+	// adapter's start out of launch to the first stop. With it, a spare
+	// debuggee is kept ready too (spare.go), for headless launches.
 	WarmAdapters bool
+	// NoSpareDebuggee keeps the spare adapter only (benchmarks compare).
+	NoSpareDebuggee bool
 }
 
 // Manager owns sessions.
@@ -134,6 +137,9 @@ func NewManager(opts ManagerOptions) *Manager {
 		m.warm = adapter.NewWarm()
 		if d, err := adapter.DriverFor(adapter.Debugpy); err == nil && opts.Python != "" {
 			m.warm.Prime(d, adapter.StartConfig{Exe: opts.Python, Dir: opts.Workspace, Logger: opts.Logger})
+			if !opts.NoSpareDebuggee {
+				m.warm.PrimeDebuggee(m.spareConfig(), m.spareEnv(), 0) // spare.go
+			}
 		}
 	}
 	return m

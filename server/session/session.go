@@ -53,6 +53,7 @@ type Session struct {
 	kernel     *kernelInfo                      // set for a session on a live Jupyter kernel (kernel.go)
 	group      atomic.Pointer[groupInfo]        // set for a tree's root that runs no code (group.go)
 	tree       treeInfo                         // its parent and children (children.go)
+	spare      *adapter.Adapter                 // the spare debuggee the program runs in (spare.go), or nil
 	// initialized: initialize was already answered (attach checks the peer first).
 	initialized bool
 

@@ -7,6 +7,14 @@
 // probe call per response, within the mux's rewrite budget; anything that
 // fails or is late leaves the adapter's response as it was. Every other
 // byte of the message is the adapter's (see dap.SpliceStrings).
+//
+// The editor marks a value "changed since the last stop" when its text
+// differs from the last stop's. A value written in place keeps its summary,
+// so the Variables view's summaries come with the values' fingerprints
+// (inspect's ValueSummary.Fingerprint, the one debug_diff compares): a
+// fingerprint that changed under the same summary adds " · changed in
+// place" (×N after N such changes) to the line, kept while the summary
+// stays, so the text differs exactly when the content does.
 
 package session
 
@@ -38,10 +46,21 @@ type smartValues struct {
 
 	mu     sync.Mutex
 	frames map[int]int // variablesReference → the frame it belongs to
+	// marks: the last line and fingerprint of each summarised variable, by
+	// evaluateName (bounded as frames)
+	marks map[string]*valueMark
+}
+
+// valueMark is what the Variables view last showed of a value: its summary,
+// its fingerprint, and how many times its content changed under that
+// summary.
+type valueMark struct {
+	line, fp string
+	edits    int
 }
 
 func newSmartValues(t inspect.Target, log *slog.Logger, on bool) *smartValues {
-	sv := &smartValues{t: t, log: log, frames: map[int]int{}}
+	sv := &smartValues{t: t, log: log, frames: map[int]int{}, marks: map[string]*valueMark{}}
 	sv.on.Store(on)
 	return sv
 }
@@ -160,23 +179,25 @@ func (sv *smartValues) variables(args, resp json.RawMessage) func(context.Contex
 	}
 	var paths []inspect.Path
 	var at []int
+	var names []string
 	for i, v := range r.Body.Variables {
 		sv.remember(v.VariablesReference, frame) // children resolve in the same frame
 		if !sv.candidateType(v.Type) || v.EvaluateName == "" {
 			continue
 		}
 		if p, err := inspect.ParsePathFor(sv.t.Language(), v.EvaluateName); err == nil {
-			paths, at = append(paths, p), append(at, i)
+			paths, at, names = append(paths, p), append(at, i), append(names, v.EvaluateName)
 		}
 	}
 	if len(paths) == 0 {
 		return nil
 	}
 	return func(ctx context.Context) []byte {
-		lines := sv.summaries(ctx, frame, paths)
+		lines, fps := sv.summaries(ctx, frame, paths, true)
 		var edits []dap.StringEdit
 		for k, line := range lines {
 			if line != "" {
+				line = sv.mark(names[k], line, fps[k])
 				edits = append(edits, dap.StringEdit{Path: []string{"body", "variables", strconv.Itoa(at[k]), "value"}, Value: line})
 			}
 		}
@@ -207,7 +228,7 @@ func (sv *smartValues) evaluate(args, resp json.RawMessage) func(context.Context
 		return nil // not a plain path (a call, an operator): leave it
 	}
 	return func(ctx context.Context) []byte {
-		lines := sv.summaries(ctx, a.FrameID, []inspect.Path{p})
+		lines, _ := sv.summaries(ctx, a.FrameID, []inspect.Path{p}, false)
 		if len(lines) != 1 || lines[0] == "" {
 			return nil
 		}
@@ -216,24 +237,58 @@ func (sv *smartValues) evaluate(args, resp json.RawMessage) func(context.Context
 }
 
 // summaries returns one line per path ("" where the value is not a
-// recognised library value or could not be summarised).
-func (sv *smartValues) summaries(ctx context.Context, frame int, paths []inspect.Path) []string {
+// recognised library value or could not be summarised) and, with fps, the
+// values' fingerprints.
+func (sv *smartValues) summaries(ctx context.Context, frame int, paths []inspect.Path, fps bool) ([]string, []string) {
 	budget := 30 * time.Millisecond
 	if dl, ok := ctx.Deadline(); ok {
 		budget = time.Until(dl) * 6 / 10 // leave room for the round trip
 	}
-	got, err := inspect.Summaries(ctx, sv.t, frame, paths, budget)
+	got, err := inspect.SummariesWith(ctx, sv.t, frame, paths, inspect.SummaryOptions{Timeout: budget, Fingerprints: fps, FingerprintsInBudget: true})
 	if err != nil {
 		sv.log.Debug("smart values: summaries failed; the adapter's values stand", "err", err)
-		return nil
+		return nil, nil
 	}
-	out := make([]string, len(paths))
+	out, fp := make([]string, len(paths)), make([]string, len(paths))
 	for i, v := range got {
 		if i < len(out) && v.Recognized() {
-			out[i] = v.Line()
+			out[i], fp[i] = v.Line(), v.Fingerprint
 		}
 	}
-	return out
+	return out, fp
+}
+
+// mark is the line the Variables view shows for a value: its summary, and
+// " · changed in place" (×N) once its fingerprint changed while the
+// summary stayed, kept until the summary changes (the editor then sees
+// the text change as it sees the content change). A value without a
+// fingerprint keeps its last mark.
+func (sv *smartValues) mark(name, line, fp string) string {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	m := sv.marks[name]
+	switch {
+	case m == nil:
+		if len(sv.marks) >= maxTrackedRefs {
+			sv.marks = map[string]*valueMark{}
+		}
+		m = &valueMark{line: line, fp: fp}
+		sv.marks[name] = m
+	case m.line != line:
+		m.line, m.fp, m.edits = line, fp, 0
+	case fp != "" && m.fp != "" && fp != m.fp:
+		m.fp = fp
+		m.edits++
+	case m.fp == "":
+		m.fp = fp
+	}
+	switch {
+	case m.edits == 1:
+		return line + " · changed in place"
+	case m.edits > 1:
+		return line + " · changed in place ×" + strconv.Itoa(m.edits)
+	}
+	return line
 }
 
 func (sv *smartValues) splice(resp json.RawMessage, edits []dap.StringEdit) []byte {

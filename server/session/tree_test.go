@@ -49,13 +49,20 @@ func TestSubprocessesOffRuns(t *testing.T) {
 func TestSubprocessTree(t *testing.T) {
 	file := filepath.Join(repoRoot(t), treeProgram)
 	line := lineOf(t, file, "WORKER BREAKPOINT")
-	for _, kind := range []string{"pool-fork", "pool-spawn", "pool-forkserver", "executor", "popen"} {
+	// The last two run the program in a spare debuggee (spare.go).
+	for _, kind := range []string{"pool-fork", "pool-spawn", "pool-forkserver", "executor", "popen", "spare/pool-spawn", "spare/popen"} {
 		t.Run(kind, func(t *testing.T) {
 			m := newTestManager(t, ManagerOptions{})
+			if k, ok := strings.CutPrefix(kind, "spare/"); ok {
+				kind, m = k, spareManager(t)
+			}
 			s, err := m.Launch(testCtx(t), LaunchSpec{Program: treeProgram, Args: []string{kind},
 				Env: map[string]string{"TREE_TAG": "from-launch"}, Breakpoints: []Breakpoint{{File: treeProgram, Line: line}}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if (s.spare != nil) != (m.warm != nil) {
+				t.Fatalf("ran in a spare: %v", s.spare != nil)
 			}
 			kids := waitPaused(t, s, 2)
 			for _, c := range kids {

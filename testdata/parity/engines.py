@@ -25,10 +25,16 @@ def build():
     df["city"] = df["city"].astype(object).where(df["city"].notna(), None)
     df["kind"] = pd.Categorical(df["kind"])
     df["day"] = pd.to_datetime(df["day"])
-    out = {"pdf": df, "pser": df["price"], "pcity": df["city"]}
+    # the keys table: orders joined to customers whose ids repeat (order_id
+    # fans out), one order appended twice (a duplicate row), a near-unique
+    # serial that repeats once, a discount whose duplicate row holds -0.0 (equal to 0.0)
+    keys = pd.DataFrame(json.load(open(os.path.join(HERE, "engines.json")))["keys"])
+    keys["at"] = pd.to_datetime(keys["at"])
+    out = {"pdf": df, "pser": df["price"], "pcity": df["city"], "pkeys": keys, "pkey_ser": keys["order_id"]}
     try:
         import polars as pl
         p = pl.from_pandas(df)
+        out.update(pl_keys=pl.from_pandas(keys), pl_key_ser=pl.from_pandas(keys)["order_id"])
         # pl_watch records each run of its plan (RAN): an inspection never runs it unless asked (compute)
         out.update(pl_df=p, pl_ser=p["price"], pl_city=p["city"], pl_lazy=p.lazy().filter(pl.col("qty") > 2),
                    pl_watch=p.lazy().map_batches(_record))
@@ -37,6 +43,8 @@ def build():
     try:
         import pyarrow as pa
         t = pa.Table.from_pandas(df, preserve_index=False)
+        kt = pa.Table.from_pandas(keys, preserve_index=False)
+        out.update(pa_keys=kt, pa_keys_batch=kt.combine_chunks().to_batches()[0])
         out.update(pa_t=t, pa_batch=t.combine_chunks().to_batches()[0], pa_ser=t.column("price"), pa_arr=t.column("price").combine_chunks())
     except ImportError:
         pass
@@ -44,6 +52,8 @@ def build():
         import duckdb
         con = duckdb.connect()
         con.from_df(df).create("sales")  # a table, inspected by name: dk_con['sales']
+        # the same rows with nanosecond dates, a type whose later pages are rowid lookups (not kept as Arrow)
+        con.execute("CREATE TABLE sales_ns AS SELECT * REPLACE (CAST(day AS TIMESTAMP_NS) AS day) FROM sales")
         out.update(dk_con=con, dk_rel=con.from_df(df))
     except ImportError:
         pass

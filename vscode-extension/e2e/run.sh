@@ -8,7 +8,10 @@
 # e2e/scenario-kernel.mjs (a real Jupyter kernel, started here in the
 # runtime directory the sidecar searches: the Kernel variables view and the
 # data viewer on its DataFrame), stops every process it started, prints
-# PASS/FAIL. E2E_ONLY=python|node|kernel runs one scenario.
+# PASS/FAIL; then e2e/scenario-rust.mjs (dapscope's Rust test program, built
+# here with cargo, under lldb-dap: the Vec<f64>'s smart value, hovers, the
+# webview and the data viewer). E2E_ONLY=python|node|kernel|rust runs one
+# scenario.
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -58,6 +61,10 @@ grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/daps
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 mkdir -m 700 "$T/runtime"
 cp -r "$HERE/workspace/." "$T/ws/"
+if command -v cargo >/dev/null && { [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = rust ]; }; then
+  cp -r "$ROOT/testdata/native/rust" "$T/ws/rust"
+  (cd "$T/ws/rust" && cargo build -q >"$T/cargo.log" 2>&1) || { cat "$T/cargo.log"; fail "cargo build of the Rust test program failed"; }
+fi
 cat > "$T/ud/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -81,6 +88,9 @@ cat > "$T/ud/User/settings.json" <<'JSON'
 JSON
 
 NODE="$NODE24_DIR/bin/node"
+# code-server runs with a fresh HOME: rustup (rustc --print sysroot, which
+# finds the Rust formatters for lldb) keeps reading the real user's toolchains.
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 # The Python leg (internal/testpython): make e2e runs the modern one (the
 # .venv: debugpy 1.8, pandas 3, ipykernel 7); by hand, Debian's python3.
 PY="${DAPSCOPE_PYTHON:-/usr/bin/python3}"
@@ -135,5 +145,13 @@ only="${E2E_ONLY:-}"
 { [ -z "$only" ] || [ "$only" = node ]; } && scenario JavaScript scenario-node.mjs
 # A live Jupyter kernel: the Kernel variables view and the data viewer.
 { [ -z "$only" ] || [ "$only" = kernel ]; } && scenario kernel scenario-kernel.mjs
+# Rust under lldb-dap (the program built here; skipped, saying so, without cargo).
+if [ -z "$only" ] || [ "$only" = rust ]; then
+  if command -v cargo >/dev/null; then
+    scenario Rust scenario-rust.mjs
+  else
+    log "no cargo: the Rust scenario is skipped"
+  fi
+fi
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
 exit $rc

@@ -4,7 +4,7 @@
 // own JavaScript debugger (js-debug) has its debug types here too.
 
 /** The real debug adapters dapscope drives. Add a kind here and in ALIASES. */
-export const ADAPTER_KINDS = ['debugpy', 'dlv', 'node'] as const;
+export const ADAPTER_KINDS = ['debugpy', 'dlv', 'node', 'lldb'] as const;
 export type AdapterKind = (typeof ADAPTER_KINDS)[number];
 
 /** Every accepted spelling (lower case) → its kind (the Go side's aliases). */
@@ -17,6 +17,14 @@ const ALIASES: Readonly<Record<string, AdapterKind>> = {
   node: 'node',
   nodejs: 'node',
   js: 'node',
+  // LLVM's lldb-dap (the LLVM extension's debug type `lldb-dap`) and
+  // CodeLLDB's debug type `lldb`: the sidecar's lldb probe inspects both
+  lldb: 'lldb',
+  'lldb-dap': 'lldb',
+  rust: 'lldb',
+  c: 'lldb',
+  cpp: 'lldb',
+  'c++': 'lldb',
 };
 
 /**
@@ -48,4 +56,4 @@ export function parseAdapterKind(name: unknown): AdapterKind | undefined {
 }
 
 /** Languages whose files get dapscope's hover (and start the sidecar when opened). */
-export const HOVER_LANGUAGES: readonly string[] = ['python', 'go', 'javascript', 'typescript', 'javascriptreact', 'typescriptreact'];
+export const HOVER_LANGUAGES: readonly string[] = ['python', 'go', 'javascript', 'typescript', 'javascriptreact', 'typescriptreact', 'rust', 'c', 'cpp'];

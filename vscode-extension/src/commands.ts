@@ -62,7 +62,7 @@ export function registerCommands(state: ExtensionState): vscode.Disposable[] {
 }
 
 /** The frame the user is looking at in `session`, if any. */
-function focusedFrame(session: vscode.DebugSession): number | undefined {
+export function focusedFrame(session: vscode.DebugSession): number | undefined {
   const item = (vscode.debug as unknown as { activeStackItem?: unknown }).activeStackItem as { session?: vscode.DebugSession; frameId?: number } | undefined;
   if (item && item.session?.id === session.id && typeof item.frameId === 'number') return item.frameId;
   return undefined;

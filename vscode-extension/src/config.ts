@@ -18,6 +18,7 @@ export function adapterFor(config: Record<string, unknown>, languageId?: string)
   if (program.endsWith('.go')) return 'dlv';
   if (program.endsWith('.py') || config.module) return 'debugpy';
   if (/\.[mc]?js$/.test(program)) return 'node';
+  if (languageId === 'rust' || languageId === 'c' || languageId === 'cpp') return 'lldb';
   return languageId === 'go' ? 'dlv' : 'debugpy';
 }
 
@@ -35,7 +36,8 @@ export function withDefaults(config: Record<string, unknown>, languageId?: strin
   const adapter = adapterFor(c, languageId);
   c.adapter = adapter;
   if (c.request === 'launch') {
-    if (!c.program && !c.module) c.program = '${file}';
+    // lldb debugs a compiled binary: the source file is no program
+    if (!c.program && !c.module && adapter !== 'lldb') c.program = '${file}';
     if (adapter === 'debugpy') {
       c.console = c.console ?? 'internalConsole';
       c.justMyCode = c.justMyCode ?? true;

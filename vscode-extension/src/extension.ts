@@ -1,5 +1,6 @@
 // Extension entry point: wires the pieces together on activation — the
 // state (state.ts: output channel, sidecar, bridge, sessions), the
+// "Compare across processes" command and panel (processpanel.ts), the
 // `dapscope` debug type and its proxy factory (debug.ts), the tracker on
 // every session (tracker.ts), the commands (commands.ts), the MCP server
 // definition provider (mcp.ts), the Kernel variables view (kernelview.ts) —
@@ -12,6 +13,7 @@ import { registerCommands } from './commands';
 import { ConfigurationProvider, DescriptorFactory } from './debug';
 import { KernelView } from './kernelview';
 import { registerMcp } from './mcp';
+import { registerProcesses } from './processpanel';
 import { ExtensionState } from './state';
 import { TrackerFactory } from './tracker';
 
@@ -30,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.debug.registerDebugAdapterDescriptorFactory('dapscope', new DescriptorFactory(state.sidecar, log)),
     vscode.debug.registerDebugAdapterTrackerFactory('*', new TrackerFactory(state)),
     ...registerCommands(state),
+    ...registerProcesses(state),
     vscode.debug.onDidStartDebugSession((s) => state.sessionStarted(s)),
     vscode.debug.onDidTerminateDebugSession((s) => state.sessionEnded(s)),
     state.sessionEvents,

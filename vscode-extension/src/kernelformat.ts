@@ -142,16 +142,24 @@ export function kernelTooltip(k: KernelInfo, notebookNote?: string): string {
     .join('  \n');
 }
 
-/** A variable's line: the probe's smart summary, else why it could not be read, else its type and shape. */
-export function variableDescription(v: KernelVariable): string {
-  if (v.summary) return v.summary;
-  if (v.error) return `${v.type} · ${v.error}`;
+/**
+ * A variable's line: the probe's smart summary, else why it could not be
+ * read, else its type and shape; `changed · ` first when the last cell
+ * changed its content (the fingerprint: kerneltree.ts's changedSince).
+ */
+export function variableDescription(v: KernelVariable, changed = false): string {
+  const mark = changed ? `${CHANGED} · ` : '';
+  if (v.summary) return mark + v.summary;
+  if (v.error) return `${mark}${v.type} · ${v.error}`;
   const shape = v.shape?.length ? ` ${v.shape.map((n) => n.toLocaleString('en-US')).join(' × ')}` : '';
-  return `${v.type}${shape}`;
+  return `${mark}${v.type}${shape}`;
 }
 
+/** The word a changed variable's line starts with. */
+export const CHANGED = 'changed';
+
 /** A variable's tooltip (markdown). */
-export function variableTooltip(v: KernelVariable): string {
+export function variableTooltip(v: KernelVariable, changed = false): string {
   const rows: [string, string | undefined][] = [
     ['type', v.type],
     ['kind', v.kind],
@@ -159,6 +167,7 @@ export function variableTooltip(v: KernelVariable): string {
     ['dtype', v.dtype],
     ['memory', v.memory !== undefined ? formatBytes(v.memory) : undefined],
     ['not read', v.error],
+    ['changed', changed ? 'since the last stop: its content differs (its fingerprint), though its summary may not' : undefined],
   ];
   const head = `\`${mdEscape(v.name)}\` ${mdEscape(v.summary || v.type)}`;
   return [head, ...rows.filter(([, x]) => x).map(([n, x]) => `**${n}**: ${mdEscape(x!)}`), '', 'Click to open it in the data viewer.'].join('  \n');

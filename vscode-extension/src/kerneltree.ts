@@ -36,12 +36,20 @@ export interface KernelNode {
   loading?: Promise<void>;
   /** The variable nodes, kept across refreshes (the tree keeps its selection). */
   varNodes: Map<string, VariableNode>;
+  /**
+   * The fingerprints (KernelVariable.fp) of the variables as the last stop
+   * left them, by name: a variable whose fingerprint differs, or that was
+   * not there, changed since the last stop. Undefined before a second stop.
+   */
+  lastStop?: Map<string, string | undefined>;
 }
 
 export interface VariableNode {
   kind: 'variable';
   parent: KernelNode;
   v: KernelVariable;
+  /** Changed since the last stop: its content's fingerprint differs, or it is new (KernelNode.lastStop). */
+  changed: boolean;
 }
 
 export interface MessageNode {
@@ -53,6 +61,18 @@ export interface MessageNode {
 }
 
 export type Node = KernelNode | VariableNode | MessageNode;
+
+/**
+ * Whether a variable changed since the last stop: a fingerprint (the
+ * value's content) other than the stop's, or a name the stop did not have.
+ * A value without a fingerprint (it could not be taken) never reads changed.
+ */
+export function changedSince(lastStop: Map<string, string | undefined> | undefined, v: KernelVariable): boolean {
+  if (!lastStop || !v.fp) return false;
+  if (!lastStop.has(v.name)) return true;
+  const was = lastStop.get(v.name);
+  return was !== undefined && was !== v.fp;
+}
 
 /** The identity of a kernel across listings: its connection file, else server and id. */
 export function kernelKey(k: KernelInfo): string {
@@ -168,8 +188,9 @@ export class KernelTree {
     if (n.vars) {
       const keep = new Map<string, VariableNode>();
       for (const v of n.vars) {
-        const vn = n.varNodes.get(v.name) ?? { kind: 'variable', parent: n, v };
+        const vn = n.varNodes.get(v.name) ?? { kind: 'variable', parent: n, v, changed: false };
         vn.v = v;
+        vn.changed = changedSince(n.lastStop, v);
         keep.set(v.name, vn);
         out.push(vn);
       }
@@ -260,6 +281,8 @@ export class KernelTree {
       return n;
     }
     if (kind === 'stopped') {
+      // What the previous stop left: the variables fetched since are compared with it.
+      if (n.vars) n.lastStop = new Map(n.vars.map((v) => [v.name, v.fp]));
       n.busy = undefined;
       n.after = stop?.description || n.after;
       n.stale = true;

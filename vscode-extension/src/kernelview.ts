@@ -116,8 +116,8 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     if (n.kind === 'variable') {
       const item = new vscode.TreeItem(n.v.name, vscode.TreeItemCollapsibleState.None);
       item.id = `var\u0000${n.parent.key}\u0000${n.v.name}`;
-      item.description = variableDescription(n.v);
-      item.tooltip = new vscode.MarkdownString(variableTooltip(n.v));
+      item.description = variableDescription(n.v, n.changed);
+      item.tooltip = new vscode.MarkdownString(variableTooltip(n.v, n.changed));
       item.iconPath = new vscode.ThemeIcon(variableIcon(n.v));
       item.contextValue = 'dapscope.kernelVariable';
       item.command = { command: 'dapscope.kernels.open', title: 'Open in the data viewer', arguments: [n] };

@@ -16,6 +16,7 @@ import type {
   InitializeResult,
 } from 'vscode-languageclient/node';
 import type { AdapterKind } from './adapter';
+import type { ProcessesParams, ProcessTable } from './processes';
 import type { InspectError, InspectResult } from './types';
 
 /** dapscope/inspect options (inspect.Options). */
@@ -367,6 +368,12 @@ export interface KernelVariable {
   memory?: number;
   /** The one-line summary: `DataFrame 1,000 × 10 · 3 nulls in price · 80 KB`. */
   summary: string;
+  /**
+   * The value's fingerprint: it changes when the content does, even where
+   * the summary does not (a cell written in place). The view compares it
+   * with the last stop's to mark what a cell changed.
+   */
+  fp?: string;
   /** Why the value could not be read (summary is then empty). */
   error?: string;
 }
@@ -401,6 +408,7 @@ export interface Methods {
   'dapscope/kernels': Method<'extension', 'request', KernelsParams | null, KernelsResult>;
   'dapscope/kernelAttach': Method<'extension', 'request', KernelAttachParams, KernelAttachResult>;
   'dapscope/kernelVariables': Method<'extension', 'request', KernelVariablesParams, KernelVariablesResult>;
+  'dapscope/inspectProcesses': Method<'extension', 'request', ProcessesParams, ProcessTable>;
   'dapscope/bridgeEvent': Method<'extension', 'notification', BridgeEvent>;
   'dapscope/dapRequest': Method<'sidecar', 'request', DapRequestParams, unknown>;
   'dapscope/sessionEvent': Method<'sidecar', 'notification', SessionEvent>;
@@ -428,6 +436,7 @@ export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } =
   'dapscope/kernels': { from: 'extension', kind: 'request' },
   'dapscope/kernelAttach': { from: 'extension', kind: 'request' },
   'dapscope/kernelVariables': { from: 'extension', kind: 'request' },
+  'dapscope/inspectProcesses': { from: 'extension', kind: 'request' },
   'dapscope/bridgeEvent': { from: 'extension', kind: 'notification' },
   'dapscope/dapRequest': { from: 'sidecar', kind: 'request' },
   'dapscope/sessionEvent': { from: 'sidecar', kind: 'notification' },

@@ -10,6 +10,7 @@ import { HOVER_LANGUAGES } from './adapter';
 import { resolveSidecar, type Host } from './binary';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, PageParams, PageResult, SessionEvent, StartProxyResult } from './protocol';
+import type { ProcessesParams, ProcessTable } from './processes';
 import type { InspectResult } from './types';
 
 /** The host as resolveSidecar sees it: this machine's files and PATH. */
@@ -161,6 +162,11 @@ export class Sidecar {
   async inspect(params: InspectParams): Promise<InspectResult> {
     const c = await this.start();
     return c.sendRequest<InspectResult>('dapscope/inspect', params);
+  }
+
+  async inspectProcesses(params: ProcessesParams): Promise<ProcessTable> {
+    const c = await this.start();
+    return c.sendRequest<ProcessTable>('dapscope/inspectProcesses', params);
   }
 
   async page(params: PageParams): Promise<PageResult> {

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { Bridge } from './bridge';
 import { InspectPanel, kernelOwner } from './panel';
+import { ProcessesPanel } from './processpanel';
 import type { BridgeEvent, SessionEvent } from './protocol';
 import { Sidecar } from './sidecar';
 
@@ -27,6 +28,7 @@ export class ExtensionState {
     this.bridge = new Bridge(
       (ev: BridgeEvent) => {
         if (ev.kind === 'stopped' || ev.kind === 'terminated') InspectPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
+        if (ev.kind === 'stopped') ProcessesPanel.onSessionEvent(ev.vscodeSessionId, ev.kind);
         this.sidecar.bridgeEvent(ev);
       },
       // The bridge's timings belong to the DAP trace: at info level while it is on.

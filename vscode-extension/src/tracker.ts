@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { childConfiguration } from './bridge';
 import { InspectPanel } from './panel';
+import { ProcessesPanel } from './processpanel';
 import type { ExtensionState } from './state';
 import { traceText } from './trace';
 
@@ -69,7 +70,10 @@ export class SessionTracker implements vscode.DebugAdapterTracker {
   /** An event of a (proxied) `dapscope` session: refresh panels, start subprocess sessions. */
   private ownEvent(msg: DapMessage): void {
     if (msg.event === 'stopped') {
-      void this.state.learnSidecarId(this.session).finally(() => InspectPanel.onSessionEvent(this.session.id, 'stopped'));
+      void this.state.learnSidecarId(this.session).finally(() => {
+        InspectPanel.onSessionEvent(this.session.id, 'stopped');
+        ProcessesPanel.onSessionEvent(this.session.id, 'stopped');
+      });
     } else if (msg.event === 'continued') {
       InspectPanel.onSessionEvent(this.session.id, 'continued');
     } else if (msg.event === 'debugpyAttach' && msg.body) {

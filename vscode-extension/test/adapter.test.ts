@@ -7,7 +7,7 @@ import { adapterKind } from '../src/bridge';
 import { adapterFor } from '../src/config';
 
 test('kinds and aliases', () => {
-  assert.deepEqual([...ADAPTER_KINDS], ['debugpy', 'dlv', 'node']);
+  assert.deepEqual([...ADAPTER_KINDS], ['debugpy', 'dlv', 'node', 'lldb']);
   for (const k of ADAPTER_KINDS) assert.equal(parseAdapterKind(k), k);
   assert.equal(parseAdapterKind('python'), 'debugpy');
   assert.equal(parseAdapterKind('go'), 'dlv');
@@ -16,10 +16,11 @@ test('kinds and aliases', () => {
   assert.equal(parseAdapterKind('DEBUGPY'), 'debugpy');
   assert.equal(parseAdapterKind('nodejs'), 'node');
   assert.equal(parseAdapterKind('JS'), 'node');
+  for (const a of ['lldb', 'lldb-dap', 'LLDB-DAP', 'rust', 'c', 'cpp', 'C++']) assert.equal(parseAdapterKind(a), 'lldb', a);
 });
 
 test('anything else is no kind', () => {
-  for (const v of ['', 'pwa-node', 'chrome', 'lldb', undefined, null, 3, {}]) assert.equal(parseAdapterKind(v), undefined, String(v));
+  for (const v of ['', 'pwa-node', 'chrome', 'codelldb', undefined, null, 3, {}]) assert.equal(parseAdapterKind(v), undefined, String(v));
 });
 
 test('config and bridge agree on every alias', () => {
@@ -28,8 +29,16 @@ test('config and bridge agree on every alias', () => {
     assert.equal(adapterKind(name), parseAdapterKind(name), name);
   }
   // Unknown debug types pass through the bridge; the launch defaults fall back by language.
+  for (const name of ['lldb', 'lldb-dap', 'rust']) {
+    assert.equal(adapterFor({ adapter: name }), 'lldb', name);
+    assert.equal(adapterKind(name), 'lldb', name);
+  }
+  // Editor sessions of LLVM's lldb-dap extension and of CodeLLDB are bridged as lldb.
+  assert.equal(adapterKind('lldb-dap'), 'lldb');
   assert.equal(adapterKind('lldb'), 'lldb');
-  assert.equal(adapterFor({ adapter: 'lldb' }, 'go'), 'dlv');
+  assert.equal(adapterKind('cppdbg'), 'cppdbg');
+  assert.equal(adapterFor({ adapter: 'gdb' }, 'go'), 'dlv');
+  for (const lang of ['rust', 'c', 'cpp']) assert.equal(adapterFor({}, lang), 'lldb', lang);
   assert.equal(adapterFor({ program: '/w/app.mjs' }), 'node');
 });
 

@@ -20,6 +20,15 @@ test('Go programs use Delve in debug mode', () => {
   assert.equal(adapterFor({ adapter: 'python' }, 'go'), 'debugpy');
 });
 
+test('Rust, C and C++ use lldb-dap on a binary, never the source file', () => {
+  const c = withDefaults({}, 'rust');
+  assert.equal(c.adapter, 'lldb');
+  assert.equal(c.program, undefined);
+  const b = withDefaults({ type: 'dapscope', request: 'launch', name: 'r', adapter: 'lldb', program: '${workspaceFolder}/target/debug/prices' });
+  assert.equal(b.program, '${workspaceFolder}/target/debug/prices');
+  assert.equal(withDefaults({}, 'cpp').adapter, 'lldb');
+});
+
 test('explicit fields are kept; attach gets no program', () => {
   const c = withDefaults({ type: 'dapscope', request: 'launch', name: 'm', module: 'pkg.mod', console: 'integratedTerminal' });
   assert.equal(c.program, undefined);

@@ -35,6 +35,7 @@ import type {
   StartProxyResult,
   StopLocation,
 } from '../src/protocol';
+import type { ProcessesParams, ProcessRow, ProcessTable } from '../src/processes';
 import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Model, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
 import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
 
@@ -182,7 +183,21 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   'dapscope/kernelVariables': {
     params: object<KernelVariablesParams>({ sessionId: req(), all: opt() }),
     result: object<KernelVariablesResult>({
-      items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), error: opt() }))),
+      items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), fp: opt(), error: opt() }))),
+    }),
+  },
+  'dapscope/inspectProcesses': {
+    params: object<ProcessesParams>({
+      sessionId: opt(), vscodeSessionIds: opt(), frameIds: opt(record(leaf)), expression: req(), maxBytes: opt(),
+      options: req(object<InspectOptions>({
+        max_preview_rows: opt(), max_preview_items: opt(), include_statistics: opt(), deep_memory: opt(), timeout: opt(), format: opt(), request_timeout: opt(), variables_reference: opt(),
+      })),
+    }),
+    result: object<ProcessTable>({
+      expression: req(), omitted: opt(),
+      rows: req(array(object<ProcessRow>({
+        session_id: req(), parent_id: opt(), vscode_session_id: opt(), name: opt(), pid: opt(), status: req(), location: opt(), summary: opt(), problems: opt(), error: opt(),
+      }))),
     }),
   },
   'dapscope/bridgeEvent': {

@@ -16,6 +16,7 @@ import { check } from './shape';
 import bridgeEvent from '../../editor/testdata/contract/dapscope_bridgeEvent.json';
 import dapRequest from '../../editor/testdata/contract/dapscope_dapRequest.json';
 import inspect from '../../editor/testdata/contract/dapscope_inspect.json';
+import inspectProcesses from '../../editor/testdata/contract/dapscope_inspectProcesses.json';
 import page from '../../editor/testdata/contract/dapscope_page.json';
 import mcpEndpoint from '../../editor/testdata/contract/dapscope_mcpEndpoint.json';
 import kernelAttach from '../../editor/testdata/contract/dapscope_kernelAttach.json';
@@ -78,6 +79,7 @@ const FIXTURES: { [M in MethodName]: Fixture<M> } = {
   'dapscope/kernels': kernels,
   'dapscope/kernelAttach': kernelAttach,
   'dapscope/kernelVariables': kernelVariables,
+  'dapscope/inspectProcesses': inspectProcesses,
   'dapscope/bridgeEvent': bridgeEvent,
   'dapscope/dapRequest': dapRequest,
   'dapscope/sessionEvent': sessionEvent,

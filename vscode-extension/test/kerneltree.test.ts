@@ -5,8 +5,8 @@
 // a lost session attached again, and the words of each line (kernelformat.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KernelTree, kernelKey, type KernelCalls, type KernelNode, type MessageNode, type Node, type VariableNode } from '../src/kerneltree';
-import { busyText, failureOf, formatBytes, formatDuration, goDuration, isBusy, kernelDescription, kernelLabel, parseBusy, variableDescription, variableIcon } from '../src/kernelformat';
+import { changedSince, KernelTree, kernelKey, type KernelCalls, type KernelNode, type MessageNode, type Node, type VariableNode } from '../src/kerneltree';
+import { busyText, failureOf, formatBytes, formatDuration, goDuration, isBusy, kernelDescription, kernelLabel, parseBusy, variableDescription, variableIcon, variableTooltip } from '../src/kernelformat';
 import type { Kernel as KernelInfo, KernelAttachResult, KernelVariable } from '../src/protocol';
 
 const DF: KernelVariable = { name: 'prices', type: 'DataFrame', kind: 'dataframe', shape: [1000, 10], memory: 80_128, summary: 'DataFrame 1,000 × 10 · 3 nulls in price · 80 KB' };
@@ -252,6 +252,32 @@ test('kernels keep their node across listings (by connection file)', async () =>
   assert.equal(a2, a);
   assert.equal(a2.info.state, 'busy');
   assert.equal(kernelKey(kernel('x', { connection_file: undefined, server: 'http://127.0.0.1:8888' })), 'id:http://127.0.0.1:8888:x');
+});
+
+test('what a cell changed: a fingerprint other than the last stop\'s, even under the same summary, or a new name', async () => {
+  const s = sidecar();
+  const t = new KernelTree(s.api);
+  const [a] = kernelsOf(await t.roots());
+  s.vars = [{ ...DF, fp: 'f1' }, { ...N, fp: 'n1' }, { name: 'x', type: 'object', kind: 'object', summary: 'object' }];
+  const first = (await t.children(a)) as VariableNode[];
+  assert.deepEqual(first.map((n) => n.changed), [false, false, false], 'nothing to compare with before a second stop');
+  // A cell wrote one value of prices in place (same summary, another fingerprint) and made `total`.
+  s.vars = [{ ...DF, fp: 'f2' }, { ...N, fp: 'n1' }, { name: 'x', type: 'object', kind: 'object', summary: 'object' },
+    { name: 'total', type: 'float', kind: 'float', summary: 'float 3.5', fp: 't1' }];
+  t.onSessionEvent(a.sessionId!, 'stopped', { reason: 'idle', thread_id: 1, description: 'after In[2]' });
+  const kids = (await t.children(a)) as VariableNode[];
+  assert.deepEqual(kids.map((n) => `${n.v.name} ${n.changed}`), ['prices true', 'n false', 'x false', 'total true']);
+  assert.equal(kids[0], first[0], 'the same node, marked');
+  assert.equal(variableDescription(kids[0].v, kids[0].changed), `changed · ${DF.summary}`);
+  assert.equal(variableDescription(kids[1].v, kids[1].changed), N.summary);
+  assert.match(variableTooltip(kids[0].v, true), /\*\*changed\*\*: since the last stop/);
+  // A refresh without a stop compares with the same stop: the marks stay.
+  t.invalidate();
+  assert.deepEqual(((await t.children(a)) as VariableNode[]).map((n) => n.changed), [true, false, false, true]);
+  // The next cell changes nothing: no marks.
+  t.onSessionEvent(a.sessionId!, 'stopped', { reason: 'idle', thread_id: 1, description: 'after In[3]' });
+  assert.deepEqual(((await t.children(a)) as VariableNode[]).map((n) => n.changed), [false, false, false, false]);
+  assert.equal(changedSince(new Map([['a', undefined]]), { name: 'a', type: 'int', kind: 'int', summary: 'int 1', fp: 'z' }), false, 'no fingerprint then: unknown, not changed');
 });
 
 test('the words of the view', () => {

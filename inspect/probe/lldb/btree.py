@@ -1,8 +1,10 @@
-# dapscope lldb probe: Rust's BTreeMap, which has no lldb formatter: its
-# entries in key order, read by walking the tree's nodes (LeafNode keys and
-# vals, InternalNode edges) from the root, at most `limit` of them.
+# dapscope lldb probe: Rust's BTreeMap and BTreeSet, which have no lldb
+# formatter: their entries in key order, read by walking the tree's nodes
+# (LeafNode keys and vals, InternalNode edges) from the root, at most
+# `limit` of them. A BTreeSet<T> is a BTreeMap<T, SetValZST> named `map`.
 
 _BTREE = 'alloc::collections::btree::map::BTreeMap<'
+_BTSET = 'alloc::collections::btree::set::BTreeSet<'
 
 
 def _unwrap(v):
@@ -68,3 +70,23 @@ def _btree(v, limit):
 
     walk(node, height)
     return length, out
+
+
+def _btree_set(v, limit):
+    """(length, [element SBValues in order, at most limit]) of a BTreeSet."""
+    m = v.GetNonSyntheticValue().GetChildMemberWithName('map')
+    if not m.IsValid():
+        return 0, []
+    n, pairs = _btree(m, limit)
+    return n, [k for k, _ in pairs]
+
+
+def _set(v, items, res, tr):
+    n, elems = _btree_set(v, items)
+    res['detected_type'] = 'set'
+    res['structure'] = {'length': n}
+    res['preview'] = {'items': [{'value': _cell(e, 1, tr), 'type': e.GetTypeName()} for e in elems]}
+    if elems:
+        res['structure']['element_type'] = elems[0].GetTypeName()
+    if n > len(elems) or tr.hit:
+        res['preview']['is_truncated'] = True

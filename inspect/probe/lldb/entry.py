@@ -48,6 +48,8 @@ def _inspect(v, length, process, opts, res):
             return _list([v.GetChildAtIndex(i, 0, True) for i in range(min(length, items))], length, res, tr)
         n = v.GetNumChildren()
         return _list([v.GetChildAtIndex(i) for i in range(min(n, items))], n, res, tr)
+    if kind == 'set':
+        return _set(v, items, res, tr)
     if kind == 'map':
         if (v.GetTypeName() or '').startswith(_BTREE):
             n, pairs = _btree(v, items)
@@ -235,7 +237,8 @@ def command(debugger, line, exe_ctx, result, internal_dict):
         if not frame.IsValid():
             out = _fail('NOT_PAUSED', 'no stopped frame')
         else:
-            out = run(frame, args)
+            fn = args.get('fn')
+            out = summarize(frame, args) if fn == 'summarize' else (select(frame, args) if fn == 'select' else run(frame, args))
     except Exception as e:
         out = _fail('INTERNAL', 'the lldb probe failed: %s: %s' % (type(e).__name__, e))
     if 'error' not in out:

@@ -33,13 +33,46 @@ def _contiguous(v):
     return a0, c0.GetType(), n
 
 
+def _mem_fd(process):
+    """/proc/PID/mem of the program opened for reading, when lldb debugs it
+    on this machine (the host platform, Linux) and the kernel lets the
+    debugger read it; else None, and reads go through lldb."""
+    import os, sys
+    if not sys.platform.startswith('linux'):
+        return None
+    try:
+        if process.GetTarget().GetPlatform().GetName() != 'host':
+            return None
+        return os.open('/proc/%d/mem' % process.GetProcessID(), os.O_RDONLY | getattr(os, 'O_CLOEXEC', 0))
+    except Exception:
+        return None
+
+
 def _read(process, addr, nbytes):
+    """The nbytes at addr, as a bytearray: one pread of /proc/PID/mem where
+    it can (lldb's own read goes to lldb-server in packets of a few
+    kilobytes: 8 MB is hundreds of round trips), else SBProcess.ReadMemory.
+    Both read the stopped program's memory and run nothing in it."""
+    import os
+    if not nbytes:
+        return bytearray()
+    fd = _mem_fd(process)
+    if fd is not None:
+        buf = bytearray(nbytes)
+        try:
+            got = os.preadv(fd, [buf], addr)
+        except (OSError, OverflowError, ValueError):
+            got = -1
+        finally:
+            os.close(fd)
+        if got == nbytes:
+            return buf
     import lldb
     err = lldb.SBError()
-    data = process.ReadMemory(addr, nbytes, err) if nbytes else b''
+    data = process.ReadMemory(addr, nbytes, err)
     if err.Fail() or data is None:
         raise MemoryError('cannot read %d bytes at 0x%x: %s' % (nbytes, addr, err.GetCString()))
-    return data
+    return bytearray(data)
 
 
 def _elements(process, addr, fmt, size, n, limit):
@@ -62,7 +95,7 @@ def _elements(process, addr, fmt, size, n, limit):
         for k in range(i, j + 1):
             out.append(part[pos[k] - lo])
         i = j + 1
-    return out.tobytes(), True
+    return bytearray(out.tobytes()), True
 
 
 def _decode(fmt, data):
@@ -131,35 +164,54 @@ def _stats(data, fmt, dtype, stats):
 
 
 def _stats_np(np, a, stats):
-    stats['count'] = int(a.shape[0])
+    """numpy's statistics of a (a writable array over the bytes read, used
+    up: the deviations are computed in place). Non-finite floats, when
+    few, are overwritten with a finite element of a (min and max stay, the
+    sums are corrected) instead of copying the finite ones out."""
+    n = int(a.shape[0])
+    stats['count'] = n
     is_float = a.dtype.kind == 'f'
-    fin = a
+    m, bad, fill = n, None, 0
     if is_float:
         ok = np.isfinite(a)
         m = int(np.count_nonzero(ok))
-        if m != a.shape[0]:
-            nan = int(np.count_nonzero(np.isnan(a)))
+        if m != n:
+            bad = np.flatnonzero(~ok)
+            nan = int(np.count_nonzero(np.isnan(a[bad])))
             if nan:
                 stats['nan_count'] = nan
-            if a.shape[0] - m - nan:
-                stats['inf_count'] = a.shape[0] - m - nan
-            fin = a[ok]
-    m = int(fin.shape[0])
+            if n - m - nan:
+                stats['inf_count'] = n - m - nan
     if m == 0:
         return
-    total = float(np.add.reduce(fin, dtype='float64'))
+    k = _LIMITS['sample']
+    pos = (np.arange(k, dtype='int64') * m) // k if m > k else None
+    if bad is not None and (not a.flags.writeable or len(bad) > n // 8):
+        a, bad = a[ok], None
+    if bad is not None:
+        if pos is not None:  # the sample's finite positions, in a
+            pos = pos + np.searchsorted(bad - np.arange(len(bad)), pos, side='right')
+        else:
+            pos = np.flatnonzero(ok)
+        fill = a[int(np.argmax(ok))]
+        a[bad] = fill
+    nb = 0 if bad is None else len(bad)
+    s = a if pos is None else a[pos]
+    s = np.sort(s).tolist()
+    total = float(np.add.reduce(a, dtype='float64')) - nb * float(fill)
     mean = total / m
+    mn, mx = a.min(), a.max()
+    mn, mx = (float(mn), float(mx)) if is_float else (int(mn), int(mx))
+    zeros = int(np.count_nonzero(a == 0)) - (nb if fill == 0 else 0)
     var = None
     if m > 1:
-        d = fin - mean if is_float else fin.astype('float64') - mean
-        var = float(np.dot(d, d)) / (m - 1)
-    mn, mx = fin.min(), fin.max()
-    mn, mx = (float(mn), float(mx)) if is_float else (int(mn), int(mx))
-    _put(stats, is_float, mn, mx, mean, var, m - int(np.count_nonzero(fin)))
-    s = fin
-    if m > _LIMITS['sample']:
-        s = fin[(np.arange(_LIMITS['sample'], dtype='int64') * m) // _LIMITS['sample']]
-    _shape(np.sort(s).tolist(), m, mn, mx, stats)
+        if is_float and a.flags.writeable:
+            d = np.subtract(a, mean, out=a)
+        else:
+            d = a.astype('float64') - mean
+        var = (float(np.dot(d, d)) - nb * (float(fill) - mean) ** 2) / (m - 1)
+    _put(stats, is_float, mn, mx, mean, var, zeros)
+    _shape(s, m, mn, mx, stats)
 
 
 def _put(stats, is_float, mn, mx, mean, var, zeros):

@@ -89,6 +89,8 @@ def _classify(v, t, length):
         return 'scalar'
     if name.startswith(_STRINGS) or _is_cstring(t):
         return 'str'
+    if name.startswith(_BTSET):
+        return 'set'
     if name.startswith(_MAPS) or name.startswith(_BTREE):
         return 'map'
     if name.startswith(_OPTIONAL) or _active_variant(v) is not None:

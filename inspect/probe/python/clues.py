@@ -128,14 +128,15 @@ def _key_reason(name, kind, nonnull, distinct, claims_unique=False):
     return None
 
 
-def _key_clue(cst, name, kind):
+def _key_clue(cst, name, kind, claims_unique=False):
     """Marks a column's statistics (distinct, repeated) as a key with
     duplicates (key_like: the reason) when its values repeat and it looks
-    like a key."""
+    like a key (claims_unique: an index of the same name claims its values
+    unique)."""
     rep = cst.get('repeated')
     if not rep or cst.get('distinct_estimated') or 'distinct' not in cst:
         return
-    why = _key_reason(name, kind, cst['distinct'] + rep, cst['distinct'])
+    why = _key_reason(name, kind, cst['distinct'] + rep, cst['distinct'], claims_unique)
     if why:
         cst['key_like'] = why
 

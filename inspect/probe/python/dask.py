@@ -45,6 +45,59 @@ def _dask_cluster():
         return None
 
 
+class _DaskStopped(Exception):
+    """A compute stopped at the time budget (what: the budget's name)."""
+
+    def __init__(self, what):
+        Exception.__init__(self, what)
+        self.what = what
+
+
+def _dask_run(B, what, *colls):
+    """dask.compute(*colls), stopped at the time budget: on a distributed
+    client (the scheduler dask.compute would use) the work runs as futures,
+    cancelled on the cluster when the budget ends; on a local scheduler
+    (threads, processes, sync) a callback refuses every task that would
+    start after it (a task already running ends as it will, its result
+    unread). Raises _DaskStopped."""
+    dask = _mod('dask')
+    try:
+        sched = dask.base.get_scheduler(collections=list(colls))
+    except Exception:
+        sched = None
+    client = getattr(sched, '__self__', None)
+    if client is not None and _is(client, 'distributed', 'Client') and not getattr(client, 'asynchronous', False):
+        futs = client.compute(list(colls))
+        try:
+            _mod('distributed').wait(futs, timeout=max(0.001, B.deadline - time.perf_counter()))
+        except Exception:  # the budget's end (a TimeoutError)
+            client.cancel(futs)
+            raise _DaskStopped(what)
+        return tuple(client.gather(futs))
+
+    def pretask(key, dsk, state):
+        if time.perf_counter() >= B.deadline:
+            raise _DaskStopped(what)
+    cb = getattr(sys.modules.get('dask.callbacks'), 'Callback', None)  # loaded with dask's local schedulers
+    if cb is None:
+        return dask.compute(*colls)
+    with cb(pretask=pretask):
+        return dask.compute(*colls)
+
+
+def _dask_guarded(f):
+    """An inspection whose compute stopped at the budget keeps what it had
+    (the free facts, the computes that ended) and names what stopped."""
+    def g(obj, opts, B, res, *a):
+        try:
+            f(obj, opts, B, res, *a)
+        except _DaskStopped as e:
+            if e.what not in B.timed_out:
+                B.timed_out.append(e.what)
+            res['warnings'].append('Dask compute stopped at the time budget (%s): its tasks were cancelled' % e.what)
+    return g
+
+
 def _dask_first_last(p):
     """Per partition: its first and last non-null value (a tiny frame; runs
     on a worker, pickled by value: see _dask_with_pos)."""
@@ -86,7 +139,7 @@ def _inspect_dask_df(df, opts, B, res, single=False):
         elif c.kind == 'datetime':
             tasks.update({(i, 'min'): s.min(), (i, 'max'): s.max(), (i, 'ends'): s.map_partitions(_dask_first_last)})
     keys = list(tasks)
-    vals = dask.compute(*[tasks[k] for k in keys])
+    vals = _dask_run(B, 'dask.compute', *[tasks[k] for k in keys])
     computes += 1
     got = dict(zip(keys, vals))
     n = int(got['n'])
@@ -109,9 +162,10 @@ def _inspect_dask_df(df, opts, B, res, single=False):
     # preview: the first rows (the first partitions only) and the last ones
     rows, tail_n = _eng_tail_n(n, opts)
     pc = list(meta.columns[:_PREVIEW_COLUMNS])
-    head = df[pc].head(rows, npartitions=-1)
-    tail = df[pc].tail(tail_n) if tail_n else None
-    computes += 1 + bool(tail_n)
+    ends = [df[pc].head(rows, npartitions=-1, compute=False)] + ([df[pc].tail(tail_n, compute=False)] if tail_n else [])
+    ends = _dask_run(B, 'preview', *ends)
+    head, tail = ends[0], (ends[1] if tail_n else None)
+    computes += 1
     _eng_preview(res, names, [tuple(r) for r in head.itertuples(index=False)],
                  [tuple(r) for r in tail.itertuples(index=False)] if tail is not None and len(tail) == tail_n else None, n, opts)
     if stats:
@@ -144,7 +198,7 @@ def _dask_followups(dask, df, meta, cols, B):
     if not tasks or not B.ok('dask.statistics'):
         return 0
     keys = list(tasks)
-    got = dict(zip(keys, dask.compute(*[tasks[k] for k in keys])))
+    got = dict(zip(keys, _dask_run(B, 'dask.statistics', *[tasks[k] for k in keys])))
     for (i, k), v in got.items():
         c = cols[i]
         if k == 'sample':
@@ -177,11 +231,11 @@ def _inspect_dask_array(a, opts, B, res):
         k = max(1, int(opts.get('max_preview_items', 10)) // 2)
         tr = _Trunc()
         if a.size > 2 * k:
-            head, tail = _mod('dask').compute(a[:k], a[-k:])
+            head, tail = _dask_run(B, 'preview', a[:k], a[-k:])
             vals = [_cell(x, 1, tr) for x in head.tolist()] + [_ELL] + [_cell(x, 1, tr) for x in tail.tolist()]
             tr.hit = True
         else:
-            vals = [_cell(x, 1, tr) for x in a.compute().tolist()]
+            vals = [_cell(x, 1, tr) for x in _dask_run(B, 'preview', a)[0].tolist()]
         res['preview'] = {'values': vals}
         if tr.hit:
             res['preview']['is_truncated'] = True
@@ -192,7 +246,7 @@ def _inspect_dask_array(a, opts, B, res):
     flat = a.ravel()
     fin = flat[da.isfinite(flat)] if a.dtype.kind == 'f' else flat
     f64 = fin.astype('float64')
-    n_fin, mn, mx, mean, std, zeros, nan = dask.compute(fin.size if a.dtype.kind != 'f' else da.isfinite(flat).sum(), fin.min(),
+    n_fin, mn, mx, mean, std, zeros, nan = _dask_run(B, 'dask.compute', fin.size if a.dtype.kind != 'f' else da.isfinite(flat).sum(), fin.min(),
                                                        fin.max(), f64.mean(), f64.std(ddof=1), (fin == 0).sum(),
                                                        da.isnan(flat).sum() if a.dtype.kind == 'f' else 0)
     r = res['statistics'] = {'count': int(a.size)}
@@ -202,15 +256,15 @@ def _inspect_dask_array(a, opts, B, res):
         r['mean'], r['std'], r['ddof'] = _num(mean, _STAT), _num(std, _STAT), 1
         _count(r, 'zeros', zeros)
         k = -(-int(a.size) // _SAMPLE)  # every k-th element of the flat array (known chunks), the finite ones
-        sample = [x for x in flat[::k].astype('float64').compute().tolist() if math.isfinite(x)]
+        sample = [x for x in _dask_run(B, 'dask.statistics', flat[::k].astype('float64'))[0].tolist() if math.isfinite(x)]
         if sample:
             _eng_quantiles(sample, float(mn), float(mx), int(n_fin), r)
     r['computed'] = 'computed by Dask: 2 computes, %.3g s' % (time.perf_counter() - t0)
     _eng_engine(res, computed=r['computed'])
 
 
-_ENGINE_INSPECT.update(dask_df=_inspect_dask_df, dask_array=_inspect_dask_array,
-                       dask_series=lambda s, opts, B, res: _inspect_dask_df(s.to_frame(), opts, B, res, True))
+_ENGINE_INSPECT.update(dask_df=_dask_guarded(_inspect_dask_df), dask_array=_dask_guarded(_inspect_dask_array),
+                       dask_series=_dask_guarded(lambda s, opts, B, res: _inspect_dask_df(s.to_frame(), opts, B, res, True)))
 
 
 # ---------------------------------------------------------------- dask pages
@@ -291,7 +345,15 @@ class _FBDask(_FBPolars):
 
 
 def _dask_page(df, kind, sel, off, lim, B):
-    dask, np = _mod('dask'), _mod('numpy')
+    try:
+        return _dask_page_run(df, kind, sel, off, lim, B)
+    except _DaskStopped:
+        raise _ProbeError('INSPECTION_TIMEOUT', 'the Dask compute of the page stopped at the time budget: its tasks were cancelled',
+                          'a longer timeout, or a filter that lets Dask read less')
+
+
+def _dask_page_run(df, kind, sel, off, lim, B):
+    np = _mod('numpy')
     if kind == 'dask_series':
         df = df.to_frame()
     meta = df._meta
@@ -305,7 +367,7 @@ def _dask_page(df, kind, sel, off, lim, B):
         raise _ProbeError('INVALID_ARGUMENT', 'a sorted page at row %d of a Dask frame would gather %d rows from its %d partitions (at most %d)' % (
             off, (off + lim) * df.npartitions, df.npartitions, _DASK_PAGE_ROWS), 'filter first, or browse an earlier page')
     t0 = time.perf_counter()
-    lens = df.map_partitions(len).compute().tolist()
+    lens = _dask_run(B, 'selection', df.map_partitions(len))[0].tolist()
     bases = [sum(lens[:j]) for j in range(len(lens))]
     n, computes = sum(lens), 1
     x = df.map_partitions(_dask_with_pos, bases=tuple(bases), meta=meta.assign(__dapscope_pos=np.array([], dtype='int64')))
@@ -313,18 +375,18 @@ def _dask_page(df, kind, sel, off, lim, B):
     if mask is not None:
         keep = mask.fillna(False).astype(bool)
         x = x.loc[keep]  # (x[keep] comes back as a Series in dask 2026.8)
-        total, na = dask.compute(keep.sum(), mask.isna().sum())
+        total, na = _dask_run(B, 'selection', keep.sum(), mask.isna().sum())
         total, na, computes = int(total), int(na), computes + 1
     if sort:
         asc = [not k.get('descending') for k in sort]
-        top = x.map_partitions(_dask_sorted_head, by=tuple(by), ascending=tuple(asc), want=off + lim, meta=x._meta).compute()
+        top = _dask_run(B, 'selection', x.map_partitions(_dask_sorted_head, by=tuple(by), ascending=tuple(asc), want=off + lim, meta=x._meta))[0]
         rows = top.sort_values('__dapscope_pos', kind='stable').sort_values(by, ascending=asc, kind='stable', na_position='last')
         window = rows.iloc[off:off + lim]
     elif mask is not None:
-        window = x.head(off + lim, npartitions=-1).iloc[off:]
+        window = _dask_run(B, 'selection', x.head(off + lim, npartitions=-1, compute=False))[0].iloc[off:]
     else:  # only the partitions holding the window run
         parts = [j for j in range(len(lens)) if bases[j] < off + lim and bases[j] + lens[j] > off]
-        got = dask.compute(*[df.partitions[j] for j in parts]) if parts else []
+        got = _dask_run(B, 'selection', *[df.partitions[j] for j in parts]) if parts else []
         got = [g.assign(__dapscope_pos=np.arange(len(g), dtype='int64') + bases[j]) for g, j in zip(got, parts)]
         rows = _mod('pandas').concat(got) if got else x._meta
         window = rows[(rows['__dapscope_pos'] >= off) & (rows['__dapscope_pos'] < off + lim)]

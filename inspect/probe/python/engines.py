@@ -56,12 +56,13 @@ def _inspect_engine(obj, kind, opts, B, res):
 class _EngCol(object):
     """One column's facts as an engine computed them. kind: int, float,
     bool, str, cat, datetime, other."""
-    __slots__ = ('name', 'dtype', 'kind', 'nulls', 'agg', 'sample', 'top', 'categories', 'ordered', 'str_len')
+    __slots__ = ('name', 'dtype', 'kind', 'nulls', 'agg', 'sample', 'top', 'categories', 'ordered', 'str_len', 'clues')
 
     def __init__(self, name, dtype, kind):
         self.name, self.dtype, self.kind = name, dtype, kind
         self.nulls, self.agg, self.sample, self.top = None, {}, None, None
         self.categories, self.ordered, self.str_len = None, None, None
+        self.clues = False  # the engine's distinct counts are exact: repeated values and keys (_eng_clues)
 
 
 def _eng_structure(res, nrows, cols, memory=None, estimated=True):
@@ -103,7 +104,71 @@ def _eng_tail_n(nrows, opts):
 
 
 def _eng_col_stats(c, n):
-    """statistics of one column, the fields pandas' _series_stats gives."""
+    """statistics of one column, the fields pandas' _series_stats gives
+    (with the clues where the engine's counts allow: _eng_clues)."""
+    r = _eng_col_facts(c, n)
+    if c.clues and n:
+        _eng_clues(c, n, r)
+    return r
+
+
+# the numpy dtype kind pandas' key clue reads (clues.py's _key_reason)
+_ENG_KEY_KIND = {'int': 'i', 'float': 'f', 'str': 'O', 'cat': 'O', 'bool': 'b', 'datetime': 'M'}
+
+
+def _eng_clues(c, n, r):
+    """A column's repeated-value count (non-null values equal to an
+    earlier one, as pandas' duplicated(): from the engine's exact distinct
+    count, any size) and key clue (clues.py), where pandas gives them:
+    numbers (infinities are values, NaN not), strings, categoricals,
+    booleans, datetimes (repeats only: pandas gives them no distinct)."""
+    a = c.agg
+    nonnull = n - int(c.nulls or 0)
+    if c.kind in ('int', 'float'):
+        if a.get('distinct') is None or a.get('finite') is None:
+            return
+        rep = int(a['finite']) + int(a.get('inf') or 0) - int(a['distinct'])
+    elif c.kind in ('str', 'cat', 'bool'):
+        if r.get('distinct') is None or r.get('distinct_estimated'):
+            return
+        rep = nonnull - int(r['distinct'])
+    elif c.kind == 'datetime':
+        if a.get('dt_distinct') is None:
+            return
+        rep = nonnull - int(a['dt_distinct'])
+    else:
+        return
+    _count(r, 'repeated', rep)
+    _key_clue(r, c.name, _ENG_KEY_KIND[c.kind])
+
+
+def _eng_duplicate_rows(stats, n, cols, B, count):
+    """statistics.duplicate_rows (rows equal to an earlier row, as
+    pandas' duplicated().sum()) by the engine's own grouping (count: a
+    function giving the number of distinct rows), within pandas' bound
+    (_EXACT_LIMIT cells past _DUP_ROWS rows) and the time budget; 0 at
+    once when a column is all distinct and non-null; else
+    duplicate_rows_not_computed says why."""
+    if n == 0 or not cols:
+        return
+    for col in stats['columns']:
+        if col.get('distinct') == n and not col.get('distinct_estimated') and not col.get('nan_count') and \
+                not any(c.name == col.get('name') and c.nulls for c in cols):
+            stats['duplicate_rows'] = 0
+            return
+    if n > _DUP_ROWS and n * len(cols) > _EXACT_LIMIT:  # pandas' bound (its row hashes stop there too)
+        stats['duplicate_rows_not_computed'] = _not_computed(n)
+        return
+    if not B.ok('duplicate_rows'):
+        stats['duplicate_rows_not_computed'] = 'not computed: time budget'
+        return
+    try:
+        stats['duplicate_rows'] = n - int(count())
+    except Exception as e:
+        stats['duplicate_rows_not_computed'] = 'not computed: %s' % _cut(_short(type(e)), 80, _Trunc())
+
+
+def _eng_col_facts(c, n):
     r = {'name': c.name}
     a = c.agg
     if n == 0:
@@ -189,7 +254,9 @@ def _eng_quantiles(sample, lo, hi, total, r):
     r['histogram'] = {'start': _num(lo, _STAT), 'width': _num(step, _STAT), 'counts': counts}
 
 
-def _eng_statistics(res, cols, n, B, opts, note=None):
+def _eng_statistics(res, cols, n, B, opts, note=None, distinct_rows=None):
+    """distinct_rows: a function giving the table's distinct row count
+    (the engine's grouping) for duplicate_rows (_eng_duplicate_rows)."""
     if not opts.get('include_statistics', True):
         return
     stats = res['statistics'] = {'columns': []}
@@ -199,6 +266,8 @@ def _eng_statistics(res, cols, n, B, opts, note=None):
         stats['columns'].append(_eng_col_stats(c, n))
     if len(cols) > _STAT_COLUMNS:
         res['warnings'].append('statistics cover the first %d of %d columns' % (_STAT_COLUMNS, len(cols)))
+    if distinct_rows is not None:
+        _eng_duplicate_rows(stats, n, cols, B, distinct_rows)
     if note:
         stats['computed'] = note
 

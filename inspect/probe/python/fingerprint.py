@@ -1,30 +1,65 @@
 # dapscope Python probe: value fingerprints, cheap enough to take of every
 # local at every stop (debug_diff with no arguments compares them; the
 # kernel view and the Variables view can too). A fingerprint changes when
-# the content changes: numbers are read whole (sums of the buffer as
-# unsigned words in 251 lanes, so a moved value changes it too);
-# pandas frames per column (numbers as numbers, other columns by pandas'
-# hashes up to _SUM_STATS_LIMIT rows, past that an evenly spaced sample);
-# containers by their length and a sample of their scalars. No user code
-# runs: no __hash__, __eq__ or __repr__ of the program's objects.
+# the content changes: numbers are read whole, in place (each element's
+# bits summed as an unsigned integer in 251 lanes, element i into lane
+# i mod 251: one memory-order pass, no copy even of a strided column, and
+# a value moved to another lane changes it too); pandas frames per column
+# through their blocks (numbers as numbers, masks and codes too, object
+# columns by pandas' hashes up to _SUM_STATS_LIMIT rows, past that an
+# evenly spaced sample); containers by their length and a sample of their
+# scalars. The parts go straight into one blake2b (no repr of the lanes).
+# No user code runs: no __hash__, __eq__ or __repr__ of the program's
+# objects.
 
 _FP_SAMPLE = 64
 _FP_LANES = 251
+_FP_UINT = {1: 'uint8', 2: 'uint16', 4: 'uint32', 8: 'uint64'}
 
 
-def _fp_words(np, v):
-    """A numpy array's bytes summed as unsigned 64-bit words in 251 lanes
-    (word i into lane i mod 251: one pass, and a value moved to another
-    lane changes it), with the bytes left over; None for object data."""
-    if v.dtype.kind in 'OV' or v.dtype.hasobject:
+def _fp_put(h, part):
+    """Feeds one part to the hash, framed by its length (bytes as they
+    are, anything else by its repr: small parts only)."""
+    if type(part) is not bytes:
+        part = repr(part).encode('utf-8', 'replace')
+    h.update(len(part).to_bytes(8, 'little'))
+    h.update(part)
+
+
+def _fp_lanes(np, h, v, rows=False):
+    """Feeds the lane sums of a numpy array's elements (an N-D array in C
+    order) to h; False for object data. rows: a 2-D pandas block, whose
+    rows (the frame's columns) are returned apart instead, each as the
+    column alone would give it (how the frame's blocks are grouped never
+    shows); None where they cannot be."""
+    dt = v.dtype
+    if dt.kind in 'OV' or dt.hasobject:
+        return None if rows else False
+    u = _FP_UINT.get(dt.itemsize)
+    if u is None and rows:
         return None
-    v = np.ascontiguousarray(v)
-    b = v.reshape(-1).view(np.uint8)
-    n8 = b.shape[0] // 8
-    w = b[:n8 * 8].view(np.uint64)
-    k = w.shape[0] // _FP_LANES * _FP_LANES
-    lanes = w[:k].reshape(-1, _FP_LANES).sum(axis=0, dtype=np.uint64).tobytes() if k else b''
-    return (lanes, w[k:].tobytes(), b[n8 * 8:].tobytes())
+    if u is None:  # complex128, long double, strings: the bytes as words
+        b = np.ascontiguousarray(v).reshape(-1).view(np.uint8)
+        n8 = b.shape[0] // 8
+        _fp_put(h, ('bytes', dt.str, v.shape))
+        _fp_lanes(np, h, b[:n8 * 8].view(np.uint64))
+        _fp_put(h, b[n8 * 8:].tobytes())
+        return True
+    rows = rows and v.ndim == 2
+    if not rows:
+        v = v.reshape(-1)
+    w = v.view(u)
+    n = w.shape[-1]
+    k = n // _FP_LANES * _FP_LANES
+    if not rows:
+        _fp_put(h, (dt.str, n))
+        if k:
+            _fp_put(h, w[:k].reshape(-1, _FP_LANES).sum(axis=0, dtype=np.uint64).tobytes())
+        _fp_put(h, w[k:].tobytes())
+        return True
+    lanes = w[:, :k].reshape(w.shape[0], -1, _FP_LANES).sum(axis=1, dtype=np.uint64) if k else None
+    head = repr((dt.str, n)).encode()
+    return [head + (lanes[j].tobytes() if k else b'') + w[j, k:].tobytes() for j in range(w.shape[0])]
 
 
 def _fp_scalars(seq, n):
@@ -43,32 +78,91 @@ def _fp_scalars(seq, n):
     return out
 
 
-def _fp_index(pd, np, idx):
+def _fp_index(pd, np, h, idx):
     """An index's part of a fingerprint (a RangeIndex by its range)."""
     r = getattr(idx, '_range', None)
     if type(r) is range:
-        return ('range', r.start, r.stop, r.step)
-    return _fp_column(pd, np, idx._values)
+        _fp_put(h, ('range', r.start, r.stop, r.step))
+        return
+    _fp_put(h, ('index', len(idx), str(idx.dtype)))
+    _fp_column(pd, np, h, idx._values)
 
 
-def _fp_column(pd, np, v):
-    """A column's (numpy or extension array) part of a frame's fingerprint."""
-    if getattr(v, 'dtype', None) is not None and isinstance(v, np.ndarray):
-        w = _fp_words(np, v)
-        if w is not None:
-            return w
+def _fp_column(pd, np, h, v):
+    """A column's (numpy or extension array) part of a fingerprint: numbers
+    whole (an extension array's numpy parts: masked data and mask,
+    datetimes' int64s, categories' codes), object data by pandas' hashes
+    (an evenly spaced sample past _SUM_STATS_LIMIT rows)."""
+    if isinstance(v, np.ndarray) and _fp_lanes(np, h, v):
+        return
     dt = getattr(v, 'dtype', None)
     if getattr(dt, 'name', '') == 'category':
-        return (_fp_words(np, np.asarray(v.codes)), _fp_column(pd, np, np.asarray(v.categories)))
+        _fp_lanes(np, h, np.asarray(v.codes))
+        _fp_column(pd, np, h, np.asarray(v.categories))
+        return
+    parts = [getattr(v, a, None) for a in ('_ndarray', '_data', '_mask')]
+    if isinstance(parts[0], np.ndarray) and _fp_lanes(np, h, parts[0]):
+        _fp_put(h, str(dt))
+        return
+    if isinstance(parts[1], np.ndarray) and isinstance(parts[2], np.ndarray) and _fp_lanes(np, h, parts[1]):
+        _fp_lanes(np, h, parts[2])
+        _fp_put(h, str(dt))
+        return
     try:
         n = len(v)
         if n > _SUM_STATS_LIMIT:
             v = v[_sample_positions(np, n, _SUM_STATS_LIMIT)]
-        h = pd.util.hash_array(np.asarray(v, dtype=object)) if getattr(dt, 'kind', 'O') == 'O' else \
+        hv = pd.util.hash_array(np.asarray(v, dtype=object)) if getattr(dt, 'kind', 'O') == 'O' else \
             pd.util.hash_pandas_object(pd.Series(v), index=False).to_numpy()
-        return (n, _fp_words(np, h))
+        _fp_put(h, n)
+        _fp_lanes(np, h, hv)
     except Exception:
-        return (len(v), _fp_scalars(v, len(v)))
+        _fp_put(h, (len(v), _fp_scalars(v, len(v))))
+
+
+def _fp_frame(pd, np, h, df):
+    """A DataFrame's columns through its blocks (a 2-D block read once in
+    memory order, each column's lanes apart, then fed in column order);
+    column by column where the blocks cannot be read."""
+    n = df.shape[1]
+    cols = [None] * n
+    try:
+        for blk in df._mgr.blocks:
+            locs = blk.mgr_locs.as_array.tolist()
+            vals = blk.values
+            got = _fp_lanes(np, h, vals, rows=True) if isinstance(vals, np.ndarray) and vals.ndim == 2 else None
+            if type(got) is list and len(got) == len(locs):
+                for j, i in enumerate(locs):
+                    cols[i] = got[j]
+    except Exception:
+        pass
+    for i in range(n):
+        if cols[i] is not None:
+            _fp_put(h, cols[i])
+        else:
+            _fp_put(h, i)
+            _fp_column(pd, np, h, _col_values(df, i))
+
+
+_FP_BYTES_PER_S = 2e9  # a slow machine's single-core read
+
+
+def _fp_in_budget(obj, B):
+    """Whether reading obj for its fingerprint fits the time left (numpy
+    arrays and pandas frames by their bytes at _FP_BYTES_PER_S; anything
+    else is read from a sample: yes while time is left)."""
+    if not B.ok('fingerprints'):
+        return False
+    n = 0
+    try:
+        np, pd = _mod('numpy'), _mod('pandas')
+        if np is not None and isinstance(obj, np.ndarray):
+            n = obj.nbytes
+        elif pd is not None and isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
+            n = int(obj.memory_usage(index=True, deep=False).sum()) if isinstance(obj, pd.DataFrame) else int(obj.nbytes)
+    except Exception:
+        return False
+    return n / _FP_BYTES_PER_S <= max(0.0, B.deadline - time.perf_counter())
 
 
 def _fingerprint(obj):
@@ -77,34 +171,39 @@ def _fingerprint(obj):
     code). Engine-agnostic entry: numpy arrays, pandas DataFrames, Series
     and Indexes, lists, tuples, dicts, sets, strings, numbers; other
     objects by identity and their __dict__'s scalars."""
+    import hashlib
     np, pd = _mod('numpy'), _mod('pandas')
     t = type(obj)
-    if t in (int, float, str, bytes, bool, complex) or obj is None:
-        parts = (_tname(t), obj)
-    elif np is not None and isinstance(obj, np.ndarray):
-        parts = ('ndarray', obj.shape, str(obj.dtype), _fp_words(np, obj) or _fp_scalars(obj.reshape(-1), obj.size))
-    elif pd is not None and isinstance(obj, pd.DataFrame):
-        n = obj.shape[1]
-        parts = ('DataFrame', obj.shape, tuple(str(c) for c in obj.columns[:200]), _fp_index(pd, np, obj.index),
-                 tuple(_fp_column(pd, np, _col_values(obj, i)) for i in range(n)))
-    elif pd is not None and isinstance(obj, (pd.Series, pd.Index)):
-        idx = _fp_index(pd, np, obj.index) if isinstance(obj, pd.Series) else None
-        parts = (_tname(t), len(obj), str(obj.dtype), idx, _fp_column(pd, np, obj._values))
-    elif t in (list, tuple):
-        parts = (_tname(t), len(obj), _fp_scalars(obj, len(obj)))
-    elif t is dict:
-        n = len(obj)
-        keys = list(obj)[:_FP_SAMPLE] if n <= _FP_SAMPLE else [k for i, k in enumerate(obj) if i % max(1, n // _FP_SAMPLE) == 0]
-        parts = ('dict', n, _fp_scalars(keys, len(keys)), _fp_scalars([obj[k] for k in keys], len(keys)))
-    elif t in (set, frozenset):
-        parts = (_tname(t), len(obj))
-    else:
-        d = getattr(obj, '__dict__', None)
-        if type(d) is not dict:
-            return None
-        parts = (_tname(t), id(obj), tuple(sorted((k, v) for k, v in zip(d, _fp_scalars(list(d.values()), len(d))) if type(k) is str)))
+    h = hashlib.blake2b(digest_size=8)
     try:
-        import hashlib
-        return hashlib.blake2b(repr(parts).encode('utf-8', 'replace'), digest_size=8).hexdigest()
+        if t in (int, float, str, bytes, bool, complex) or obj is None:
+            _fp_put(h, (_tname(t), obj))
+        elif np is not None and isinstance(obj, np.ndarray):
+            _fp_put(h, ('ndarray', obj.shape, str(obj.dtype)))
+            if not _fp_lanes(np, h, obj):
+                _fp_put(h, _fp_scalars(obj.reshape(-1), obj.size))
+        elif pd is not None and isinstance(obj, pd.DataFrame):
+            _fp_put(h, ('DataFrame', obj.shape, tuple(str(c) for c in obj.columns[:200])))
+            _fp_index(pd, np, h, obj.index)
+            _fp_frame(pd, np, h, obj)
+        elif pd is not None and isinstance(obj, (pd.Series, pd.Index)):
+            _fp_put(h, (_tname(t), len(obj), str(obj.dtype)))
+            if isinstance(obj, pd.Series):
+                _fp_index(pd, np, h, obj.index)
+            _fp_column(pd, np, h, obj._values)
+        elif t in (list, tuple):
+            _fp_put(h, (_tname(t), len(obj), _fp_scalars(obj, len(obj))))
+        elif t is dict:
+            n = len(obj)
+            keys = list(obj)[:_FP_SAMPLE] if n <= _FP_SAMPLE else [k for i, k in enumerate(obj) if i % max(1, n // _FP_SAMPLE) == 0]
+            _fp_put(h, ('dict', n, _fp_scalars(keys, len(keys)), _fp_scalars([obj[k] for k in keys], len(keys))))
+        elif t in (set, frozenset):
+            _fp_put(h, (_tname(t), len(obj)))
+        else:
+            d = getattr(obj, '__dict__', None)
+            if type(d) is not dict:
+                return None
+            _fp_put(h, (_tname(t), id(obj), tuple(sorted((k, v) for k, v in zip(d, _fp_scalars(list(d.values()), len(d))) if type(k) is str))))
+        return h.hexdigest()
     except Exception:
         return None

@@ -288,6 +288,7 @@ def _inspect_dataframe(df, opts, B, res):
     stats = {'columns': []}
     res['statistics'] = stats
     frame, scols, srows, col = _stats_scope(df, opts.get('stats_of'), np, B, stats, series)
+    claimed = _unique_index_names(df, st['index'])
     distinct_cols = False
     for k, i in enumerate(scols[:_STAT_COLUMNS]):
         if not B.ok('statistics.columns[%d:]' % k):
@@ -296,7 +297,7 @@ def _inspect_dataframe(df, opts, B, res):
         try:
             s = col(i)
             _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k)
-            _column_clues(pd, np, s, cst, srows, B)
+            _column_clues(pd, np, s, cst, srows, B, columns[i]['name'] in claimed)
             if cst.get('distinct') == srows and not cst.get('distinct_estimated') and not cst.get('nan_count') \
                     and not columns[i].get('null_count'):
                 distinct_cols = True
@@ -314,9 +315,24 @@ def _inspect_dataframe(df, opts, B, res):
             pass
 
 
-def _column_clues(pd, np, s, cst, rows, B):
+def _unique_index_names(df, info):
+    """The names a frame's index claims unique: a single-level index's
+    name when it is unique (a RangeIndex, is_unique, or a frame whose flags
+    forbid duplicate labels). A column of that name looks like a key
+    (clues.py: 'unique index'): the frame is indexed by it."""
+    name = info.get('name')
+    if name is None or info.get('levels'):
+        return ()
+    forbid = getattr(getattr(df, 'flags', None), 'allows_duplicate_labels', True) is False
+    if forbid or info.get('is_unique') or 'step' in info:
+        return (name,)
+    return ()
+
+
+def _column_clues(pd, np, s, cst, rows, B, claimed=False):
     """A column's key clue (clues.py): a key-named column sampled past the
-    bound gets its exact repeated-value count while the budget allows."""
+    bound gets its exact repeated-value count while the budget allows;
+    claimed: a unique index of the frame has the column's name."""
     kind = getattr(s.dtype, 'kind', 'O')
     if _dtype_str(s.dtype) in ('string', 'str', 'object'):
         kind = 'O'
@@ -331,7 +347,7 @@ def _column_clues(pd, np, s, cst, rows, B):
                 cst.pop('repeated_not_computed', None)
         except Exception:
             pass
-    _key_clue(cst, cst['name'], kind)
+    _key_clue(cst, cst['name'], kind, claimed)
 
 
 def _stats_scope(df, sel, np, B, stats, series):

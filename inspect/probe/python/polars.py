@@ -2,7 +2,9 @@
 # with polars' own expressions: the cheap facts (schema, shape, estimated
 # size, null counts) and every column's statistics in ONE select; top
 # values by a group_by per column; numbers for quantiles and the histogram
-# gathered evenly spaced (at most _SAMPLE per column). A LazyFrame gives
+# gathered evenly spaced (at most _SAMPLE per column); repeated values and
+# keys from the exact n_unique, duplicate rows by DataFrame.n_unique (the
+# same clues as pandas', engines.py: _eng_clues). A LazyFrame gives
 # its schema (collect_schema) and its plan (explain) and is never collected
 # unless the caller asks (the `compute` option); then the statistics run on
 # the collected frame, bounded by the time budget, and the result says so.
@@ -48,7 +50,7 @@ def _pl_aggs(pl, i, name, kind):
         out.append(a(c.drop_nulls().n_unique(), 'distinct'))
     elif kind == 'datetime':
         nn = c.drop_nulls()
-        out += [a(c.min(), 'min'), a(c.max(), 'max'), a(nn.first(), 'first'), a(nn.last(), 'last')]
+        out += [a(c.min(), 'min'), a(c.max(), 'max'), a(nn.first(), 'first'), a(nn.last(), 'last'), a(nn.n_unique(), 'dt_distinct')]
     return out
 
 
@@ -69,6 +71,7 @@ def _pl_columns(pl, df, B, opts, stats=True):
     cols = []
     for name, dt in schema.items():
         c = _EngCol(str(name), str(dt), _pl_kind(pl, dt))
+        c.clues = True  # n_unique is exact: repeated values and keys
         cols.append(c)
     aggs = []
     for i, c in enumerate(cols):
@@ -108,7 +111,7 @@ def _pl_columns(pl, df, B, opts, stats=True):
     return cols
 
 
-def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None):
+def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None, frame=True):
     pl = _mod('polars')
     stats = bool(opts.get('include_statistics', True))
     cols = _pl_columns(pl, df, B, opts, stats)
@@ -122,12 +125,13 @@ def _inspect_polars_df(df, opts, B, res, lazy_plan=None, note=None):
     names = [c.name for c in cols]
     sub = df.select(names[:_PREVIEW_COLUMNS])
     _eng_preview(res, names, sub.head(rows).rows(), sub.tail(tail_n).rows() if tail_n else None, n, opts)
-    _eng_statistics(res, cols, n, B, opts, note)
+    # duplicate rows: polars' own count of distinct rows (DataFrame.n_unique)
+    _eng_statistics(res, cols, n, B, opts, note, df.n_unique if frame else None)
     _eng_engine(res, name='polars', plan=lazy_plan)
 
 
 def _inspect_polars_series(s, opts, B, res):
-    _inspect_polars_df(s.to_frame(), opts, B, res)
+    _inspect_polars_df(s.to_frame(), opts, B, res, frame=False)
     _eng_single(res)
 
 
@@ -167,22 +171,23 @@ def _pl_page(obj, kind, sel, off, lim, B):
     if kind == 'polars_series':
         obj = obj.to_frame()
     lazy = kind == 'polars_lazy'
-    lf = obj if lazy else obj.lazy()
-    schema = lf.collect_schema()
+    lf = obj if lazy else None
+    schema = lf.collect_schema() if lazy else obj.schema
     names = [str(k) for k in schema]
     kinds = dict((str(k), _pl_kind(pl, v)) for k, v in schema.items())
     flt, sort = sel.get('filter'), sel.get('sort') or []
     cols = [names[i] for i in _sel_columns(_EngNames(names), sel.get('columns'))]
     all_rows = int(lf.select(pl.len()).collect().item()) if lazy else int(obj.height)
-    expr = _fl_compile(flt, kinds, _FBPolars(pl)) if flt else None
     out = {'names': cols, 'dtypes': [str(schema[c]) for c in cols], 'all_rows': all_rows, 'na': 0, 'cached': False,
            'column_count': len(names)}
-    if expr is None and not sort:
-        page = lf.select(cols).slice(off, lim).collect() if lazy else obj.select(cols).slice(off, lim)
-        out.update(rows=page.rows(), positions=list(range(off, off + page.height)), total=all_rows)
+    if not flt and not sort:
+        page = lf.select(cols).slice(off, lim).collect() if lazy else obj.slice(off, lim)
+        out.update(cols=[page.get_column(c).to_list() for c in cols], positions=list(range(off, off + page.height)), total=all_rows)
         return out
     hit = _eng_cache_get(obj, sel)
     if hit is None:
+        lf = lf if lazy else obj.lazy()
+        expr = _fl_compile(flt, kinds, _FBPolars(pl)) if flt else None
         q = lf.with_row_index('__dapscope_pos')
         na = 0
         if expr is not None:
@@ -199,8 +204,12 @@ def _pl_page(obj, kind, sel, off, lim, B):
     else:
         out['cached'] = True
     pos = hit['order'].page(off, lim)
-    src = lf.select(cols).collect() if lazy else obj.select(cols)
-    out.update(rows=src[pos].rows() if len(pos) else [], positions=pos.to_list(), total=int(hit['total']), na=hit['na'])
+    if lazy:
+        src = lf.select(cols).collect()
+        got = [src.get_column(c)[pos].to_list() for c in cols] if len(pos) else [[] for c in cols]
+    else:  # a gather of the page's rows, column by column (Series[positions]): nothing else is read
+        got = [obj.get_column(c)[pos].to_list() for c in cols] if len(pos) else [[] for c in cols]
+    out.update(cols=got, positions=pos.to_list(), total=int(hit['total']), na=hit['na'])
     return out
 
 

@@ -55,6 +55,8 @@ def _eng_version(obj):
     """A fingerprint of an engine value: its type, its shape where free,
     and its column names."""
     v = [id(type(obj))]
+    if _is(obj, 'duckdb', 'DuckDBPyRelation'):  # its shape runs a count: names and types
+        return tuple(v + [tuple(obj.columns), tuple(str(t) for t in obj.types)])
     for a in ('shape', 'columns'):
         try:
             x = getattr(obj, a)
@@ -99,7 +101,10 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         page['sort'] = sel['sort']
     if p.get('computed'):
         page['computed'] = p['computed']
-    page['rows'] = [[_cell(x, 1, tr) for x in r] for r in p['rows']]
+    cols = p['cols'] if 'cols' in p else (list(zip(*p['rows'])) if p['rows'] else [])
+    texts = [_eng_json_col(v, tr) for v in cols]
+    n = len(page['positions'])
+    rows = '[' + ','.join('[' + ','.join(r) + ']' for r in zip(*texts)) + ']' if texts else '[' + ','.join(['[]'] * n) + ']'
     res = {'name': _path_str(path), 'type': _tname(type(obj))}
     if tr.hit:
         res['warnings'] = ['some cells were shortened']
@@ -108,4 +113,35 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         res['timed_out'] = B.timed_out
     res['probe_ms'] = round((time.perf_counter() - t0) * 1000, 3)
     res['page'] = page
-    return json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+    page['rows'] = None  # last key of the last key: spliced in below, as select.py does
+    text = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
+    return text[:-len('null}}')] + rows + '}}'
+
+
+def _eng_json_col(vals, tr):
+    """A column's cells as JSON texts, each equal to json.dumps of what
+    _cell gives (the common cells written directly: floats as _page_json
+    writes them, ints, short strings, nulls)."""
+    dumps, enc = json.dumps, json.encoder.encode_basestring
+    full = getattr(_PREC, 'full', False)
+    d = getattr(_PREC, 'cell', _CELL)
+    big, fmt = (-1.0 if full else 10.0 ** (d - 1)), '%%.%dg' % d
+    out = []
+    add = out.append
+    for x in vals:
+        t = type(x)
+        if t is float and -big < x < big:
+            s = fmt % x
+            add(s if '.' in s or 'e' in s or 'n' in s else s + '.0')
+        elif t is float and big > 0 and -1e13 < x < 1e13:  # _num keeps the integer part: as many digits, and one more
+            s = '%.*g' % (int(math.log10(abs(x))) + 2, x)
+            add(s if '.' in s else s + '.0')
+        elif t is int and -9223372036854775808 <= x < 18446744073709551616:
+            add(str(x))
+        elif t is str and len(x) <= _MAX_STR:
+            add(enc(x))
+        elif x is None:
+            add('null')
+        else:
+            add(dumps(_cell(x, 1, tr), ensure_ascii=False, allow_nan=False, default=str))
+    return out

@@ -192,9 +192,13 @@ class _FBSpark(_FBPolars):
 
     def __init__(self, F):
         self.F = F
+        self.cols = {}  # one Column per name (each col() is a call into the JVM)
 
     def col(self, name):
-        return self.F.col('`%s`' % name.replace('`', '``'))
+        c = self.cols.get(name)
+        if c is None:
+            c = self.cols[name] = self.F.col('`%s`' % name.replace('`', '``'))
+        return c
 
     def lit(self, v):
         return self.F.lit(v)
@@ -231,14 +235,25 @@ class _FBSpark(_FBPolars):
         return {'len': self.F.length, 'lower': self.F.lower, 'upper': self.F.upper, 'strip': self.F.trim}[m](a)
 
 
+def _sp_nullable(df, expr):
+    """Whether a filter can be null on df's rows (Spark's analysis, no
+    job); True when it cannot tell."""
+    try:
+        return bool(df.select(expr.alias('__dapscope_f')).schema.fields[0].nullable)
+    except Exception:
+        return True
+
+
 def _sp_page(df, kind, sel, off, lim, B):
     """A page computed by Spark: filter, orderBy (nulls last; ties broken
     by every column, as Spark has no row order), offset, limit: the rows of
     the page are all that is collected. A Spark frame has no row positions:
     positions are the rows' places in the filtered, sorted view."""
     F = __import__('pyspark.sql.functions', fromlist=['col'])
-    names = [str(f.name) for f in df.schema.fields]
-    kinds = dict((str(f.name), _sp_kind(f.dataType)) for f in df.schema.fields)
+    schema = df.schema  # asked of the JVM once
+    names = [str(f.name) for f in schema.fields]
+    kinds = dict((str(f.name), _sp_kind(f.dataType)) for f in schema.fields)
+    types = dict((str(f.name), f.dataType.simpleString()) for f in schema.fields)
     cols = [names[i] for i in _sel_columns(_EngNames(names), sel.get('columns'))]
     flt, sort = sel.get('filter'), sel.get('sort') or []
     b = _FBSpark(F)
@@ -249,27 +264,46 @@ def _sp_page(df, kind, sel, off, lim, B):
         counts = [F.count(F.lit(1)).alias('n')]
         if expr is not None:
             counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
-        # the counts' job runs beside the page's (a thread that inherits the job group)
-        got = {}
+        got, th, obs2 = {}, None, None
+        if sort:
+            # a sorted page reads every row of every partition (Spark's top-N,
+            # or its sort): the counts are observed in that same job, the rows
+            # before the filter and those after it; the unknown rows only where
+            # Spark's analysis says the filter can be null
+            Obs = __import__('pyspark.sql', fromlist=['Observation']).Observation
+            obs = Obs('dapscope_page')
+            seen = [counts[0]]
+            if expr is not None and _sp_nullable(df, expr):
+                seen.append(counts[2])
+            q = q.observe(obs, *seen)
+            if expr is not None:
+                obs2 = Obs('dapscope_page_matches')
+                q = q.where(expr).observe(obs2, F.count(F.lit(1)).alias('t'))
+        else:
+            # a plain page reads only its rows: the counts' job runs beside
+            # the page's (a thread that inherits the job group)
+            obs = None
 
-        def count():
-            try:
-                got['c'] = df.agg(*counts).collect()[0].asDict()
-            except Exception as e:
-                got['e'] = e
-        th = __import__('pyspark').InheritableThread(target=count)
-        th.start()
-        if expr is not None:
+            def count():
+                try:
+                    got['c'] = df.agg(*counts).collect()[0].asDict()
+                except Exception as e:
+                    got['e'] = e
+            th = __import__('pyspark').InheritableThread(target=count)
+            th.start()
+        if expr is not None and obs2 is None:
             q = q.where(expr)
         if sort:
             by = _eng_sort_names(names, sort)
             keys = [(b.col(x).desc_nulls_last() if k.get('descending') else b.col(x).asc_nulls_last()) for x, k in zip(by, sort)]
             q = q.orderBy(*(keys + [b.col(x).asc_nulls_last() for x in names if x not in by and kinds[x] != 'other']))
-        rows = [tuple(r) for r in q.select(*[b.col(x) for x in cols]).offset(off).limit(lim).collect()]
-        th.join()
+        q = q.select(*[b.col(x) for x in cols])
+        rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()]
+        if th is not None:
+            th.join()
         if 'e' in got:
             raise got['e']
-        c = got['c']
+        c = got['c'] if obs is None else dict(obs.get, **(obs2.get if obs2 is not None else {}))
         n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
     except Exception as e:
         if not B.ok('spark.jobs'):
@@ -278,7 +312,7 @@ def _sp_page(df, kind, sel, off, lim, B):
         raise
     finally:
         note = jobs.close()
-    return {'names': cols, 'dtypes': [df.schema[x].dataType.simpleString() for x in cols], 'all_rows': n, 'total': total,
+    return {'names': cols, 'dtypes': [types[x] for x in cols], 'all_rows': n, 'total': total,
             'na': na, 'rows': rows, 'positions': list(range(off, off + len(rows))), 'column_count': len(names), 'computed': note}
 
 

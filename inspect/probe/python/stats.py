@@ -224,31 +224,64 @@ def _series_stats(pd, np, s, B, opts, res, label):
     if sampled:
         res['sampled'] = True
         res['sample_size'] = int(len(ss))
-    nn = ss.dropna()
-    types = _types_of(nn.tolist()) if len(nn) else {}
+    # The non-null values are listed only where that is cheap: a string
+    # dtype's (pyarrow) or the first ones. An object column's counts come
+    # from one value_counts (NA dropped in its hash pass), and its string
+    # lengths from the distinct values weighted by their counts: the same
+    # min, max and (integer-exact) mean as from every value.
+    strdt = dname in ('string', 'str') or dname.startswith('string[')
+    nn = ss.dropna() if strdt else None
+    head = nn.iloc[:_TYPE_SAMPLE] if strdt else ss.iloc[:2 * _TYPE_SAMPLE].dropna().iloc[:_TYPE_SAMPLE]
+    if not strdt and len(head) < _TYPE_SAMPLE and len(ss) > 2 * _TYPE_SAMPLE:
+        nn = ss.dropna()  # nulls crowd the head: the first values from all
+        head = nn.iloc[:_TYPE_SAMPLE]
+    types = _types_of(head.tolist()) if len(head) else {}
     if types:
         res['element_types'] = types
+    vc = None
     if B.ok(label + '.top_values'):
         try:
-            # most frequent first, ties in first-seen order (as the
-            # JavaScript probe; pandas' own order of ties is arbitrary)
-            vc = nn.value_counts(sort=False).sort_values(ascending=False, kind='stable')
+            vc = ss.value_counts(sort=False, dropna=True)  # in first-seen order
+            cnt = vc.to_numpy()
             res['distinct'] = int(len(vc))
             if sampled:
                 res['distinct_estimated'] = True
                 res['repeated_not_computed'] = _not_computed(n, _OBJ_SAMPLE)
             else:
-                _count(res, 'repeated', int(len(nn)) - res['distinct'])
-            top = vc.head(5)
-            res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': int(c)} for k, c in zip(top.index.tolist(), top.tolist())]
+                _count(res, 'repeated', int(cnt.sum()) - res['distinct'])
+            # most frequent first, ties in first-seen order (as the
+            # JavaScript probe; pandas' own order of ties is arbitrary):
+            # the counts at least the fifth largest, then a stable sort
+            idx = np.arange(len(cnt))
+            if len(cnt) > 5:
+                idx = np.flatnonzero(cnt >= np.partition(cnt, len(cnt) - 5)[len(cnt) - 5])
+            idx = idx[np.argsort(-cnt[idx], kind='stable')][:5]
+            keys = vc.index[idx].tolist()
+            res['top_values'] = [{'value': _cell(k, 1, _Trunc()), 'count': int(cnt[i])} for k, i in zip(keys, idx.tolist())]
         except Exception:
-            pass  # unhashable cells (lists, dicts)
+            vc = None  # unhashable cells (lists, dicts)
     if types and set(types) <= {'str'} and B.ok(label + '.str_len'):
         try:
-            lens = np.fromiter((len(x) for x in nn.tolist()), dtype='int64', count=len(nn))
-            res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(lens.mean(), _STAT)}
+            if strdt or vc is None:
+                lens = _str_lens(np, ss.dropna() if nn is None else nn, dname)
+                mean = lens.mean()
+            else:
+                lu = np.fromiter(map(len, vc.index.tolist()), dtype='int64', count=len(vc))
+                lens = lu[cnt > 0]
+                mean = float((lu * cnt).sum()) / float(cnt.sum())
+            res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(mean, _STAT)}
         except Exception:
             pass
+
+
+def _str_lens(np, nn, dname):
+    """The lengths (code points) of a column's non-null strings: pandas'
+    own vectorised str.len() for its string dtypes (pyarrow's
+    utf8_length), len() mapped in C over the values otherwise (object
+    columns: pandas' str.len() there is slower than the list)."""
+    if dname in ('string', 'str') or dname.startswith('string['):
+        return nn.str.len().to_numpy(dtype='int64')
+    return np.fromiter(map(len, nn.tolist()), dtype='int64', count=len(nn))
 
 
 def _time_stats(pd, np, s, B, res):

@@ -277,7 +277,7 @@ def _summarize(L, G, args_json):
     B = _Budget(float(args.get('timeout', 0.05)))
     items = []
     names = args.get('names')
-    fps = bool(args.get('fingerprints'))  # fingerprint.py: what changed compares them
+    fps = args.get('fingerprints') or False  # fingerprint.py: what changed compares them ('budget': _fp_in_budget)
     if names is None:  # every local of the frame
         names = [[['name', k]] for k in _frame_locals(L, G, bool(args.get('all')))[:args.get('limit', 200)]]
     for path in names:
@@ -290,7 +290,7 @@ def _summarize(L, G, args_json):
         try:
             obj = _resolve(L, G, path)
             item.update(_sum_one(obj))
-            if fps:
+            if fps and (fps is True or _fp_in_budget(obj, B)):
                 fp = _fingerprint(obj)
                 if fp:
                     item['fp'] = fp

@@ -344,7 +344,14 @@ func urlPatternIn(f platform.Flavour, path string) string {
 	}
 	var alts []string
 	for _, p := range paths {
-		alts = append(alts, regexp.QuoteMeta(f.ToURL(p)), regexp.QuoteMeta(p))
+		u := f.ToURL(p)
+		alts = append(alts, regexp.QuoteMeta(u), regexp.QuoteMeta(p))
+		// node's inspector names CommonJS scripts by its C++ URL spelling,
+		// which leaves [ and ] as they are (url.pathToFileURL, ES modules,
+		// encodes them)
+		if raw := strings.NewReplacer("%5B", "[", "%5D", "]").Replace(u); raw != u {
+			alts = append(alts, regexp.QuoteMeta(raw))
+		}
 	}
 	pattern := "^(?:" + strings.Join(alts, "|") + ")$"
 	if f.FoldCase {

@@ -1,7 +1,7 @@
 // prices: a Rust program for dapscope's lldb tests: Vec, slices, arrays,
-// String/&str, HashMap/BTreeMap, Option/Result, an enum, Box/Rc/Arc, and
+// String/&str, HashMap/BTreeMap/BTreeSet, Option/Result, an enum, Box/Rc/Arc, and
 // a Display impl that counts its calls (the probe must never run it).
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,6 +46,7 @@ fn main() {
     ordered.insert(1, "one");
     ordered.insert(2, "two");
     let big: BTreeMap<i32, i32> = (0..100).map(|i| (i, i * i)).collect();
+    let seen: BTreeSet<i32> = (0..40).rev().map(|i| i * 3).collect();
     let some: Option<i32> = Some(5);
     let none: Option<i32> = None;
     let ok: Result<i32, String> = Ok(7);
@@ -58,6 +59,6 @@ fn main() {
     let quote = Quote { symbol: "ACME".to_string(), price: 12.5 };
     let text = format!("{}", quote);
     let limit = unsafe { LIMIT };
-    println!("{} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {} {} {} {}", slice.len(), arr[0], name, counts.len(), ordered, some, none, ok, shape, boxed, shared.len(), atomic, text, tag, limit, prices.len()); // break here
-    println!("{:?} {:?} {}", square, empty, big.len());
+    println!("{} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {} {} {}", prices.len(), slice.len(), arr[0], name, counts.len(), ordered, some, none, ok, shape, boxed, shared.len(), atomic, text, tag, limit); // break here
+    println!("{:?} {:?} {} {}", square, empty, big.len(), seen.len());
 }
