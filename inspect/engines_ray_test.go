@@ -76,9 +76,18 @@ func TestEnginesRay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = Inspect(ctx, h, 0, "rds", opts)
-	if err != nil {
-		t.Fatal(err)
+	// A Ray execution's start-up can outlast the budget on a loaded machine:
+	// the run goes on, and the next inspection takes its result (one
+	// execution, never a second one started).
+	for try := 0; ; try++ {
+		got, err = Inspect(ctx, h, 0, "rds", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Partial || try == 5 || !strings.Contains(strings.Join(got.Warnings, " "), "runs on") {
+			break
+		}
+		t.Logf("try %d: %v", try, got.Warnings)
 	}
 	if e := got.Structure.Engine; !strings.HasPrefix(e.Computed, "computed by Ray: ") || got.Statistics == nil || got.Statistics.Computed != e.Computed || got.Partial {
 		t.Fatalf("rds computed: %+v %+v %v", e, got.Statistics, got.Warnings)
