@@ -231,7 +231,9 @@ dist: setup-node
 ## and DuckDB frames (each beside its plain alternative; through debugpy,
 ## each page timed right after a trivial evaluate: x_plain).
 ## bench-compare: benchstat between bench/baseline.txt (an accepted run,
-## committed) and bench/latest.txt. bench-all: every benchmark, count 5.
+## committed) and bench/latest.txt, then every tracked benchmark whose
+## median (time, or ratio to its plain alternative) is > 15% above the
+## baseline's (bench/slower.awk; LIMIT=0.15). bench-all: every benchmark, count 5.
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BENCH_SET := \
 	'./inspect,^BenchmarkDebugpy$$/^DataFrame(1Kx10|100Kx50)$$/^(floor|inspect)$$,30x,5' \
@@ -261,6 +263,7 @@ bench:
 bench-compare:
 	@test -f bench/baseline.txt && test -f bench/latest.txt || { echo "bench-compare needs bench/baseline.txt and bench/latest.txt (make bench)"; exit 1; }
 	$(GO) run $(BENCHSTAT) bench/baseline.txt bench/latest.txt
+	@$(GO) run $(BENCHSTAT) -format csv bench/baseline.txt bench/latest.txt 2>/dev/null | awk -f bench/slower.awk
 
 bench-all: setup
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 60m ./... | tee bench.txt
