@@ -13,6 +13,9 @@ def _inspect(v, length, process, opts, res):
         elems = v.GetNonSyntheticValue().GetChildMemberWithName('_M_elems')
         if elems.IsValid():  # libstdc++'s std::array has no formatter in lldb 19
             v = elems
+    nd = _nd_parts(v) if length is None else None
+    if nd is not None and _numeric(nd[1]) is not None:
+        return _nd_inspect(v, nd, process, opts, res)
     t = _canon(v)
     kind = _classify(v, t, length)
     items = int(opts.get('max_preview_items', 10))
