@@ -90,3 +90,35 @@ func TestLLDBProbeNdarray(t *testing.T) {
 		t.Error("the smart values do not ask about ndarray arrays")
 	}
 }
+
+// The data viewer's pages of ndarray arrays, computed in lldb's Python from
+// memory: a 1-D array sorted (NaN last) and filtered, a strided view, and
+// a 2-D transposed view as columns "0", "1", "2" in logical order.
+func TestLLDBPagesNdarray(t *testing.T) {
+	s := stopAt(t, nativetest.RustNdarray, "// break here")
+	r, err := browse(t, s, "line", inspect.Selection{Rows: &inspect.RowWindow{Limit: 2}, Sort: []inspect.SortKey{{Column: "value", Descending: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Page; p.Kind != "ndarray" || p.TotalRows != 1000 || rowsJSON(p) != "[[149.0],[149.0]]" || p.Positions[0] != 49 {
+		t.Errorf("line descending: %+v rows %s", p, rowsJSON(p))
+	}
+	r, err = browse(t, s, "line", inspect.Selection{Rows: &inspect.RowWindow{Limit: 2}, Filter: "value > 148"})
+	if err != nil || r.Page.TotalRows != 20 || r.Page.FilterNA != 1 || r.Page.Positions[0] != 49 {
+		t.Errorf("line filtered: %+v, %v", r.Page, err)
+	}
+	// every other element: 100, 102, … 148 repeating every 25
+	r, err = browse(t, s, "every_other", inspect.Selection{Rows: &inspect.RowWindow{Offset: 24, Limit: 2}})
+	if err != nil || r.Page.TotalRows != 500 || rowsJSON(r.Page) != "[[148.0],[100.0]]" {
+		t.Errorf("every_other: %+v, %v", r.Page, err)
+	}
+	// the transpose of r*4+c (3×4): 4 rows of 3 columns
+	r, err = browse(t, s, "transposed", inspect.Selection{Sort: []inspect.SortKey{{Column: "0", Descending: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Page; p.Kind != "ndarray" || p.TotalRows != 4 || len(p.Columns) != 3 || p.Columns[2].Name != "2" ||
+		rowsJSON(p) != "[[3.0,7.0,11.0],[2.0,6.0,10.0],[1.0,5.0,9.0],[0.0,4.0,8.0]]" {
+		t.Errorf("transposed: %+v rows %s", p, rowsJSON(p))
+	}
+}

@@ -219,3 +219,27 @@ def _nd_summary(v, parts, process, out):
     if 'min' in st:
         out['min'], out['max'] = st['min'], st['max']
     return out
+
+
+def _nd_columns(np, process, parts):
+    """The data viewer's columns of a 1-D ndarray (`value`) or a 2-D one
+    ("0", "1", … as the Python probe pages a 2-D numpy array), read from
+    the span the array covers; None for other dimensions or a view spread
+    too wide (select.py)."""
+    addr, et, shape, strides = parts
+    fmt, _dtype = _numeric(et)
+    size = et.GetByteSize()
+    n = _nd_count(shape)
+    if len(shape) not in (1, 2) or n * size > 1 << 30:
+        return None
+    lo = sum((d - 1) * s for s, d in zip(strides, shape) if s < 0 and d)
+    hi = sum((d - 1) * s for s, d in zip(strides, shape) if s > 0 and d)
+    span = hi - lo + 1 if n else 0
+    if span > _ND_SPREAD * max(n, 1):
+        return None
+    buf = np.frombuffer(_read(process, addr + lo * size, span * size), dtype=fmt if fmt != '?' else '?')
+    a = np.lib.stride_tricks.as_strided(buf[-lo:] if n else buf, shape=tuple(shape), strides=tuple(s * size for s in strides), writeable=False)
+    if len(shape) == 1:
+        return {'value': np.ascontiguousarray(a)}, ['value']
+    names = [str(j) for j in range(shape[1])]
+    return dict((nm, np.ascontiguousarray(a[:, j])) for j, nm in enumerate(names)), names
