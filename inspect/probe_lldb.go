@@ -19,7 +19,7 @@ import (
 )
 
 // lldbSections are the lldb probe's sections, in the order they are joined.
-var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "ndarray.py", "summary.py", "select.py", "entry.py"}
+var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "rust_raw.py", "ndarray.py", "summary.py", "select.py", "entry.py"}
 
 var lldbProbe = func() *probe {
 	src := joinSources("probe/lldb", "_LIMITS = "+ProbeLimits.json()+"\n", lldbSections)

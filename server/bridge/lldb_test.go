@@ -90,3 +90,36 @@ func TestBridgedLLDBDapRustVec(t *testing.T) {
 	}
 	r.vsc.DAP.Disconnect(true)
 }
+
+// The same program launched with no formatters at all, as the LLVM
+// extension launches a configuration that names none: lldb shows the Vec,
+// the slice and the String as their raw fields, and the probe reads those
+// (rust_raw.py) — the Vec<f64>'s elements, the slice's, the String's text.
+func TestBridgedLLDBDapRustWithoutFormatters(t *testing.T) {
+	nativetest.NeedLLDB(t)
+	bin := nativetest.Build(t, nativetest.Rust)
+	src := nativetest.Source(t, nativetest.Rust)
+	line := nativetest.Line(t, nativetest.Rust, "// break here")
+	r := newBridgeRig(t, nativetest.Workspace(t), adapter.LLDB, bridge.Event{VSCodeSessionID: "lldb-dap-3", DebugType: "lldb-dap", Name: "Debug prices (raw)", Adapter: "lldb"}, false)
+	r.vsc.Notify("started", nil)
+	r.vsc.Forward()
+	r.vsc.DAP.LaunchTo(map[string]any{"type": "lldb-dap", "request": "launch", "name": "Debug prices (raw)", "program": bin, "cwd": filepath.Dir(bin)}, src, line)
+	var stop mcp.StopReport
+	r.ok("debug_wait", map[string]any{"timeout": 60}, &stop)
+	if stop.Status != session.StatusPaused || stop.Location == nil || stop.Location.Line != line {
+		t.Fatalf("debug_wait = %+v", stop)
+	}
+	for _, tc := range []struct{ expr, want string }{
+		{"prices", `"count":1000`},
+		{"prices", `"nan_count":1`},
+		{"prices", `"max":149`},
+		{"slice", `"shape":[10]`},
+		{"name", `"text":"ACME corp"`},
+		{"tag", `"text":"equity"`},
+	} {
+		if js := r.ok("debug_inspect_variable", map[string]any{"expression": tc.expr}, nil); !strings.Contains(js, tc.want) {
+			t.Errorf("debug_inspect_variable %s lacks %s: %.600s", tc.expr, tc.want, js)
+		}
+	}
+	r.vsc.DAP.Disconnect(true)
+}

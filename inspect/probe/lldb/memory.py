@@ -10,7 +10,10 @@ import array as _array
 def _contiguous(v):
     """(address, element SBType, count) of a value whose elements lie one
     after the other in memory: a C array, std::vector/std::array, a Rust
-    Vec, slice or array; None otherwise."""
+    Vec, slice or array (raw ones too: rust_raw.py); None otherwise."""
+    raw = _rust_raw_seq(v)
+    if raw is not None:
+        return raw
     t = v.GetType().GetCanonicalType()
     if t.IsArrayType():
         et = t.GetArrayElementType()
