@@ -5,17 +5,21 @@
 // lldb-dap session, not by dapscope. The debug type comes from a test-only
 // stand-in for LLVM's VS Code extension (e2e/lldb-dap-ext: the same
 // contribution, Debian's lldb-dap-19 started as a DebugAdapterExecutable;
-// the real extension is in no registry this test can reach). Its launch
-// configuration loads the Rust toolchain's formatters in initCommands, as
-// a Rust user of the LLVM extension writes it. dapscope joins through the
-// bridge as adapter kind lldb: the lldb probe runs in lldb-dap's Python
-// through the session's evaluate (repl context, customRequest). Checked:
-// the stop, lldb-dap's own value of the Vec<f64> `prices` in the Variables
-// view, dapscope's language hover (Alt) with the inspection, the webview
-// from the Variables view and its data viewer sorted by the lldb probe
-// (the largest value, 149, first at position 49), an MCP agent seeing the
-// session as bridged (debug_type lldb-dap, adapter lldb) and inspecting
-// prices, and that the probe's evaluates went through the bridge.
+// the real extension is in no registry this test can reach). dapscope
+// joins through the bridge as adapter kind lldb: the lldb probe runs in
+// lldb-dap's Python through the session's evaluate (repl context,
+// customRequest). First a plain configuration, with no Rust formatters (as
+// the LLVM extension runs one: lldb-dap shows the Vec as its raw fields,
+// the probe reads them): the stop, lldb-dap's own value of the Vec<f64>
+// `prices` in the Variables view, dapscope's language hover (Alt) with the
+// inspection, the webview from the Variables view and its data viewer
+// sorted by the lldb probe (the largest value, 149, first at position 49),
+// an MCP agent seeing the session as bridged (debug_type lldb-dap, adapter
+// lldb) and inspecting prices and the String name, and that the probe's
+// evaluates went through the bridge. Then a configuration that loads the
+// toolchain's formatters in initCommands (as a Rust user of the LLVM
+// extension may write it): lldb-dap's own value becomes "size=1000", and
+// the Alt-hover and the agent's inspection are the same.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPricesViewer, extensionLog, mcpTools, openRustPrices, runScenario, stats, timings } from './util.mjs';
@@ -27,28 +31,49 @@ await runScenario('scenario-lldb-dap', 'lldb-dap-', async (page, h, log) => {
   await h.runCommand('dapscope: Show Output');
   const { editor, MARK } = await openRustPrices(h, page);
 
-  await h.startConfiguration('lldb-dap: Rust prices');
-  await h.until('the stop (breakpoint)', async () => (await page.locator('.debug-toolbar').count()) > 0 && (await page.getByText(/Paused on breakpoint|^breakpoint \d+\.\d+$/).count()) > 0);
-  log('lldb-dap (the editor\'s own session) stopped at the breakpoint');
-  const row = await h.variableRow('prices', /^\s*Locals\b/);
-  // lldb-dap's own value (the Rust formatters' "size=1000"): the editor's
-  // session answers VS Code directly, never through the sidecar.
-  log(`Variables view (lldb-dap's own): ${((await row.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 100)}`);
+  const stopped = async (name) => {
+    await h.startConfiguration(name);
+    await h.until('the stop (breakpoint)', async () => (await page.locator('.debug-toolbar').count()) > 0 && (await page.getByText(/Paused on breakpoint|^breakpoint \d+\.\d+$/).count()) > 0);
+    log(`${name}: lldb-dap (the editor's own session) stopped at the breakpoint`);
+    const row = await h.variableRow('prices', /^\s*Locals\b/);
+    // lldb-dap's own value: the editor's session answers VS Code directly,
+    // never through the sidecar.
+    const own = ((await row.textContent()) ?? '').trim().replace(/\s+/g, ' ');
+    log(`Variables view (lldb-dap's own): ${own.slice(0, 100)}`);
+    return { row, own };
+  };
+  // The agent's view of the paused session: bridged, and prices and name read by the probe.
+  let tool;
+  const agent = async () => {
+    tool ??= await mcpTools(await h.mcpEndpoint(), 'dapscope-e2e-lldb-dap');
+    let r = await tool('debug_sessions', {});
+    const s = (r.structuredContent?.sessions ?? []).find((x) => x.origin === 'bridged' && x.debug_type === 'lldb-dap' && x.status === 'paused');
+    if (!s || s.adapter !== 'lldb') throw new Error(`MCP debug_sessions: no paused bridged lldb-dap session: ${JSON.stringify(r).slice(0, 600)}`);
+    log(`MCP sees the editor's lldb-dap session ${s.id} (${s.name}, ${s.debug_type}, adapter ${s.adapter}, ${s.status})`);
+    r = await tool('debug_inspect_variable', { expression: 'prices', session_id: s.id });
+    const st = r.structuredContent?.statistics;
+    if (r.isError || st?.count !== 1000 || st?.nan_count !== 1 || st?.max !== 149) throw new Error(`MCP debug_inspect_variable prices: ${JSON.stringify(r).slice(0, 600)}`);
+    log(`MCP debug_inspect_variable prices: ${r.structuredContent.summary ?? r.structuredContent.detected_type}, count ${st.count}, NaN ${st.nan_count}, max ${st.max}`);
+    r = await tool('debug_inspect_variable', { expression: 'name', session_id: s.id });
+    if (r.isError || r.structuredContent?.preview?.text !== 'ACME corp') throw new Error(`MCP debug_inspect_variable name: ${JSON.stringify(r).slice(0, 600)}`);
+    log('MCP debug_inspect_variable name: "ACME corp"');
+  };
+
+  // 1. No formatters: the raw Vec.
+  const plain = await stopped('lldb-dap: Rust prices');
+  if (/size=1000/.test(plain.own)) throw new Error(`the plain configuration has the Rust formatters: ${plain.own}`);
   await h.screenshot('stopped');
-
-  const summary = await checkPricesViewer(h, page, log, editor, MARK, row);
+  const summary = await checkPricesViewer(h, page, log, editor, MARK, plain.row);
   if (!/1,?000/.test(summary)) throw new Error(`webview summary: ${summary}`);
+  await agent();
+  await h.stopSession();
 
-  // An MCP agent on the same session, through the sidecar's endpoint.
-  const tool = await mcpTools(await h.mcpEndpoint(), 'dapscope-e2e-lldb-dap');
-  let r = await tool('debug_sessions', {});
-  const s = (r.structuredContent?.sessions ?? []).find((x) => x.origin === 'bridged' && x.debug_type === 'lldb-dap');
-  if (!s || s.status !== 'paused' || s.adapter !== 'lldb') throw new Error(`MCP debug_sessions: no paused bridged lldb-dap session: ${JSON.stringify(r).slice(0, 600)}`);
-  log(`MCP sees the editor's lldb-dap session ${s.id} (${s.name}, ${s.debug_type}, adapter ${s.adapter}, ${s.status})`);
-  r = await tool('debug_inspect_variable', { expression: 'prices', session_id: s.id });
-  const st = r.structuredContent?.statistics;
-  if (r.isError || st?.count !== 1000 || st?.nan_count !== 1 || st?.max !== 149) throw new Error(`MCP debug_inspect_variable prices: ${JSON.stringify(r).slice(0, 600)}`);
-  log(`MCP debug_inspect_variable prices: ${r.structuredContent.summary ?? r.structuredContent.detected_type}, count ${st.count}, NaN ${st.nan_count}, max ${st.max}`);
+  // 2. The toolchain's formatters in initCommands.
+  const fmt = await stopped('lldb-dap: Rust prices (Rust formatters)');
+  if (!/size=1000/.test(fmt.own)) throw new Error(`the formatters did not load: ${fmt.own}`);
+  await h.screenshot('stopped-formatters');
+  await h.altHover(editor, MARK, 'prices', page.locator('.monaco-hover', { hasText: /float64/ }).first(), { accept: (t) => /1,?000/.test(t), name: 'prices-formatters' });
+  await agent();
 
   await page.waitForTimeout(1_000);
   const ext = extensionLog(UD);
