@@ -61,6 +61,9 @@ func TestLLDBProbeNdarray(t *testing.T) {
 			t.Errorf("%s: want %s in %s", tc.expr, tc.want, js)
 		}
 	}
+	if r, _ := inspectJSON(t, s, "big"); r.Statistics != nil {
+		t.Logf("big (1200×1000 f32, sampled): probe %.1f ms, inspect %.1f ms", r.ProbeMs, r.ElapsedMs)
+	}
 	if _, js := inspectJSON(t, s, "every_other"); strings.Contains(js, "nan_count") {
 		t.Errorf("every_other counted the NaN it skips: %s", js)
 	}
