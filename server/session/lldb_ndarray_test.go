@@ -1,6 +1,7 @@
 // lldb_ndarray_test.go: arrays of the Rust crate ndarray (testdata/native/
 // rust-ndarray, built with the crate from crates.io) through the lldb
-// probe: a 1-D Array1<f64> with a NaN, a row-major Array2<f64>, its
+// probe (ndarray 0.17, and an array of 0.16, laid out differently): a 1-D
+// Array1<f64> with a NaN, a row-major Array2<f64>, its
 // transpose (a column-major view: the same statistics, the edge items in
 // logical order), a strided slice (every other element, read from the span
 // it covers), an Array2<i32> and an Array2<f32> over the sample bound;
@@ -54,6 +55,10 @@ func TestLLDBProbeNdarray(t *testing.T) {
 		{"big", `"values":[[0.0,1.0,2.0,"…",997.0,998.0,999.0],[1.0,2.0,3.0,"…",998.0,999.0,1000.0],[2.0,3.0,4.0,"…",999.0,1000.0,1001.0],"…",[1197.0,1198.0,1199.0,"…",2194.0,2195.0,2196.0],[1198.0,1199.0,1200.0,"…",2195.0,2196.0,2197.0],[1199.0,1200.0,1201.0,"…",2196.0,2197.0,2198.0]]`},
 		{"big", `"sampled":true,"sample_size":1000000`},
 		{"big", `"min":0.0`},
+		// ndarray 0.16's layout (no `parts`)
+		{"old", `"type":"Array2<f64>"`},
+		{"old", `"values":[[0.5,1.5],[2.5,3.5]]`},
+		{"old", `"mean":2.0`},
 	} {
 		_, js := inspectJSON(t, s, tc.expr)
 		js = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(js)

@@ -2,7 +2,8 @@
 # ArrayView, ArcArray, CowArray of fixed dimension Ix1..Ix6) read from
 # memory like the other arrays: the element pointer (`ptr`), the shape
 # (`dim.index`) and the strides (`strides.index`, in elements, signed,
-# stored as usize). A dense layout (row-major, column-major, any order of
+# stored as usize), fields of the ArrayBase (ndarray 0.16) or of its
+# `parts` (0.17). A dense layout (row-major, column-major, any order of
 # positive strides that packs the elements) is one read; a strided view
 # (a slice with a step, negative strides) reads the span it covers and
 # picks its elements. Dynamic dimensions (IxDyn) are not read. Nothing
@@ -23,6 +24,9 @@ def _nd_parts(v):
     if not (v.GetTypeName() or '').startswith(_NDARRAY):
         return None
     raw = v.GetNonSyntheticValue()
+    parts = raw.GetChildMemberWithName('parts')  # ndarray 0.17: ArrayParts
+    if parts.IsValid():
+        raw = parts
     p = raw.GetChildMemberWithName('ptr')
     if p.IsValid() and not p.GetType().IsPointerType():
         p = p.GetChildMemberWithName('pointer')  # NonNull<A>
