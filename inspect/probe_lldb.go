@@ -19,7 +19,7 @@ import (
 )
 
 // lldbSections are the lldb probe's sections, in the order they are joined.
-var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "summary.py", "select.py", "entry.py"}
+var lldbSections = []string{"core.py", "resolve.py", "memory.py", "values.py", "btree.py", "rust_raw.py", "ndarray.py", "summary.py", "select.py", "entry.py"}
 
 var lldbProbe = func() *probe {
 	src := joinSources("probe/lldb", "_LIMITS = "+ProbeLimits.json()+"\n", lldbSections)
@@ -80,7 +80,7 @@ func lldbDecode(s string) string {
 // std::vector and std::array, C arrays); the probe says which of them
 // hold numbers.
 func lldbSummaryType(t string) bool {
-	for _, p := range []string{"alloc::vec::Vec<", "&[", "&mut [", "std::vector<", "std::__1::vector<", "std::array<", "std::__1::array<"} {
+	for _, p := range []string{"alloc::vec::Vec<", "&[", "&mut [", "std::vector<", "std::__1::vector<", "std::array<", "std::__1::array<", "ndarray::ArrayBase<"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

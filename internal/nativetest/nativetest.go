@@ -1,9 +1,10 @@
 // Package nativetest builds the native test programs of testdata/native
-// (C with gcc, C++ with g++, Rust with cargo) for tests that debug them
+// (C with gcc, C++ with g++, Rust with cargo, one of them with the crate
+// ndarray from crates.io) for tests that debug them
 // with lldb-dap. A build is made once per test process and kind, into a
 // temporary directory the process removes with Cleanup (call it from
 // TestMain). A test skips only when the compiler (or lldb-dap) is
-// missing, and says which.
+// missing, or a crate cannot be fetched, and says which.
 package nativetest
 
 import (
@@ -25,6 +26,9 @@ const (
 	C    Kind = "c"    // testdata/native/arrays.c
 	CPP  Kind = "cpp"  // testdata/native/containers.cpp
 	Rust Kind = "rust" // testdata/native/rust (cargo project "prices")
+	// RustNdarray is testdata/native/rust-ndarray (cargo project "grid",
+	// with the crate ndarray from crates.io, pinned by its Cargo.lock).
+	RustNdarray Kind = "rust-ndarray"
 )
 
 var (
@@ -53,6 +57,8 @@ func rel(k Kind) string {
 		return "arrays.c"
 	case CPP:
 		return "containers.cpp"
+	case RustNdarray:
+		return filepath.Join("rust-ndarray", "src", "main.rs")
 	}
 	return filepath.Join("rust", "src", "main.rs")
 }
@@ -151,6 +157,23 @@ func (b *build) make(k Kind, out string) {
 		b.bin = filepath.Join(target, "debug", "prices")
 		cmd = exec.Command("cargo", "build", "--quiet", "--offline")
 		cmd.Dir = filepath.Join(out, "rust")
+		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+target)
+	case RustNdarray:
+		target := filepath.Join(out, "cargo-target")
+		b.bin = filepath.Join(target, "debug", "grid")
+		dir := filepath.Join(out, "rust-ndarray")
+		if _, err := exec.LookPath("cargo"); err == nil {
+			// The crate comes from crates.io once (cargo's cache keeps it),
+			// checked against Cargo.lock's checksums.
+			fetch := exec.Command("cargo", "fetch", "--locked", "--quiet")
+			fetch.Dir = dir
+			if o, err := fetch.CombinedOutput(); err != nil {
+				b.skip = "the crate ndarray could not be fetched from crates.io (cargo fetch --locked): " + err.Error() + "\n" + string(o)
+				return
+			}
+		}
+		cmd = exec.Command("cargo", "build", "--quiet", "--offline", "--locked")
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+target)
 	default:
 		b.err = "nativetest: unknown program " + string(k)

@@ -10,8 +10,12 @@
 # data viewer on its DataFrame), stops every process it started, prints
 # PASS/FAIL; then e2e/scenario-rust.mjs (dapscope's Rust test program, built
 # here with cargo, under lldb-dap: the Vec<f64>'s smart value, hovers, the
-# webview and the data viewer). E2E_ONLY=python|node|kernel|rust runs one
-# scenario.
+# webview and the data viewer), then e2e/scenario-lldb-dap.mjs (the same
+# program in a `"type": "lldb-dap"` session of the editor's own, from
+# e2e/lldb-dap-ext, a test-only stand-in for LLVM's extension that starts
+# Debian's lldb-dap-19, joined through the bridge: the hover, the webview,
+# the data viewer and an MCP agent). E2E_ONLY=python|node|kernel|rust|lldb-dap
+# runs one scenario (or several, comma-separated).
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -58,10 +62,24 @@ VSIX="$T/dapscope.vsix"
 LISTING="$(unzip -l "$VSIX")" || fail "cannot list the .vsix"
 grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/dapscope"
 
+only="${E2E_ONLY:-}"
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+# The lldb-dap binary of the `lldb-dap` debug type (the newest lldb-dap-N,
+# as the LLVM extension's `lldb-dap.executable-path` names it on Debian).
+LLDB_DAP="$(ls /usr/bin/lldb-dap-[0-9]* 2>/dev/null | sort -V | tail -1)"
+[ -n "$LLDB_DAP" ] || LLDB_DAP="$(command -v lldb-dap || true)"
+LLDB_DAP_VSIX=""
+if want lldb-dap && command -v cargo >/dev/null && [ -n "$LLDB_DAP" ]; then
+  log "packaging the test-only lldb-dap extension (e2e/lldb-dap-ext)"
+  LLDB_DAP_VSIX="$T/lldb-dap-e2e.vsix"
+  cp -r "$HERE/lldb-dap-ext" "$T/lldb-dap-ext"
+  (cd "$T/lldb-dap-ext" && "$ROOT/node_modules/.bin/vsce" package --no-dependencies --allow-missing-repository --skip-license -o "$LLDB_DAP_VSIX" >"$T/package-lldb-dap.log" 2>&1) || { cat "$T/package-lldb-dap.log"; fail "packaging e2e/lldb-dap-ext failed"; }
+fi
+
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 mkdir -m 700 "$T/runtime"
 cp -r "$HERE/workspace/." "$T/ws/"
-if command -v cargo >/dev/null && { [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = rust ]; }; then
+if command -v cargo >/dev/null && { want rust || want lldb-dap; }; then
   cp -r "$ROOT/testdata/native/rust" "$T/ws/rust"
   (cd "$T/ws/rust" && cargo build -q >"$T/cargo.log" 2>&1) || { cat "$T/cargo.log"; fail "cargo build of the Rust test program failed"; }
 fi
@@ -86,11 +104,24 @@ cat > "$T/ud/User/settings.json" <<'JSON'
   "dapscope.trace.dap": true
 }
 JSON
+if [ -n "$LLDB_DAP_VSIX" ]; then
+  python3 - "$T/ud/User/settings.json" "$LLDB_DAP" <<'PY'
+import json, sys
+p, exe = sys.argv[1], sys.argv[2]
+s = json.load(open(p))
+s["lldb-dap.executable-path"] = exe
+json.dump(s, open(p, "w"), indent=2)
+PY
+fi
 
 NODE="$NODE24_DIR/bin/node"
 # code-server runs with a fresh HOME: rustup (rustc --print sysroot, which
 # finds the Rust formatters for lldb) keeps reading the real user's toolchains.
 export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+# The `lldb-dap` configuration's initCommands load the Rust formatters from
+# ${env:DAPSCOPE_E2E_RUST_SYSROOT} (a bridged session's own configuration:
+# dapscope adds nothing to it).
+if command -v rustc >/dev/null; then export DAPSCOPE_E2E_RUST_SYSROOT="$(rustc --print sysroot)"; fi
 # The Python leg (internal/testpython): make e2e runs the modern one (the
 # .venv: debugpy 1.8, pandas 3, ipykernel 7); by hand, Debian's python3.
 PY="${DAPSCOPE_PYTHON:-/usr/bin/python3}"
@@ -102,6 +133,10 @@ CS=(env HOME="$T/home" JUPYTER_RUNTIME_DIR="$T/runtime" "$NODE" "$CS_DIR/out/nod
 log "installing the .vsix into a fresh code-server"
 "${CS[@]}" --install-extension "$VSIX" >"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "code-server --install-extension failed"; }
 ls "$T/ext" | grep -q '^dapscope\.dapscope' || { cat "$T/install.log"; fail "extension not installed"; }
+if [ -n "$LLDB_DAP_VSIX" ]; then
+  "${CS[@]}" --install-extension "$LLDB_DAP_VSIX" >>"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "installing e2e/lldb-dap-ext failed"; }
+  ls "$T/ext" | grep -q '^dapscope-e2e\.lldb-dap-e2e' || { cat "$T/install.log"; fail "e2e/lldb-dap-ext not installed"; }
+fi
 [ -x "$T"/ext/dapscope.dapscope-*/bin/dapscope ] || chmod +x "$T"/ext/dapscope.dapscope-*/bin/dapscope
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
@@ -139,18 +174,25 @@ scenario() { # name file: runs one scenario against this window, adds its failur
   log "the $1 scenario took $((SECONDS - s0)) s"
   [ $rc = 0 ] && rc=$r
 }
-only="${E2E_ONLY:-}"
-{ [ -z "$only" ] || [ "$only" = python ]; } && scenario Python scenario.mjs
+want python && scenario Python scenario.mjs
 # VS Code's own js-debug joined through the bridge, same window.
-{ [ -z "$only" ] || [ "$only" = node ]; } && scenario JavaScript scenario-node.mjs
+want node && scenario JavaScript scenario-node.mjs
 # A live Jupyter kernel: the Kernel variables view and the data viewer.
-{ [ -z "$only" ] || [ "$only" = kernel ]; } && scenario kernel scenario-kernel.mjs
+want kernel && scenario kernel scenario-kernel.mjs
 # Rust under lldb-dap (the program built here; skipped, saying so, without cargo).
-if [ -z "$only" ] || [ "$only" = rust ]; then
+if want rust; then
   if command -v cargo >/dev/null; then
     scenario Rust scenario-rust.mjs
   else
     log "no cargo: the Rust scenario is skipped"
+  fi
+fi
+# The same program in the editor's own lldb-dap session, bridged.
+if want lldb-dap; then
+  if [ -n "$LLDB_DAP_VSIX" ]; then
+    scenario lldb-dap scenario-lldb-dap.mjs
+  else
+    log "no cargo or no lldb-dap: the lldb-dap scenario is skipped"
   fi
 fi
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi

@@ -1,6 +1,10 @@
-// Small helpers shared by the e2e scenarios (scenario.mjs, scenario-node.mjs): polling, the command palette,
-// starting a named configuration, breakpoints, the extension's log, the
-// webview's document and MCP calls. makeHelpers binds them to one page.
+// Small helpers shared by the e2e scenarios (scenario.mjs, scenario-node.mjs,
+// scenario-rust.mjs, scenario-lldb-dap.mjs): a scenario's browser and its
+// PASS/FAIL (runScenario), polling, the command palette, opening a file,
+// starting a named configuration, breakpoints, a variable's row, the
+// Alt-hover, Inspect with dapscope from the Variables view, the extension's
+// log, the webview's document and MCP calls. makeHelpers binds them to one page.
+import { createRequire } from 'node:module';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -42,6 +46,22 @@ export async function mcpCall(ep, sessionId, body) {
   if (!text) return { sid, msg: undefined };
   const json = text.trimStart().startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop();
   return { sid, msg: JSON.parse(json) };
+}
+
+/**
+ * An MCP client on the endpoint `ep` (initialized as `clientName`):
+ * tool(name, args) calls a tool and returns its result ({isError,
+ * structuredContent: the JSON-RPC message} when the call itself failed).
+ */
+export async function mcpTools(ep, clientName) {
+  let { sid, msg } = await mcpCall(ep, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: clientName, version: '1' } } });
+  if (!msg?.result?.serverInfo) throw new Error(`MCP initialize: ${JSON.stringify(msg)}`);
+  await mcpCall(ep, sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  let id = 2;
+  return async (name, args) => {
+    ({ msg } = await mcpCall(ep, sid, { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args } }));
+    return msg?.result ?? { isError: true, structuredContent: msg };
+  };
 }
 
 /** Helpers bound to a Playwright page; log(m) prints a scenario line; art is the screenshot folder. */
@@ -139,7 +159,203 @@ export function makeHelpers(page, log, art, prefix) {
     return { url: cfg.url, token: cfg.headers.Authorization.replace(/^Bearer /, '') };
   }
 
-  return { screenshot, until, runCommand, startConfiguration, setBreakpoint, webview, mcpEndpoint };
+  /** Opens `path` (relative to the workspace) with Quick Open; its tab is `tab`. */
+  async function openFile(path, tab) {
+    await until(`${tab} open`, async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').fill(path);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: tab }).first().waitFor({ timeout: 5_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab', { hasText: tab }).waitFor({ state: 'visible', timeout: 10_000 });
+      return true;
+    }, 60_000, 1_000);
+    log(`${tab} open`);
+  }
+
+  /** Scrolls the editor to line `n` (Go to Line) until the line holding `marker` shows. */
+  async function revealLine(editor, marker, n) {
+    const line = editor.locator('.view-line', { hasText: marker });
+    await until(`the line with ${marker} in view`, async () => {
+      if (await line.isVisible()) return true;
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type(String(n));
+      await page.keyboard.press('Enter');
+      return false;
+    }, 30_000, 1_000);
+    return line;
+  }
+
+  /** The Variables view's row of `name`, once shown (the scope `scope`, a RegExp, expanded when collapsed). */
+  async function variableRow(name, scope) {
+    const row = page.locator('.debug-variables .monaco-list-row', { hasText: new RegExp(`^\\s*${name}\\b`) }).first();
+    await until(`${name} in the Variables view`, async () => {
+      if (await row.isVisible()) return true;
+      const s = page.locator('.debug-variables .monaco-list-row', { hasText: scope }).first();
+      if ((await s.count()) && (await s.getAttribute('aria-expanded')) !== 'true') await s.click();
+      return false;
+    }, 60_000, 1_000);
+    return row;
+  }
+
+  /**
+   * dapscope's language hover on `word` (the line holding `marker`), with Alt
+   * held: the mouse on the word, or with `keyboard` (a function of the
+   * attempt number) first VS Code's debug hover from the keyboard (Show or
+   * Focus Hover) and then Alt. Retried until `hover` (a locator) shows and
+   * accept(its text) holds; returns the text.
+   */
+  async function altHover(editor, marker, word, hover, { accept = () => true, keyboard = () => false, name = word, timeout = 120_000 } = {}) {
+    let attempt = 0;
+    let text = '';
+    await until(`the Alt-hover on ${name}`, async () => {
+      attempt++;
+      const box = await wordBox(editor, marker, word);
+      const viaKeyboard = keyboard(attempt);
+      await page.keyboard.press('Escape');
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.move(5, 600);
+      await page.waitForTimeout(300);
+      try {
+        if (viaKeyboard) {
+          await page.keyboard.press('Control+K');
+          await page.keyboard.press('Control+I');
+          const shown = await page.locator('.debug-hover-widget').first().waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+          log(`hover attempt ${attempt} (keyboard): debug hover ${shown ? 'shown' : 'not shown'}`);
+          await page.keyboard.down('Alt');
+        } else {
+          await page.keyboard.down('Alt');
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+        }
+        const ok = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+        if (ok) {
+          text = (await hover.textContent()) ?? '';
+          await screenshot(`hover-${name}`); // while Alt is held: the hover is still shown
+        } else {
+          const any = await page.locator('.monaco-hover:visible').allTextContents().catch(() => []);
+          log(`hover attempt ${attempt} (${viaKeyboard ? 'keyboard' : 'mouse'}): no dapscope hover; visible hovers: ${JSON.stringify(any.map((t) => t.slice(0, 80)))}`);
+        }
+        return ok && accept(text);
+      } finally {
+        await page.keyboard.up('Alt');
+      }
+    }, timeout, 500);
+    log(`hover on ${name}: ${text.trim().replace(/\s+/g, ' ').slice(0, 140)}`);
+    await page.keyboard.press('Escape');
+    await page.mouse.move(5, 500);
+    return text;
+  }
+
+  /** Variables view → Inspect with dapscope on `row` → the webview with its result; returns the webview's document. */
+  async function inspectFromVariables(row) {
+    await until('Inspect with dapscope in the Variables context menu', async () => {
+      await page.keyboard.press('Escape');
+      await row.click({ button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: 'Inspect with dapscope' }).first();
+      await item.waitFor({ state: 'visible', timeout: 5_000 });
+      await page.waitForTimeout(400);
+      await item.hover();
+      await item.click();
+      return await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 }).then(() => true, () => false);
+    }, 90_000, 1_000);
+    const wv = webview();
+    await until('the webview result', async () => (await wv.locator('body').getAttribute('data-state')) === 'result');
+    return wv;
+  }
+
+  /** Stops the debug session (Shift+F5) until the debug toolbar is gone. */
+  async function stopSession() {
+    await until('the session to end', async () => {
+      if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
+      await page.keyboard.press('Shift+F5');
+      return false;
+    }, 90_000, 3_000);
+  }
+
+  return { screenshot, until, runCommand, startConfiguration, setBreakpoint, webview, mcpEndpoint, openFile, revealLine, variableRow, altHover, inspectFromVariables, stopSession };
+}
+
+/**
+ * Runs one scenario: headless Chromium on $E2E_URL (one page, clipboard
+ * allowed), its helpers (screenshots prefixed `prefix`), then body(page, h,
+ * log); logs PASS, or FAIL with a screenshot and sets the exit code.
+ */
+export async function runScenario(name, prefix, body) {
+  const require = createRequire(join(new URL('.', import.meta.url).pathname, '..', '..', 'package.json'));
+  const { chromium } = require('playwright-core');
+  const url = process.env.E2E_URL;
+  const t0 = Date.now();
+  const log = (m) => console.log(`[${name} +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  let h;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+    const page = await context.newPage();
+    page.setDefaultTimeout(LONG);
+    h = makeHelpers(page, log, process.env.E2E_ARTIFACTS, prefix);
+    log(`opening ${url}`);
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    await body(page, h, log);
+    log('PASS');
+  } catch (e) {
+    log(`FAIL: ${e?.stack ?? e}`);
+    if (h) await h.screenshot('failure');
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * Opens rust/src/main.rs (dapscope's Rust test program, built by run.sh) at
+ * the line marked `// break here`, with a breakpoint there; returns the
+ * editor and the marker (scenario-rust.mjs, scenario-lldb-dap.mjs).
+ */
+export async function openRustPrices(h, page) {
+  const MARK = '// break here';
+  const src = readFileSync(join(process.env.E2E_WS, 'rust', 'src', 'main.rs'), 'utf8').split('\n');
+  await h.openFile('rust/src/main.rs', 'main.rs');
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await h.revealLine(editor, MARK, src.findIndex((l) => l.includes(MARK)) + 1);
+  await h.setBreakpoint(editor, MARK);
+  return { editor, MARK };
+}
+
+/**
+ * The Rust program's Vec<f64> `prices` (1,000 values, one NaN, the largest,
+ * 149, first at position 49) through dapscope, stopped at the marked line:
+ * the language hover (Alt) with the inspection, then Inspect with dapscope
+ * from its Variables row (`row`): the webview and the data viewer's rows,
+ * sorted descending by the lldb probe. Returns the webview's summary line.
+ */
+export async function checkPricesViewer(h, page, log, editor, marker, row) {
+  const hover = page.locator('.monaco-hover', { hasText: /float64/ }).first();
+  await h.altHover(editor, marker, 'prices', hover, { accept: (t) => /1,?000/.test(t) });
+  const wv = await h.inspectFromVariables(row);
+  const summary = (await wv.locator('.summary .line').textContent()) ?? '';
+  log(`webview: ${summary}`);
+  await h.until("the data viewer's rows", async () => (await wv.locator('.vtable tbody tr.vrow:not(.vloading)').count()) >= 2);
+  const count = (await wv.locator('.vcount').textContent()) ?? '';
+  if (!/1,?000$/.test(count)) throw new Error(`data viewer count: ${count}`);
+  await h.screenshot('webview-prices');
+  const sortBy = wv.locator('.vtable thead .vsort', { hasText: /^value/ });
+  await sortBy.click();
+  await h.until('ascending sort', async () => (await wv.locator('.vtable thead th[aria-sort="ascending"]').count()) === 1);
+  await sortBy.click();
+  const first = await h.until('the largest value first (descending)', async () => {
+    if ((await wv.locator('.vtable thead th[aria-sort="descending"]').count()) !== 1) return '';
+    const cells = await wv.locator('.vtable tbody tr.vrow:not(.vloading)').first().locator('th, td').allTextContents();
+    return cells[0] === '49' ? cells : '';
+  }, 30_000);
+  log(`data viewer sorted descending: first row ${first.join(' | ')} (the program: position 49, 149)`);
+  if (!String(first[1]).startsWith('149')) throw new Error(`first row ${first}`);
+  await h.screenshot('webview-sorted');
+  return summary;
 }
 
 /** The bounding box of `word` on the editor line containing `marker`. */

@@ -13,6 +13,9 @@ def _inspect(v, length, process, opts, res):
         elems = v.GetNonSyntheticValue().GetChildMemberWithName('_M_elems')
         if elems.IsValid():  # libstdc++'s std::array has no formatter in lldb 19
             v = elems
+    nd = _nd_parts(v) if length is None else None
+    if nd is not None and _numeric(nd[1]) is not None:
+        return _nd_inspect(v, nd, process, opts, res)
     t = _canon(v)
     kind = _classify(v, t, length)
     items = int(opts.get('max_preview_items', 10))
@@ -29,6 +32,9 @@ def _inspect(v, length, process, opts, res):
         s = _unquote(v.GetSummary() or '') or ''
         n = v.GetNumChildren() if (v.GetTypeName() or '').startswith(('alloc::string::String', '&str')) else len(s)
         n = max(n, len(s))
+        raw = _rust_raw_text(v, 250) if not s else None
+        if raw is not None:
+            s, n = raw
         res['detected_type'] = 'str'
         res['structure'] = {'length': n, 'line_count': s.count('\n') + 1}
         text = s if len(s) <= 250 else s[:200] + _ELL + s[-50:]

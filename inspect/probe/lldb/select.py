@@ -1,7 +1,8 @@
 # dapscope lldb probe: pages of native arrays (dapscope/page, the viewer's
 # rows) computed here from memory, never in the program: numbers in memory
-# (C arrays, ptr@N, std::vector/std::array, Rust Vec, slices, arrays) as
-# one column named `value`, and a Vec/vector/array of structs whose fields
+# (C arrays, ptr@N, std::vector/std::array, Rust Vec, slices, arrays, 1-D
+# ndarray arrays) as one column named `value`, a 2-D ndarray as columns
+# "0", "1", … (as the Python probe pages a 2-D numpy array), and a Vec/vector/array of structs whose fields
 # are numbers as a table of those fields (read with numpy's structured
 # dtype over the one read). Sorted (stable, NaN last) and filtered by a
 # small expression over the columns (`value > 3 and value < 10`,
@@ -148,20 +149,25 @@ def select(frame, args):
         elems = v.GetNonSyntheticValue().GetChildMemberWithName('_M_elems')
         if elems.IsValid():
             v = elems
-    t = _canon(v)
-    kind = _classify(v, t, length)
-    span = None
-    if kind == 'span':
-        span = (v.GetValueAsUnsigned(), t.GetPointeeType(), length)
-    elif kind == 'sequence':
-        span = _contiguous(v)
+    nd = _nd_parts(v) if length is None else None
     np = _np()
-    got = _sel_columns(v, span, np) if span is not None and np is not None else None
+    if nd is not None and _numeric(nd[1]) is not None:
+        got = _nd_columns(np, process, nd) if np is not None else None
+        n = nd[2][0] if got is not None else 0
+    else:
+        t = _canon(v)
+        kind = _classify(v, t, length)
+        span = None
+        if kind == 'span':
+            span = (v.GetValueAsUnsigned(), t.GetPointeeType(), length)
+        elif kind == 'sequence':
+            span = _contiguous(v)
+        got = _sel_columns(v, span, np) if span is not None and np is not None else None
+        n = span[2] if got is not None else 0
     if got is None:
-        return _fail('NOT_BROWSABLE', '%s (%s) has no rows to page here: arrays and vectors of numbers or of structs of numbers are browsed%s'
+        return _fail('NOT_BROWSABLE', '%s (%s) has no rows to page here: arrays and vectors of numbers or of structs of numbers, and 1-D or 2-D ndarray arrays, are browsed%s'
                      % (_path_str(path), v.GetTypeName(), '' if np is not None else ' (with numpy in lldb\'s Python)'))
     cols, order_names = got
-    n = span[2]
     pos = np.arange(n)
     na = 0
     text = sel.get('filter') or ''
@@ -193,7 +199,7 @@ def select(frame, args):
         chosen = [order_names[c] if isinstance(c, int) and 0 <= c < len(order_names) else c for c in sel['columns']]
         chosen = [c for c in chosen if c in cols]
     take = [(cols[c][page_pos], cols[c].dtype.kind) for c in chosen]
-    page = {'kind': 'ndarray' if order_names == ['value'] else 'records', 'total_rows': int(pos.shape[0]), 'all_rows': n,
+    page = {'kind': 'ndarray' if order_names == ['value'] or nd is not None else 'records', 'total_rows': int(pos.shape[0]), 'all_rows': n,
             'offset': off, 'limit': lim, 'positions': page_pos.tolist(),
             'columns': [{'name': c, 'dtype': _numeric_name(cols[c])} for c in chosen], 'column_count': len(order_names),
             'rows': [[_sel_cell(a[i], k) for a, k in take] for i in range(page_pos.shape[0])]}

@@ -1,6 +1,7 @@
 # dapscope lldb probe: one-line summaries of named values for the editor's
 # views (hover, Watch, Variables): numbers in memory (C arrays, ptr@N,
-# std::vector/std::array, Rust Vec, slices and arrays) as an ndarray with
+# std::vector/std::array, Rust Vec, slices and arrays, ndarray arrays:
+# ndarray.py) as an ndarray with
 # their length, dtype, NaN/inf count, min and max, read like the full
 # inspection (one read, sampled beyond array_sample); strings as text,
 # other sequences and maps by their length, scalars by value. Nothing
@@ -49,6 +50,9 @@ def _summary(frame, target, process, path):
         elems = v.GetNonSyntheticValue().GetChildMemberWithName('_M_elems')
         if elems.IsValid():
             v = elems
+    nd = _nd_parts(v) if length is None else None
+    if nd is not None and _numeric(nd[1]) is not None:
+        return _nd_summary(v, nd, process, out)
     t = _canon(v)
     name = v.GetTypeName() or ''
     kind = _classify(v, t, length)

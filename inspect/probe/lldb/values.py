@@ -27,7 +27,7 @@ def _cell(v, depth, tr):
         return _scalar(v, num)
     name = v.GetTypeName() or ''
     if name.startswith(_STRINGS) or _is_cstring(t):
-        s = _unquote(v.GetSummary() or '')
+        s = _unquote(v.GetSummary() or '') or (_rust_raw_text(v, _LIMITS['max_str'] + 1) or ('',))[0]
         if s is not None and len(s) > _LIMITS['max_str']:
             tr.hit = True
             s = s[:_LIMITS['max_str']] + _ELL
