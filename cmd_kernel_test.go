@@ -2,7 +2,8 @@
 // functions, in process) against a real ipykernel and a real jupyter
 // server: the only kernel found without --kernel, JSON and text output, a
 // selection and byte budget, busy answered at once or waited for with
-// --wait-ms, the server's token from a token file and never printed.
+// --wait-ms, the server's token from a token file and never printed, and a
+// cell already running on a server's kernel dated by its last_activity.
 
 package main
 
@@ -123,7 +124,8 @@ func TestKernelCLI(t *testing.T) {
 func TestKernelCLIOverServer(t *testing.T) {
 	js := kerneltest.StartServer(t)
 	id := js.StartNotebook(t, "sales.ipynb")
-	if _, err := js.User(t, id).Execute(t.Context(), "totals = {'north': 10, 'south': 12}", kernel.ExecOptions{Visible: true}); err != nil {
+	user := js.User(t, id)
+	if _, err := user.Execute(t.Context(), "totals = {'north': 10, 'south': 12}", kernel.ExecOptions{Visible: true}); err != nil {
 		t.Fatal(err)
 	}
 	tokenFile := filepath.Join(t.TempDir(), "token")
@@ -164,6 +166,35 @@ func TestKernelCLIOverServer(t *testing.T) {
 		if stderr := errOut.String(); rc != 2 || !strings.Contains(stderr, "--token-file or $JUPYTER_TOKEN") || strings.Contains(stderr, js.Token) {
 			t.Errorf("%s with a token in the URL: rc %d, stderr %q", args[0], rc, stderr)
 		}
+	}
+	// A fresh call while the user's cell runs: dated by the server's
+	// last_activity, not by the call's attach.
+	t.Setenv("JUPYTER_TOKEN", js.Token)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = user.Execute(t.Context(), "import time\ntime.sleep(60)", kernel.ExecOptions{Visible: true})
+	}()
+	defer func() { _ = user.Interrupt(t.Context()); <-done }()
+	srv, err := kernel.NewServer(js.URL, kernel.ServerOptions{Token: js.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		k, err := srv.Kernel(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.ExecutionState == kernel.StateBusy {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	errOut.Reset()
+	rc = kernelCLI(t.Context(), []string{"vars", "--server", js.URL, "--kernel", id}, &out, &errOut)
+	if stderr := errOut.String(); rc != 1 || !strings.Contains(stderr, "kernel is busy: cell [2] (import time …)") ||
+		!strings.Contains(stderr, ", the Jupyter Server's last_activity for the kernel") {
+		t.Errorf("kernel vars --server while a cell runs: rc %d, stderr %q", rc, stderr)
 	}
 }
 

@@ -102,6 +102,9 @@ func (c *Client) attach(ctx context.Context) error {
 			c.mu.Lock()
 			c.track.unknown, c.track.unknownAt = true, time.Now()
 			c.attached = c.track.unknownAt
+			if b := c.serverBusy; !b.IsZero() && b.Before(c.attached) {
+				c.track.unknownAt, c.track.unknownByServer = b, true
+			}
 			ps.then = func(*Message) {
 				c.mu.Lock()
 				c.track.clearUnknown()

@@ -28,6 +28,10 @@ type Cell struct {
 	// FromHistory: it was already running when dapscope attached; Code
 	// and ExecutionCount are the kernel's input history's latest entry.
 	FromHistory bool `json:"from_history,omitempty"`
+	// StartedBy: it started at or before this time, the Jupyter Server's
+	// last_activity for the kernel, read before attaching while it ran
+	// (zero: unknown, or seen starting; runningcell.go).
+	StartedBy time.Time `json:"started_by,omitzero"`
 }
 
 // MarshalJSON is encoding/json's, whatever encoder asks (omitzero).
@@ -102,6 +106,9 @@ type tracker struct {
 	learnt       bool   // an idle or busy state has been established
 	kernelSess   string // the kernel process's session (its messages' header), once learnt
 	lastChange   time.Time
+	// unknownByServer: unknownAt is a Jupyter Server's last_activity, not
+	// the attach (runningcell.go).
+	unknownByServer bool
 }
 
 func newTracker(session string) *tracker {
@@ -209,7 +216,7 @@ func (t *tracker) observe(m *Message, now time.Time) (started, ended *Cell) {
 }
 
 func (t *tracker) clearUnknown() {
-	t.unknown, t.unknownBy, t.unknownCode, t.unknownCount = false, Header{}, "", 0
+	t.unknown, t.unknownBy, t.unknownCode, t.unknownCount, t.unknownByServer = false, Header{}, "", 0, false
 }
 
 // noteUnknown learns, from an output of the cell that was already running
@@ -264,6 +271,9 @@ func (t *tracker) blocking(now time.Time) (Cell, time.Time, bool) {
 	if t.unknown {
 		by := t.unknownBy
 		c := Cell{MsgID: by.MsgID, Session: by.Session, Submitted: by.Time()}
+		if t.unknownByServer {
+			c.StartedBy = t.unknownAt
+		}
 		if t.unknownCount > 0 {
 			c.Known, c.FromHistory, c.Code, c.ExecutionCount = true, true, t.unknownCode, t.unknownCount
 		}

@@ -95,6 +95,9 @@ type Client struct {
 	sigBad   int // messages refused for their signature
 	lastSig  time.Time
 	attached time.Time
+	// serverBusy: a Jupyter Server's bound on the start of a cell running
+	// when we attached (its kernel model's last_activity; runningcell.go).
+	serverBusy time.Time
 
 	iopubOK       bool      // an IOPub message caused by us arrived
 	kernelSession string    // the kernel process's session id, once seen

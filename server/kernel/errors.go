@@ -65,7 +65,12 @@ func (e *BusyError) Summary() string {
 	b.WriteString(e.Cell.describe())
 	fmt.Fprintf(&b, " has been running for %s", e.For.Round(100*time.Millisecond))
 	if !e.Cell.Known || e.Cell.FromHistory {
-		b.WriteString(" (at least: it was already running when dapscope attached")
+		if !e.Cell.StartedBy.IsZero() {
+			fmt.Fprintf(&b, " (at least: it was already running at %s, the Jupyter Server's last_activity for the kernel",
+				e.Cell.StartedBy.Local().Format("15:04:05"))
+		} else {
+			b.WriteString(" (at least: it was already running when dapscope attached")
+		}
 		if e.Cell.FromHistory {
 			b.WriteString("; its code is the kernel's latest input")
 		}

@@ -8,9 +8,11 @@
 // str: no user code runs); its execution count is In's length less one.
 // In holds the code as IPython transformed it (a magic is its
 // get_ipython() call), without its trailing newline here.
-// Its start stays unknown (counted from the attach, "at least"): no
-// message the kernel answers while busy dates it. Without the history it
-// stays "a cell (its code is unknown)".
+// Its start is bounded: over ZeroMQ by the attach ("at least"; no message
+// the kernel answers while busy dates it: IOPub replays nothing, the
+// history has no times, usage_request gives CPU and memory), through a
+// Jupyter Server by its kernel model's last_activity (serverBusySince).
+// Without the history it stays "a cell (its code is unknown)".
 
 package kernel
 
@@ -103,4 +105,34 @@ func strLiteralLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// maxServerSkew: a Jupyter Server whose Date header is further than this
+// from our clock does not date a running cell.
+const maxServerSkew = 2 * time.Second
+
+// serverBusySince is the bound a Jupyter Server's kernel model puts on
+// the start of the cell running when it was read, or zero. The server
+// moves last_activity at every IOPub message of a busy kernel (the busy
+// status that started the cell, then each output), so a cell that was
+// running then started at or before it: the cell has run for at least
+// now - last_activity. Read before the websocket opens (the server's
+// nudge moves it) and used only when attaching finds the shell busy. It
+// holds unless that cell ended and another began in the milliseconds
+// between this read and the websocket's opening. It trusts the server's
+// clock as ours: one whose Date header is more than maxServerSkew off, or
+// a last_activity after the read, gives nothing.
+func serverBusySince(k *ServerKernel) time.Time {
+	if k == nil || k.ExecutionState != StateBusy || k.LastActivity.IsZero() || k.Read.IsZero() {
+		return time.Time{}
+	}
+	if !k.ServerDate.IsZero() {
+		if skew := k.Read.Sub(k.ServerDate); skew < -maxServerSkew || skew > maxServerSkew {
+			return time.Time{}
+		}
+	}
+	if k.LastActivity.After(k.Read) {
+		return time.Time{}
+	}
+	return k.LastActivity
 }

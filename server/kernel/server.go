@@ -153,6 +153,18 @@ func checkKernelID(id string) error {
 
 // do sends one authenticated request and decodes a JSON answer into out.
 func (s *Server) do(ctx context.Context, method, path string, out any) error {
+	_, err := s.doDated(ctx, method, path, out)
+	return err
+}
+
+// doDated is do, also returning the answer's Date header (zero if none).
+func (s *Server) doDated(ctx context.Context, method, path string, out any) (time.Time, error) {
+	var date time.Time
+	err := s.request(ctx, method, path, out, &date)
+	return date, err
+}
+
+func (s *Server) request(ctx context.Context, method, path string, out any, date *time.Time) error {
 	u := s.base.JoinPath(path)
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
 	if err != nil {
@@ -171,6 +183,9 @@ func (s *Server) do(ctx context.Context, method, path string, out any) error {
 		return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
 	}
 	defer resp.Body.Close()
+	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		*date = d
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
@@ -230,6 +245,10 @@ type ServerKernel struct {
 	LastActivity   time.Time `json:"last_activity"`
 	ExecutionState string    `json:"execution_state"`
 	Connections    int       `json:"connections"`
+	// Read: when this client received the model, and the server's Date
+	// header on it (Kernel only; zero otherwise).
+	Read       time.Time `json:"-"`
+	ServerDate time.Time `json:"-"`
 }
 
 // ServerSession maps a notebook (or console) path to its kernel.
@@ -261,7 +280,9 @@ func (s *Server) Kernel(ctx context.Context, id string) (*ServerKernel, error) {
 		return nil, err
 	}
 	var k ServerKernel
-	return &k, s.do(ctx, http.MethodGet, "api/kernels/"+id, &k)
+	date, err := s.doDated(ctx, http.MethodGet, "api/kernels/"+id, &k)
+	k.Read, k.ServerDate = time.Now(), date
+	return &k, err
 }
 
 // Sessions lists the server's sessions (notebook path → kernel).

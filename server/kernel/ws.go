@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -27,6 +28,9 @@ type wsTransport struct {
 	lost     func(error)
 	ctx      context.Context
 	cancel   context.CancelFunc
+	// busyAt: the start bound of a cell the server's kernel model said was
+	// running, read before the websocket opened (serverBusySince).
+	busyAt time.Time
 
 	mu      sync.Mutex
 	conn    *websocket.Conn
@@ -50,6 +54,7 @@ func (s *Server) Dial(ctx context.Context, kernelID string, opts Options) (*Clie
 		c.cancel()
 		return nil, err
 	}
+	c.serverBusy = w.busyAt
 	return c.start(ctx, w)
 }
 
@@ -79,13 +84,17 @@ func (w *wsTransport) channelsURL() string {
 // connect checks the kernel over REST (a clear 404 or token error), then
 // opens the websocket and starts its reader.
 func (w *wsTransport) connect(ctx context.Context) error {
-	if err := w.kernelExists(ctx); err != nil {
+	k, err := w.kernelExists(ctx)
+	if err != nil {
 		var ce *ConnError
 		if errors.As(err, &ce) {
 			ce.Kernel = w.srv.base.Redacted() + " kernel " + w.kernelID
 		}
 		return err
 	}
+	// Before the websocket opens: the server's nudge (kernel_info on shell
+	// and control) moves last_activity while the kernel is busy.
+	w.busyAt = serverBusySince(k)
 	h := http.Header{}
 	if w.srv.token != "" {
 		h.Set("Authorization", "token "+w.srv.token)
@@ -181,23 +190,24 @@ func (w *wsTransport) ping(ctx context.Context) error {
 		}
 		return &ConnError{Err: ErrDead, Detail: "websocket: " + w.srv.scrub(err.Error())}
 	}
-	return w.kernelExists(ctx)
+	_, err := w.kernelExists(ctx)
+	return err
 }
 
-func (w *wsTransport) kernelExists(ctx context.Context) error {
+func (w *wsTransport) kernelExists(ctx context.Context) (*ServerKernel, error) {
 	k, err := w.srv.Kernel(ctx, w.kernelID)
 	var se *ServerError
 	switch {
 	case errors.As(err, &se) && se.Status == http.StatusNotFound:
-		return &ConnError{Err: ErrGone, Detail: "the server has no such kernel (shut down, or a wrong id)"}
+		return nil, &ConnError{Err: ErrGone, Detail: "the server has no such kernel (shut down, or a wrong id)"}
 	case err != nil && ctx.Err() != nil:
-		return &ConnError{Err: ErrNotAnswering, Detail: "the Jupyter Server does not answer"}
+		return nil, &ConnError{Err: ErrNotAnswering, Detail: "the Jupyter Server does not answer"}
 	case err != nil:
-		return err
+		return nil, err
 	case k.ExecutionState == "dead":
-		return &ConnError{Err: ErrDead, Detail: "the server reports the kernel dead"}
+		return nil, &ConnError{Err: ErrDead, Detail: "the server reports the kernel dead"}
 	}
-	return nil
+	return k, nil
 }
 
 func (w *wsTransport) dropConn() {

@@ -160,7 +160,8 @@ export class KernelTree {
 
   private busyFromListing(n: KernelNode): void {
     if (n.info.state === 'busy') {
-      const started = n.info.cell?.started ? Date.parse(n.info.cell.started) : NaN;
+      const at = n.info.cell?.started ?? n.info.cell?.started_by;
+      const started = at ? Date.parse(at) : NaN;
       n.busy = { cell: n.info.cell ?? n.busy?.cell, since: Number.isNaN(started) ? (n.busy?.since ?? this.now()) : started };
     } else if (n.info.state === 'idle' && n.busy) {
       n.busy = undefined;

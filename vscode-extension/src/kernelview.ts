@@ -15,6 +15,7 @@ import { openInspection } from './commands';
 import { isInspectable } from './expression';
 import { busyText, kernelDescription, kernelLabel, kernelTooltip, variableDescription, variableIcon, variableTooltip } from './kernelformat';
 import { KernelTree, type KernelCalls, type KernelNode, type Node } from './kerneltree';
+import { resolveVariable, VIEWER_COMMAND } from './jupyterviewer';
 import { Coincidences, JupyterLink, mapNotebook, procAncestors, type NotebookFacts } from './notebookkernel';
 import { kernelOwner } from './panel';
 import type { KernelAttachParams, KernelAttachResult, Kernel as KernelInfo, KernelsResult, KernelVariablesResult, SessionEvent } from './protocol';
@@ -84,6 +85,7 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
       vscode.commands.registerCommand('dapscope.kernels.showUser', () => this.setAll(false)),
       vscode.commands.registerCommand('dapscope.kernels.open', (n?: Node) => this.open(n)),
       vscode.commands.registerCommand('dapscope.kernels.inspectExpression', (n?: Node) => this.inspectExpression(n)),
+      vscode.commands.registerCommand(VIEWER_COMMAND, (v?: unknown) => this.openJupyterVariable(v)),
     );
     void vscode.commands.executeCommand('setContext', 'dapscope.kernels.all', false);
     this.visibilityChanged();
@@ -186,6 +188,39 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     });
   }
 
+  /** The Jupyter extension's "Show in Data Viewer" (jupyterviewer.ts): never throws, a failure is a message. */
+  private async openJupyterVariable(arg: unknown): Promise<void> {
+    const out = await resolveVariable(arg, {
+      access: (uri) => this.jupyter.access(vscode.Uri.parse(uri)),
+      notebook: (uri) => {
+        const want = uri ? vscode.Uri.parse(uri).toString() : undefined;
+        const nb = want ? vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === want) : vscode.window.activeNotebookEditor?.notebook;
+        return nb && notebookFacts(nb);
+      },
+      kernels: async () => {
+        this.tree.relist();
+        await this.tree.roots();
+        return this.tree.kernels().map((n) => n.info);
+      },
+      learned: (uri) => this.coincidences.kernelOf(uri),
+      proc: { hostPid: process.pid, ancestors: (pid) => procAncestors(pid) },
+      attach: async (k) => {
+        const n = this.tree.byId(k.id);
+        if (!n) return { failure: 'it is no longer listed' };
+        if (!n.sessionId) await this.tree.load(n);
+        this.changed.fire(n);
+        return n.sessionId ? { sessionId: n.sessionId } : { failure: n.failure?.message };
+      },
+    });
+    if (out.kind === 'message') {
+      this.state.log.info(`jupyter variable viewer: ${out.text}`);
+      void vscode.window.showInformationMessage(out.text);
+      return;
+    }
+    for (const note of out.notes) this.state.log.info(`jupyter variable viewer: ${note}`);
+    openInspection(this.state, { vscodeSessionId: kernelOwner(out.sessionId), sessionId: out.sessionId, sessionName: `kernel ${kernelLabel(out.kernel)}`, expression: out.expression });
+  }
+
   private async inspectExpression(n?: Node): Promise<void> {
     const k = n?.kind === 'kernel' ? n : n?.parent;
     if (!k) return;
@@ -271,17 +306,18 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private async mapNow(): Promise<void> {
     const nb = vscode.window.activeNotebookEditor?.notebook;
     if (!nb || !this.view.visible || !this.jupyter.installed()) return;
-    const jk = await this.jupyter.kernelOf(nb.uri);
+    const a = await this.jupyter.access(nb.uri);
+    const jk = a.state === 'granted' ? a : undefined;
     const facts = notebookFacts(nb);
     const name = facts.fsPath ? facts.fsPath.split(/[\\/]/).pop()! : nb.uri.path;
     let message: string;
     let kernelId: string | undefined;
     if (!jk) {
-      message = `${name}: the Jupyter extension has no kernel for it yet (run a cell).`;
+      message = a.state === 'none' ? `${name}: the Jupyter extension has no kernel for it yet (run a cell).` : `${name}: ${a.state === 'refused' || a.state === 'unavailable' ? a.message : ''}.`;
     } else {
-      this.watchStatus(facts.uri, jk);
+      this.watchStatus(facts.uri, jk.kernel);
       const kernels = this.tree.kernels().map((n) => n.info);
-      const m = mapNotebook(facts, { language: jk.language, status: jk.status }, kernels, { hostPid: process.pid, ancestors: (pid) => procAncestors(pid) }, this.coincidences.kernelOf(facts.uri));
+      const m = mapNotebook(facts, jk.facts, kernels, { hostPid: process.pid, ancestors: (pid) => procAncestors(pid) }, this.coincidences.kernelOf(facts.uri));
       kernelId = m.kernel?.id;
       message = m.kernel ? `${name} runs on kernel ${m.kernel.id} (${m.confidence}).` : `${name}: ${m.reason}.`;
       const line = `jupyter: ${name} → ${kernelId ?? '?'} (${m.confidence}: ${m.reason})`;
@@ -309,10 +345,15 @@ export class KernelView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   private watchStatus(uri: string, jk: JupyterKernel): void {
     if (this.watched?.uri === uri) return;
     this.watched?.sub.dispose();
-    const sub = jk.onDidChangeStatus((s) => {
-      if (s !== 'idle') return;
-      if (this.coincidences.notebookIdle(uri, Date.now())) void this.mapActiveNotebook();
-    });
-    this.watched = { uri, sub };
+    this.watched = undefined;
+    try {
+      const sub = jk.onDidChangeStatus((s) => {
+        if (s !== 'idle') return;
+        if (this.coincidences.notebookIdle(uri, Date.now())) void this.mapActiveNotebook();
+      });
+      this.watched = { uri, sub };
+    } catch (e) {
+      this.state.log.info(`jupyter: cannot follow the notebook kernel's status: ${(e as Error).message}`);
+    }
   }
 }

@@ -264,13 +264,55 @@ export class JupyterLink {
    * getKernel, status and language: never executeCode.
    */
   async kernelOf<U>(uri: U): Promise<JupyterKernel | undefined> {
+    const a = await this.access(uri);
+    return a.state === 'granted' ? a.kernel : undefined;
+  }
+
+  /**
+   * What the API says of a notebook's kernel, access refusals told apart:
+   * the Jupyter extension asks the user before another extension may use
+   * its kernels and throws an error named vscode.jupyter.apiAccessRevoked
+   * when they refused, or revoked it later (Jupyter: Manage Access To
+   * Jupyter Kernels). Recent versions ask only in executeCode, which
+   * dapscope never calls; older ones asked in getKernel. Never throws.
+   */
+  async access<U>(uri: U): Promise<ApiAccess> {
+    if (!this.installed()) return { state: 'unavailable', message: 'the Jupyter extension (ms-toolsai.jupyter) is not installed' };
     const api = await this.api(true);
-    if (!api) return undefined;
+    if (!api) return { state: 'unavailable', message: 'the Jupyter extension has no kernels API (see the dapscope output)' };
     try {
-      return (await api.kernels.getKernel(uri as never)) ?? undefined;
+      const k = (await api.kernels.getKernel(uri as never)) ?? undefined;
+      if (!k) return { state: 'none' };
+      // A revoked kernel wrapper may throw on any read: read what mapping needs now.
+      const facts = { language: String(k.language ?? ''), status: String(k.status ?? 'unknown') };
+      return { state: 'granted', kernel: k, facts };
     } catch (e) {
+      if (isAccessRevoked(e)) {
+        this.log(`jupyter: the Jupyter extension refused dapscope access to its kernels: ${(e as Error).message}`);
+        return { state: 'refused', message: ACCESS_REFUSED };
+      }
       this.log(`jupyter: getKernel failed: ${(e as Error).message}`);
-      return undefined;
+      return { state: 'unavailable', message: `the Jupyter extension's getKernel failed: ${(e as Error).message}` };
     }
   }
 }
+
+/** The error name the Jupyter extension gives a refused or revoked API access (it says it never changes). */
+export const ACCESS_REVOKED_ERROR = 'vscode.jupyter.apiAccessRevoked';
+
+export const ACCESS_REFUSED =
+  "the Jupyter extension refused dapscope access to its kernels (allow it with the command 'Jupyter: Manage Access To Jupyter Kernels')";
+
+/** Whether an error of the Jupyter API is its refused or revoked access. */
+export function isAccessRevoked(e: unknown): boolean {
+  if (!e || typeof e !== 'object') return false;
+  const { name, message } = e as { name?: unknown; message?: unknown };
+  return name === ACCESS_REVOKED_ERROR || (typeof message === 'string' && /access to jupyter kernel has been revoked/i.test(message));
+}
+
+/** The API's answer for a notebook: its kernel, none yet, access refused, or no API at all. */
+export type ApiAccess =
+  | { state: 'granted'; kernel: JupyterKernel; facts: ApiKernelFacts }
+  | { state: 'none' }
+  | { state: 'refused'; message: string }
+  | { state: 'unavailable'; message: string };

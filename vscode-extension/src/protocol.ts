@@ -285,6 +285,8 @@ export interface KernelCell {
   execution_count?: number;
   submitted?: string;
   started?: string;
+  /** It started at or before this time (a Jupyter Server's last_activity, read before attaching while it ran). */
+  started_by?: string;
   ended?: string;
   error?: boolean;
 }

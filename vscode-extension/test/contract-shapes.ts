@@ -115,7 +115,7 @@ const sessionInfo = object<SessionInfo>({
 const bridgedInfo = object<BridgedInfo>({ vscodeSessionId: req(), name: req(), debugType: req(), adapter: req(), status: req(), threadId: opt(), updatedAt: req() });
 
 const kernelCell = object<KernelCell>({
-  msg_id: opt(), session: opt(), known: req(), code: opt(), execution_count: opt(), submitted: opt(), started: opt(), ended: opt(), error: opt(),
+  msg_id: opt(), session: opt(), known: req(), code: opt(), execution_count: opt(), submitted: opt(), started: opt(), started_by: opt(), ended: opt(), error: opt(),
 });
 const kernelShape = object<Kernel>({
   id: req(), connection_file: opt(), server: opt(), notebook: opt(), kernel_name: opt(), language: opt(), implementation: opt(),
