@@ -10,8 +10,10 @@
 # data viewer on its DataFrame), stops every process it started, prints
 # PASS/FAIL; then e2e/scenario-rust.mjs (dapscope's Rust test program, built
 # here with cargo, under lldb-dap: the Vec<f64>'s smart value, hovers, the
-# webview and the data viewer). E2E_ONLY=python|node|kernel|rust runs one
-# scenario.
+# webview and the data viewer); then e2e/scenario-processes.mjs (a
+# multiprocessing fork Pool, testdata/python/mp_tree.py: "Compare across
+# Processes" from a worker's Variables view, a row per worker).
+# E2E_ONLY=python|node|kernel|rust|processes runs one scenario.
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -61,6 +63,7 @@ grep -q 'extension/bin/dapscope' <<<"$LISTING" || fail "the .vsix lacks bin/daps
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 mkdir -m 700 "$T/runtime"
 cp -r "$HERE/workspace/." "$T/ws/"
+cp "$ROOT/testdata/python/mp_tree.py" "$T/ws/mp_tree.py"
 if command -v cargo >/dev/null && { [ -z "${E2E_ONLY:-}" ] || [ "${E2E_ONLY:-}" = rust ]; }; then
   cp -r "$ROOT/testdata/native/rust" "$T/ws/rust"
   (cd "$T/ws/rust" && cargo build -q >"$T/cargo.log" 2>&1) || { cat "$T/cargo.log"; fail "cargo build of the Rust test program failed"; }
@@ -153,5 +156,7 @@ if [ -z "$only" ] || [ "$only" = rust ]; then
     log "no cargo: the Rust scenario is skipped"
   fi
 fi
+# A multiprocessing Pool: Compare across Processes.
+{ [ -z "$only" ] || [ "$only" = processes ]; } && scenario processes scenario-processes.mjs
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
 exit $rc
