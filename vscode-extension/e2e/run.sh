@@ -13,7 +13,9 @@
 # webview and the data viewer); then e2e/scenario-processes.mjs (a
 # multiprocessing fork Pool, testdata/python/mp_tree.py: "Compare across
 # Processes" from a worker's Variables view, a row per worker).
-# E2E_ONLY=python|node|kernel|rust|processes runs one scenario.
+# Then e2e/scenario-ray.mjs when the Python has ray (a local Ray cluster,
+# two tasks paused: "Attach to Paused Ray Tasks", both compared).
+# E2E_ONLY=python|node|kernel|rust|processes|ray runs one scenario.
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -135,7 +137,7 @@ rc=0
 scenario() { # name file: runs one scenario against this window, adds its failure to rc
   local s0=$SECONDS r
   log "running the $1 scenario"
-  E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
+  E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" E2E_HOME="$T/home" \
     E2E_KERNEL_FILE="$KERNEL_FILE" CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
     node "$HERE/$2"
   r=$?
@@ -158,5 +160,13 @@ if [ -z "$only" ] || [ "$only" = rust ]; then
 fi
 # A multiprocessing Pool: Compare across Processes.
 { [ -z "$only" ] || [ "$only" = processes ]; } && scenario processes scenario-processes.mjs
+# A local Ray cluster (skipped, saying so, when the Python has no ray).
+if [ -z "$only" ] || [ "$only" = ray ]; then
+  if "$PY" -c 'import ray' 2>/dev/null; then
+    scenario Ray scenario-ray.mjs
+  else
+    log "no ray in $PY: the Ray scenario is skipped"
+  fi
+fi
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
 exit $rc

@@ -110,7 +110,7 @@ export function processesParams(tree: TreeSession[], asking: string, expression:
 /** A row's process as the user knows it: the session's name, its pid. */
 export function processLabel(r: ProcessRow, names: ReadonlyMap<string, string>): string {
   const name = (r.vscode_session_id && names.get(r.vscode_session_id)) || r.name || (r.session_id ? `session ${r.session_id.slice(0, 8)}` : r.vscode_session_id ?? '?');
-  return r.pid ? `${name} (pid ${r.pid})` : name;
+  return r.pid && !name.includes(`pid ${r.pid}`) ? `${name} (pid ${r.pid})` : name; // a Ray task's session names its pid
 }
 
 /** The answer cell: the summary, or the reason there is none. */

@@ -18,7 +18,9 @@ import { escapeHtml } from './webview/render';
 const CONTEXT_KEY = 'dapscope.hasChildProcesses';
 
 export function registerProcesses(state: ExtensionState): vscode.Disposable[] {
-  const syncKey = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, anyTree(state.liveSessions.values()));
+  // The session that starts or ends is counted here: the state's own
+  // listener (extension.ts) may not have run yet.
+  const setKey = (live: vscode.DebugSession[]) => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, anyTree(live));
   return [
     vscode.commands.registerCommand('dapscope.compareProcesses', (arg?: { sessionId?: string; variable?: { name?: string; evaluateName?: string } }) => {
       const session = (arg?.sessionId ? state.liveSessions.get(arg.sessionId) : undefined) ?? vscode.debug.activeDebugSession;
@@ -32,8 +34,8 @@ export function registerProcesses(state: ExtensionState): vscode.Disposable[] {
       }
       ProcessesPanel.show(state, session, expr, focusedFrame(session));
     }),
-    vscode.debug.onDidStartDebugSession(syncKey),
-    vscode.debug.onDidTerminateDebugSession(syncKey),
+    vscode.debug.onDidStartDebugSession((s) => setKey([...state.liveSessions.values(), s])),
+    vscode.debug.onDidTerminateDebugSession((s) => setKey([...state.liveSessions.values()].filter((x) => x.id !== s.id))),
   ];
 }
 

@@ -73,6 +73,8 @@ const TABLE: ProcessTable = {
 test('labels and answers: the editor session name, the pid, the reason when there is no summary', () => {
   assert.equal(processLabel(TABLE.rows[1], names), 'Subprocess 101 (pid 101)');
   assert.equal(processLabel(TABLE.rows[3], names), 'session sess-w3 (pid 103)');
+  // a session whose name has its pid already (Attach to Paused Ray Tasks names them so)
+  assert.equal(processLabel({ session_id: 's', vscode_session_id: 'vs-r', pid: 77, status: 'paused' }, new Map([['vs-r', 'Ray: shard (pid 77)']])), 'Ray: shard (pid 77)');
   assert.equal(processLabel({ session_id: '', vscode_session_id: 'vs-x', name: 'Python: bridged', status: 'paused' }, names), 'Python: bridged');
   assert.equal(processLabel({ session_id: '', vscode_session_id: 'vs-x', status: 'unknown' }, names), 'vs-x');
   assert.equal(answerText(TABLE.rows[0]), 'not paused (running)');
