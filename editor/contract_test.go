@@ -243,6 +243,7 @@ func TestContract(t *testing.T) {
 	call("textDocument/hover", hoverDF, nil)
 
 	contractKernel(t, rec)
+	contractRay(t, call) // ray_test.go
 
 	// A dapscope session: startProxy, then VS Code's DAP through the proxy.
 	var proxy editor.StartProxyResult

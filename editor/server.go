@@ -5,7 +5,8 @@
 // dapscope/startProxy and dapscope/mcpEndpoint, the live Jupyter kernels'
 // dapscope/kernels, dapscope/kernelAttach and dapscope/kernelVariables
 // (kernels.go), dapscope/inspectProcesses (one question to every process
-// of a tree, processes.go), session notifications to
+// of a tree, processes.go), dapscope/rayList (a Ray cluster's paused
+// tasks, ray.go), session notifications to
 // the extension, and the transport of the bridge (server/bridge: the
 // editor's own debug sessions): the tracker's dapscope/bridgeEvent in, the
 // bridge's dapscope/dapRequest out (bridged.go).
@@ -109,6 +110,7 @@ func (s *Server) routes() {
 	r.calls["dapscope/kernelAttach"] = s.kernelAttach
 	r.calls["dapscope/kernelVariables"] = s.kernelVariables
 	r.calls["dapscope/inspectProcesses"] = s.inspectProcesses // processes.go
+	r.calls["dapscope/rayList"] = s.rayList                   // ray.go
 	r.notes["initialized"] = func(context.Context, json.RawMessage) {}
 	r.notes["exit"] = func(context.Context, json.RawMessage) { s.exit() }
 	r.notes["textDocument/didOpen"] = s.docs.didOpen
@@ -237,7 +239,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			HoverProvider:    true,
 			Experimental: map[string]any{"dapscope": map[string]any{
 				"inspect": true, "page": true, "sessions": true, "startProxy": true, "mcpEndpoint": s.opts.MCPEndpoint != nil,
-				"bridge": true, "kernels": true, "inspectProcesses": true, "notifications": []string{"dapscope/sessionEvent"},
+				"bridge": true, "kernels": true, "inspectProcesses": true, "rayList": true, "notifications": []string{"dapscope/sessionEvent"},
 			}},
 		},
 		"serverInfo": protocol.ServerInfo{Name: "dapscope", Version: s.opts.Version},

@@ -14,8 +14,13 @@
 # program in a `"type": "lldb-dap"` session of the editor's own, from
 # e2e/lldb-dap-ext, a test-only stand-in for LLVM's extension that starts
 # Debian's lldb-dap-19, joined through the bridge: the hover, the webview,
-# the data viewer and an MCP agent). E2E_ONLY=python|node|kernel|rust|lldb-dap
-# runs one scenario (or several, comma-separated).
+# the data viewer and an MCP agent); then e2e/scenario-processes.mjs (a
+# multiprocessing fork Pool, testdata/python/mp_tree.py: "Compare across
+# Processes" from a worker's Variables view, a row per worker).
+# Then e2e/scenario-ray.mjs when the Python has ray (a local Ray cluster,
+# two tasks paused: "Attach to Paused Ray Tasks", both compared).
+# E2E_ONLY=python|node|kernel|rust|lldb-dap|processes|ray runs one scenario
+# (or several, comma-separated).
 # Screenshots and logs: artifacts/e2e/.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -79,6 +84,7 @@ fi
 mkdir -p "$T/home" "$T/ud/User" "$T/ext" "$T/ws"
 mkdir -m 700 "$T/runtime"
 cp -r "$HERE/workspace/." "$T/ws/"
+cp "$ROOT/testdata/python/mp_tree.py" "$T/ws/mp_tree.py"
 if command -v cargo >/dev/null && { want rust || want lldb-dap; }; then
   cp -r "$ROOT/testdata/native/rust" "$T/ws/rust"
   (cd "$T/ws/rust" && cargo build -q >"$T/cargo.log" 2>&1) || { cat "$T/cargo.log"; fail "cargo build of the Rust test program failed"; }
@@ -167,7 +173,7 @@ rc=0
 scenario() { # name file: runs one scenario against this window, adds its failure to rc
   local s0=$SECONDS r
   log "running the $1 scenario"
-  E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" \
+  E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" E2E_HOME="$T/home" \
     E2E_KERNEL_FILE="$KERNEL_FILE" CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
     node "$HERE/$2"
   r=$?
@@ -193,6 +199,16 @@ if want lldb-dap; then
     scenario lldb-dap scenario-lldb-dap.mjs
   else
     log "no cargo or no lldb-dap: the lldb-dap scenario is skipped"
+  fi
+fi
+# A multiprocessing Pool: Compare across Processes.
+want processes && scenario processes scenario-processes.mjs
+# A local Ray cluster (skipped, saying so, when the Python has no ray).
+if want ray; then
+  if "$PY" -c 'import ray' 2>/dev/null; then
+    scenario Ray scenario-ray.mjs
+  else
+    log "no ray in $PY: the Ray scenario is skipped"
   fi
 fi
 if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi

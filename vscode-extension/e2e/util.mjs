@@ -376,3 +376,39 @@ export async function wordBox(editor, marker, word) {
     return null;
   }, word);
 }
+
+// ---- Variables view and the "Compare across Processes" panel (scenario-processes.mjs)
+
+/** The Variables view's row of the variable `name`. */
+export function variableRow(page, name) {
+  return page.locator('.debug-pane .monaco-list-row', { hasText: new RegExp(`^\\s*${name}\\b`) }).first();
+}
+
+/** Waits for row in the Variables view, expanding Locals when VS Code left it collapsed. */
+export async function showVariable(page, h, row, what) {
+  await h.until(`${what} in the Variables view`, async () => {
+    if (await row.isVisible()) return true;
+    const locals = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*Locals\s*$/ }).first();
+    if ((await locals.getAttribute('aria-expanded')) === 'false') await locals.click();
+    return false;
+  }, 60_000, 1_000);
+}
+
+/** Runs the Variables view's context-menu item `item` on row until done() says it took effect. */
+export async function variablesMenu(page, h, row, item, done) {
+  await h.until(`${item} in the Variables context menu`, async () => {
+    await page.keyboard.press('Escape');
+    await row.click({ button: 'right' });
+    const action = page.locator('.monaco-menu .action-item', { hasText: item }).first();
+    await action.waitFor({ state: 'visible', timeout: 5_000 });
+    await page.waitForTimeout(400); // menus ignore a click that comes too soon after opening
+    await action.hover();
+    await action.click();
+    return done();
+  }, 90_000, 1_000);
+}
+
+/** The "Compare across Processes" table's rows as the panel shows them: [process, status, where, summary, problems]. */
+export async function processRows(webview) {
+  return webview.locator('table.processes tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(0, 5).map((td) => (td.textContent ?? '').trim())));
+}

@@ -1,6 +1,7 @@
 // Extension entry point: wires the pieces together on activation — the
 // state (state.ts: output channel, sidecar, bridge, sessions), the
-// "Compare across processes" command and panel (processpanel.ts), the
+// "Compare across processes" command and panel (processpanel.ts),
+// "Attach to Paused Ray Tasks" (raycommand.ts), the
 // `dapscope` debug type and its proxy factory (debug.ts), the tracker on
 // every session (tracker.ts), the commands (commands.ts), the MCP server
 // definition provider (mcp.ts), the Kernel variables view (kernelview.ts) —
@@ -14,6 +15,7 @@ import { ConfigurationProvider, DescriptorFactory } from './debug';
 import { KernelView } from './kernelview';
 import { registerMcp } from './mcp';
 import { registerProcesses } from './processpanel';
+import { registerRay } from './raycommand';
 import { ExtensionState } from './state';
 import { TrackerFactory } from './tracker';
 
@@ -33,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.debug.registerDebugAdapterTrackerFactory('*', new TrackerFactory(state)),
     ...registerCommands(state),
     ...registerProcesses(state),
+    ...registerRay(state),
     vscode.debug.onDidStartDebugSession((s) => state.sessionStarted(s)),
     vscode.debug.onDidTerminateDebugSession((s) => state.sessionEnded(s)),
     state.sessionEvents,

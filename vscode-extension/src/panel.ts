@@ -36,6 +36,20 @@ export function columnExpression(expression: string, column: string): string {
   return `${expression}[${JSON.stringify(column)}]`;
 }
 
+/** A webview panel beside the editor, scripts on, reading only the extension's folders in roots. */
+export function createPanel(extUri: vscode.Uri, viewType: string, title: string, o: { retain: boolean; roots: string[] }): vscode.WebviewPanel {
+  return vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+    enableScripts: true,
+    retainContextWhenHidden: o.retain,
+    localResourceRoots: o.roots.map((r) => vscode.Uri.joinPath(extUri, r)),
+  });
+}
+
+/** A file of the extension's media folder as the webview may load it. */
+export function mediaUri(w: vscode.Webview, extUri: vscode.Uri, file: string): string {
+  return w.asWebviewUri(vscode.Uri.joinPath(extUri, 'media', file)).toString();
+}
+
 export class InspectPanel {
   private static panels = new Map<string, InspectPanel>();
   /** Hidden columns by (VS Code session, expression), for the session's life. */
@@ -53,11 +67,7 @@ export class InspectPanel {
       void existing.refresh();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel('dapscope.inspect', `dapscope: ${target.expression}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(extUri, 'media'), vscode.Uri.joinPath(extUri, 'dist')],
-    });
+    const panel = createPanel(extUri, 'dapscope.inspect', `dapscope: ${target.expression}`, { retain: true, roots: ['media', 'dist'] });
     const p = new InspectPanel(panel, extUri, target, inspector, log, pager);
     InspectPanel.panels.set(key, p);
     panel.onDidDispose(() => InspectPanel.panels.delete(key));
@@ -90,7 +100,7 @@ export class InspectPanel {
       cspSource: w.cspSource,
       nonce: makeNonce(),
       scriptUri: w.asWebviewUri(vscode.Uri.joinPath(extUri, 'dist', 'webview.js')).toString(),
-      styleUri: w.asWebviewUri(vscode.Uri.joinPath(extUri, 'media', 'webview.css')).toString(),
+      styleUri: mediaUri(w, extUri, 'webview.css'),
       title: `dapscope: ${target.expression}`,
     });
     w.onDidReceiveMessage((m: { type?: string; id?: number; params?: Partial<PageParams>; column?: string; text?: string; what?: string; hidden?: string[] }) => {

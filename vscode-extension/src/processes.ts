@@ -3,9 +3,11 @@
 // tree a variable's session belongs to (VS Code's parentSession links: a
 // multiprocessing run's workers are child sessions of the launch), and the
 // table's HTML, a row per process with its summary and problems, or the
-// reason it has none (not paused, no such name, ended).
+// reason it has none (not paused, no such name, ended), and the panel's page
+// (its Refresh and Open buttons post {type: 'refresh'} and {type: 'open', row}).
 
 import type { InspectOptions } from './protocol';
+import { pageHtml } from './webview/html';
 import { escapeHtml } from './webview/render';
 
 /**
@@ -108,7 +110,7 @@ export function processesParams(tree: TreeSession[], asking: string, expression:
 /** A row's process as the user knows it: the session's name, its pid. */
 export function processLabel(r: ProcessRow, names: ReadonlyMap<string, string>): string {
   const name = (r.vscode_session_id && names.get(r.vscode_session_id)) || r.name || (r.session_id ? `session ${r.session_id.slice(0, 8)}` : r.vscode_session_id ?? '?');
-  return r.pid ? `${name} (pid ${r.pid})` : name;
+  return r.pid && !name.includes(`pid ${r.pid}`) ? `${name} (pid ${r.pid})` : name; // a Ray task's session names its pid
 }
 
 /** The answer cell: the summary, or the reason there is none. */
@@ -143,4 +145,22 @@ export function processesHtml(t: ProcessTable, names: ReadonlyMap<string, string
   return `${head}
 <table class="processes"><thead><tr><th>process</th><th>status</th><th>where</th><th>summary</th><th>problems</th><th></th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** The page's script: Refresh asks again, a row's Open opens that process's value in the data viewer. */
+export const PROCESSES_SCRIPT = `const vscode = acquireVsCodeApi();
+document.getElementById('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+for (const b of document.querySelectorAll('button.open')) b.addEventListener('click', () => vscode.postMessage({ type: 'open', row: Number(b.dataset.row) }));`;
+
+/** The panel's whole page around a body (processesHtml's table, or an error) and a footer line. */
+export function processesPage(o: { cspSource: string; nonce: string; styleUri: string; expression: string; body: string; footer: string }): string {
+  return pageHtml({
+    cspSource: o.cspSource,
+    nonce: o.nonce,
+    styleUri: o.styleUri,
+    title: `${o.expression} across processes`,
+    bodyClass: 'processes-view',
+    body: `<button id="refresh">Refresh</button>\n${o.body}\n<p class="meta">${escapeHtml(o.footer)}</p>`,
+    script: { inline: PROCESSES_SCRIPT },
+  });
 }

@@ -8,17 +8,19 @@
 
 import * as vscode from 'vscode';
 import { focusedFrame, openInspection } from './commands';
-import { kernelOwner } from './panel';
-import { anyTree, hasChildProcesses, processesHtml, processesParams, treeOf, type ProcessTable } from './processes';
+import { createPanel, kernelOwner, mediaUri } from './panel';
+import { anyTree, hasChildProcesses, processesHtml, processesPage, processesParams, treeOf, type ProcessTable } from './processes';
 import type { ExtensionState } from './state';
-import { contentSecurityPolicy, makeNonce } from './webview/html';
+import { makeNonce } from './webview/html';
 import { escapeHtml } from './webview/render';
 
 /** The context key of the Variables view's menu item. */
 const CONTEXT_KEY = 'dapscope.hasChildProcesses';
 
 export function registerProcesses(state: ExtensionState): vscode.Disposable[] {
-  const syncKey = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, anyTree(state.liveSessions.values()));
+  // The session that starts or ends is counted here: the state's own
+  // listener (extension.ts) may not have run yet.
+  const setKey = (live: vscode.DebugSession[]) => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, anyTree(live));
   return [
     vscode.commands.registerCommand('dapscope.compareProcesses', (arg?: { sessionId?: string; variable?: { name?: string; evaluateName?: string } }) => {
       const session = (arg?.sessionId ? state.liveSessions.get(arg.sessionId) : undefined) ?? vscode.debug.activeDebugSession;
@@ -32,8 +34,8 @@ export function registerProcesses(state: ExtensionState): vscode.Disposable[] {
       }
       ProcessesPanel.show(state, session, expr, focusedFrame(session));
     }),
-    vscode.debug.onDidStartDebugSession(syncKey),
-    vscode.debug.onDidTerminateDebugSession(syncKey),
+    vscode.debug.onDidStartDebugSession((s) => setKey([...state.liveSessions.values(), s])),
+    vscode.debug.onDidTerminateDebugSession((s) => setKey([...state.liveSessions.values()].filter((x) => x.id !== s.id))),
   ];
 }
 
@@ -54,10 +56,7 @@ export class ProcessesPanel {
       void existing.refresh();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('dapscope.processes', `dapscope: ${expression} across processes`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(state.context.extensionUri, 'media')],
-    });
+    const panel = createPanel(state.context.extensionUri, 'dapscope.processes', `dapscope: ${expression} across processes`, { retain: false, roots: ['media'] });
     const p = new ProcessesPanel(state, panel, session, expression, frameId);
     ProcessesPanel.panels.set(key, p);
     panel.onDidDispose(() => ProcessesPanel.panels.delete(key));
@@ -147,20 +146,6 @@ export class ProcessesPanel {
 
   private render(body: string, footer: string): void {
     const w = this.panel.webview;
-    const nonce = makeNonce();
-    const style = w.asWebviewUri(vscode.Uri.joinPath(this.state.context.extensionUri, 'media', 'webview.css')).toString();
-    w.html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(w.cspSource, nonce))}">
-<link rel="stylesheet" href="${escapeHtml(style)}">
-<title>${escapeHtml(this.expression)} across processes</title></head>
-<body class="processes-view"><button id="refresh">Refresh</button>
-${body}
-<p class="meta">${escapeHtml(footer)}</p>
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
-document.getElementById('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
-for (const b of document.querySelectorAll('button.open')) b.addEventListener('click', () => vscode.postMessage({ type: 'open', row: Number(b.dataset.row) }));
-</script></body></html>`;
+    w.html = processesPage({ cspSource: w.cspSource, nonce: makeNonce(), styleUri: mediaUri(w, this.state.context.extensionUri, 'webview.css'), expression: this.expression, body, footer });
   }
 }

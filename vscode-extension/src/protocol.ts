@@ -17,6 +17,7 @@ import type {
 } from 'vscode-languageclient/node';
 import type { AdapterKind } from './adapter';
 import type { ProcessesParams, ProcessTable } from './processes';
+import type { RayListParams, RayListResult } from './ray';
 import type { InspectError, InspectResult } from './types';
 
 /** dapscope/inspect options (inspect.Options). */
@@ -411,6 +412,7 @@ export interface Methods {
   'dapscope/kernelAttach': Method<'extension', 'request', KernelAttachParams, KernelAttachResult>;
   'dapscope/kernelVariables': Method<'extension', 'request', KernelVariablesParams, KernelVariablesResult>;
   'dapscope/inspectProcesses': Method<'extension', 'request', ProcessesParams, ProcessTable>;
+  'dapscope/rayList': Method<'extension', 'request', RayListParams, RayListResult>;
   'dapscope/bridgeEvent': Method<'extension', 'notification', BridgeEvent>;
   'dapscope/dapRequest': Method<'sidecar', 'request', DapRequestParams, unknown>;
   'dapscope/sessionEvent': Method<'sidecar', 'notification', SessionEvent>;
@@ -439,6 +441,7 @@ export const METHODS: { [M in MethodName]: Pick<Methods[M], 'from' | 'kind'> } =
   'dapscope/kernelAttach': { from: 'extension', kind: 'request' },
   'dapscope/kernelVariables': { from: 'extension', kind: 'request' },
   'dapscope/inspectProcesses': { from: 'extension', kind: 'request' },
+  'dapscope/rayList': { from: 'extension', kind: 'request' },
   'dapscope/bridgeEvent': { from: 'extension', kind: 'notification' },
   'dapscope/dapRequest': { from: 'sidecar', kind: 'request' },
   'dapscope/sessionEvent': { from: 'sidecar', kind: 'notification' },

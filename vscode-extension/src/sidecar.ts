@@ -11,6 +11,7 @@ import { resolveSidecar, type Host } from './binary';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { BridgeEvent, DapRequestParams, InspectParams, McpEndpoint, PageParams, PageResult, SessionEvent, StartProxyResult } from './protocol';
 import type { ProcessesParams, ProcessTable } from './processes';
+import type { RayListParams, RayListResult } from './ray';
 import type { InspectResult } from './types';
 
 /** The host as resolveSidecar sees it: this machine's files and PATH. */
@@ -167,6 +168,11 @@ export class Sidecar {
   async inspectProcesses(params: ProcessesParams): Promise<ProcessTable> {
     const c = await this.start();
     return c.sendRequest<ProcessTable>('dapscope/inspectProcesses', params);
+  }
+
+  async rayList(params: RayListParams): Promise<RayListResult> {
+    const c = await this.start();
+    return c.sendRequest<RayListResult>('dapscope/rayList', params);
   }
 
   async page(params: PageParams): Promise<PageResult> {

@@ -36,6 +36,7 @@ import type {
   StopLocation,
 } from '../src/protocol';
 import type { ProcessesParams, ProcessRow, ProcessTable } from '../src/processes';
+import type { RayListParams, RayListResult, RayTask } from '../src/ray';
 import type { Attribute, Column, Dim, Histogram, IndexInfo, InspectError, InspectResult, Item, Model, Preview, Row, Statistics, Structure, XVariable } from '../src/types';
 import { array, lazy, leaf, nullable, object, opt, record, req, type Shape } from './shape';
 
@@ -128,6 +129,10 @@ const rowWindow = object<RowWindow>({ offset: req(), limit: req() });
 const position = leaf; // LSP's own types: checked by the compiler
 const hover = object<Hover>({ contents: req(), range: opt() });
 
+const rayTask = object<RayTask>({
+  worker_id: req(), pid: req(), host: req(), port: req(), paused_threads: req(), node_id: opt(), task_id: opt(), name: opt(), function: opt(), job_id: opt(), actor_id: opt(), note: opt(),
+});
+
 /** Shapes of the params and result of the methods whose types are dapscope's. */
 export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape }>> = {
   'textDocument/hover': {
@@ -185,6 +190,10 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
     result: object<KernelVariablesResult>({
       items: req(array(object<KernelVariable>({ name: req(), type: req(), kind: req(), shape: opt(), dtype: opt(), memory: opt(), summary: req(), fp: opt(), error: opt() }))),
     }),
+  },
+  'dapscope/rayList': {
+    params: object<RayListParams>({ address: opt(), tokenFile: opt() }),
+    result: object<RayListResult>({ dashboard: req(), tasks: req(array(rayTask)), debugging: opt(array(rayTask)) }),
   },
   'dapscope/inspectProcesses': {
     params: object<ProcessesParams>({

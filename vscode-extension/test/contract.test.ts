@@ -18,6 +18,7 @@ import dapRequest from '../../editor/testdata/contract/dapscope_dapRequest.json'
 import inspect from '../../editor/testdata/contract/dapscope_inspect.json';
 import inspectProcesses from '../../editor/testdata/contract/dapscope_inspectProcesses.json';
 import page from '../../editor/testdata/contract/dapscope_page.json';
+import rayList from '../../editor/testdata/contract/dapscope_rayList.json';
 import mcpEndpoint from '../../editor/testdata/contract/dapscope_mcpEndpoint.json';
 import kernelAttach from '../../editor/testdata/contract/dapscope_kernelAttach.json';
 import kernelVariables from '../../editor/testdata/contract/dapscope_kernelVariables.json';
@@ -80,6 +81,7 @@ const FIXTURES: { [M in MethodName]: Fixture<M> } = {
   'dapscope/kernelAttach': kernelAttach,
   'dapscope/kernelVariables': kernelVariables,
   'dapscope/inspectProcesses': inspectProcesses,
+  'dapscope/rayList': rayList,
   'dapscope/bridgeEvent': bridgeEvent,
   'dapscope/dapRequest': dapRequest,
   'dapscope/sessionEvent': sessionEvent,

@@ -1,6 +1,8 @@
-// The webview's HTML shell: a strict Content-Security-Policy (no inline
-// script or style; the one script carries a per-render nonce), the stylesheet
-// and script from the extension's media, and an empty root the script fills.
+// The webviews' HTML: one page (pageHtml) for the inspection view and the
+// "Compare across processes" table: a strict Content-Security-Policy (no
+// inline style; the one script carries a per-render nonce), the stylesheet
+// from the extension's media; the inspection view's shell (webviewHtml) is
+// that page with an empty root its script fills.
 
 import { escapeHtml } from './render';
 
@@ -29,7 +31,20 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function webviewHtml(o: ShellOptions): string {
+/** A webview page: the CSP, the stylesheet, a body, and one script (a file, or inline text), both under the nonce. */
+export interface PageOptions {
+  cspSource: string;
+  nonce: string;
+  styleUri: string;
+  title: string;
+  body: string;
+  bodyClass?: string;
+  script: { src: string } | { inline: string };
+}
+
+/** The page every dapscope webview is: strict CSP, the extension's stylesheet, one nonce'd script. */
+export function pageHtml(o: PageOptions): string {
+  const script = 'src' in o.script ? `<script nonce="${escapeHtml(o.nonce)}" src="${escapeHtml(o.script.src)}"></script>` : `<script nonce="${escapeHtml(o.nonce)}">\n${o.script.inline}\n</script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -39,13 +54,22 @@ export function webviewHtml(o: ShellOptions): string {
 <link rel="stylesheet" href="${escapeHtml(o.styleUri)}">
 <title>${escapeHtml(o.title)}</title>
 </head>
-<body>
-<div class="toolbar" role="toolbar" aria-label="dapscope">
+<body${o.bodyClass ? ` class="${escapeHtml(o.bodyClass)}"` : ''}>
+${o.body}
+${script}
+</body>
+</html>`;
+}
+
+/** The inspection webview's shell: a toolbar and an empty root its script (dist/webview.js) fills. */
+export function webviewHtml(o: ShellOptions): string {
+  return pageHtml({
+    ...o,
+    script: { src: o.scriptUri },
+    body: `<div class="toolbar" role="toolbar" aria-label="dapscope">
 <button id="refresh" type="button" title="Inspect again (R)">Refresh</button>
 <span id="status" class="status" aria-live="polite"></span>
 </div>
-<main id="root" aria-live="polite"><p class="loading">Inspecting…</p></main>
-<script nonce="${escapeHtml(o.nonce)}" src="${escapeHtml(o.scriptUri)}"></script>
-</body>
-</html>`;
+<main id="root" aria-live="polite"><p class="loading">Inspecting…</p></main>`,
+  });
 }

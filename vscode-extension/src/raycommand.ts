@@ -1,0 +1,49 @@
+// "dapscope: Attach to Paused Ray Tasks": lists the tasks of a Ray cluster
+// paused in Ray's debugger (dapscope/rayList; the cluster's dashboard from
+// the command's argument, the dapscope.ray.address setting, else Ray's
+// default), a QuickPick of them, and each picked task attached as a
+// `dapscope` debug session (debugpy at the task's listen address, through
+// the sidecar's proxy and its host rules). The model is ray.ts.
+
+import * as vscode from 'vscode';
+import { attachPausedTasks, type RayListParams } from './ray';
+import type { ExtensionState } from './state';
+
+export function registerRay(state: ExtensionState): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('dapscope.attachRayTasks', async (arg?: RayListParams) => {
+      const cfg = vscode.workspace.getConfiguration('dapscope.ray');
+      const params: RayListParams = {
+        address: arg?.address ?? (cfg.get<string>('address') || undefined),
+        tokenFile: arg?.tokenFile ?? (cfg.get<string>('tokenFile') || undefined),
+      };
+      const out = await attachPausedTasks<vscode.DebugSession>(
+        {
+          list: async (p) => {
+            await state.sidecar.start();
+            return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'dapscope: listing paused Ray tasks' }, () => state.sidecar.rayList(p));
+          },
+          pick: async (items, placeholder) => vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true }),
+          attach: async (configuration, parent) => {
+            let started: vscode.DebugSession | undefined;
+            const sub = vscode.debug.onDidStartDebugSession((s) => {
+              if (s.configuration.rayWorker === configuration.rayWorker) started = s;
+            });
+            try {
+              const folder = vscode.workspace.workspaceFolders?.[0];
+              const ok = await vscode.debug.startDebugging(folder, configuration as vscode.DebugConfiguration, parent ? { parentSession: parent, lifecycleManagedByParent: false, compact: false } : undefined);
+              return ok ? started : undefined;
+            } finally {
+              sub.dispose();
+            }
+          },
+          info: (m) => void vscode.window.showInformationMessage(m),
+          error: (m) => void vscode.window.showErrorMessage(m),
+        },
+        params,
+      );
+      state.log.info(`attached ${out.attached.length} paused Ray task(s)${out.skipped.length ? `; not attached: ${out.skipped.join('; ')}` : ''}`);
+      return out.attached.length;
+    }),
+  ];
+}
