@@ -73,7 +73,6 @@ try {
   }
 } catch (e) { util = null; }
 const T = util && util.types;
-
 function ProbeError(code, message, hint, available) {
   this.code = code; this.message = message; this.hint = hint; this.available = available;
 }
@@ -83,6 +82,7 @@ function Budget(seconds) {
   this.timedOut = [];
 }
 Budget.prototype.ok = function (what) {
+  heapCheck();
   if (now() < this.deadline) return true;
   if (this.timedOut.indexOf(what) < 0) this.timedOut.push(what);
   return false;
