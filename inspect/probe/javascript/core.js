@@ -245,7 +245,8 @@ function isClass(f) {
 
 function dateText(d) {
   const t = apply(dateGetTime, d, []);
-  return t === t ? apply(dateISO, d, []) : 'Invalid Date';
+  if (t !== t) return 'Invalid Date';
+  return t >= ISO_MIN && t <= ISO_MAX ? isoText(t) : apply(dateISO, d, []); // dates.js
 }
 
 function bigText(b) { return apply(bigToString, b, []); }
