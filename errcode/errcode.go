@@ -58,6 +58,10 @@ const (
 	// InspectionTimeout: an inspection did not finish in time; the session
 	// stays usable (no cancel is ever sent to the adapter).
 	InspectionTimeout Code = "INSPECTION_TIMEOUT"
+	// InspectionMemory: an inspection was stopped because it took more of
+	// the debuggee's heap than its share (the JavaScript probe's heap
+	// watch); nothing of the program's changed, the session stays usable.
+	InspectionMemory Code = "INSPECTION_MEMORY"
 	// LimitExceeded: a bound was hit (sessions, snapshots, a frame's size).
 	LimitExceeded Code = "LIMIT_EXCEEDED"
 	// Cancelled: the caller went away or cancelled.
@@ -108,6 +112,7 @@ var table = map[Code]entry{
 	LaunchFailed:      {dapBadArguments, "check that program/module exists relative to the workspace; see debug_output of the session if one was created"},
 	Timeout:           {dapTimeout, "the adapter did not answer in time: retry with a larger timeout, or debug_pause first"},
 	InspectionTimeout: {dapTimeout, ""},
+	InspectionMemory:  {dapTooLarge, "the session stays usable: inspect a part of the value (a path below it, fewer columns, no sort), or give the program a bigger heap (node --max-old-space-size)"},
 	LimitExceeded:     {dapTooLarge, "free resources (debug_snapshot action=delete, debug_terminate) and retry"},
 	Cancelled:         {dapBadArguments, "the request was cancelled"},
 	IndexError:        {dapInternal, ""},

@@ -3,7 +3,9 @@
 // 24 through dapscope's Node adapter), each beside one trivial evaluate in
 // the same run: sorted by one numeric column (first page: the caches
 // dropped before each fetch; later pages: the cached order), unsorted, and
-// filtered.
+// filtered. Later pages report x_page_size: their time over that of an
+// evaluate answering a string of the page's size (floor_page_size, the
+// same run).
 //
 //	go test -run '^$' -bench BrowseNode1M -benchtime 20x ./inspect
 
@@ -40,6 +42,7 @@ func BenchmarkBrowseNode1M(b *testing.B) {
 	cold := &freshStops{Session: s}
 	const q = `qty > 10 && flag`
 	var step int64
+	pageSizeNs := 0.0 // floor_page_size's time per op, for the later pages' ratio
 	later := func() *inspect.RowWindow { step++; return window(10_000+(step*790_013)%(rows/2), 100) }
 	for _, c := range []struct {
 		name string
@@ -75,6 +78,7 @@ func BenchmarkBrowseNode1M(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(size), "bytes")
+				pageSizeNs = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			})
 		}
 		b.Run(c.name, func(b *testing.B) {
@@ -84,6 +88,9 @@ func BenchmarkBrowseNode1M(b *testing.B) {
 				probe += get(b, c.t, c.sel()).ProbeMs
 			}
 			b.ReportMetric(probe/float64(b.N), "probe_ms/op")
+			if pageSizeNs > 0 && c.t == s { // #32's floor: ≤ 1.5× a string of the page's size
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/pageSizeNs, "x_page_size")
+			}
 		})
 	}
 }

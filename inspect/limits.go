@@ -60,6 +60,13 @@ type Limits struct {
 	// row hashes while the time budget allows, else "not computed".
 	DupRows    int `json:"dup_rows"`
 	DupColumns int `json:"dup_columns"`
+	// JavaScript: the heap watch (issue #37). One probe call may grow
+	// V8's used heap by HeapSharePct per cent of the headroom it has when
+	// it starts (the heap's limit less what is used), and by HeapBytes at
+	// most; past that it stops with INSPECTION_MEMORY before the program
+	// could die of an out-of-memory abort (docs/inspect.md, "Heap watch").
+	HeapBytes    int `json:"heap_bytes"`
+	HeapSharePct int `json:"heap_share_pct"`
 }
 
 // ProbeLimits are the limits every probe runs with.
@@ -76,6 +83,7 @@ var ProbeLimits = Limits{
 	FilterChars: 2000, FilterNodes: 200,
 	RowSample: 1000, MaxColumns: 1000,
 	DupRows: 100_000, DupColumns: 50,
+	HeapBytes: 512 << 20, HeapSharePct: 10,
 }
 
 // MaxPageRows bounds one browsed page.

@@ -73,7 +73,6 @@ try {
   }
 } catch (e) { util = null; }
 const T = util && util.types;
-
 function ProbeError(code, message, hint, available) {
   this.code = code; this.message = message; this.hint = hint; this.available = available;
 }
@@ -83,6 +82,7 @@ function Budget(seconds) {
   this.timedOut = [];
 }
 Budget.prototype.ok = function (what) {
+  heapCheck();
   if (now() < this.deadline) return true;
   if (this.timedOut.indexOf(what) < 0) this.timedOut.push(what);
   return false;
@@ -245,7 +245,8 @@ function isClass(f) {
 
 function dateText(d) {
   const t = apply(dateGetTime, d, []);
-  return t === t ? apply(dateISO, d, []) : 'Invalid Date';
+  if (t !== t) return 'Invalid Date';
+  return t >= ISO_MIN && t <= ISO_MAX ? isoText(t) : apply(dateISO, d, []); // dates.js
 }
 
 function bigText(b) { return apply(bigToString, b, []); }

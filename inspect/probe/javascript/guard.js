@@ -104,12 +104,14 @@ for (const name of ['run', 'summarize', 'select']) {
     LIVE.st = st;
     try {
       guardIntrinsics(st);
+      heapStart();
       return f(a, b);
     } catch (e) {
       return errorJSON(e);
     } finally {
       restoreIntrinsics(st.undo);
       LIVE.st = null;
+      HEAP.cap = -1;
     }
   };
 }

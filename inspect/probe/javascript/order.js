@@ -108,6 +108,7 @@ function sortKey(vals, m, desc) {
   const ids = new Uint32Array(m);
   const maps = [new Map(), new Map(), null, new Map()];
   for (let r = 0; r < m; r++) {
+    if ((r & 0xffff) === 0xffff) heapCheck(); // the maps grow with the distinct values
     const k = kinds[r];
     if (k === K_NUM || k === K_STR || k === K_DATE) {
       const mp = maps[k];
@@ -119,6 +120,7 @@ function sortKey(vals, m, desc) {
   }
   const rankOf = [], offset = [];
   let total = 0;
+  heapCheck();
   for (let k = 0; k <= K_OTHER; k++) {
     offset[k] = total;
     if (k === K_BOOL) { rankOf[k] = [0, 1]; total += 2; continue; }
@@ -168,7 +170,10 @@ function sortRows(rows, n, keys, valuesAt) {
   let perm = new Uint32Array(m);
   for (let i = 0; i < m; i++) perm[i] = i;
   for (let j = keys.length - 1; j >= 0; j--) {
-    const key = sortKey(valuesAt(keys[j].col, rows), m, keys[j].desc);
+    const vals = valuesAt(keys[j].col, rows);
+    heapCheck();
+    const key = sortKey(vals, m, keys[j].desc);
+    heapCheck();
     perm = radixSort(perm, m, key);
   }
   if (rows) for (let i = 0; i < m; i++) perm[i] = rows[perm[i]];

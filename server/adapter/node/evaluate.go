@@ -63,12 +63,11 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	}
 	// A clipboard string is the text itself, unquoted and whole (as in
 	// js-debug): what is copied, and how the smart-inspect probe answers.
-	// Decoded once: it is a probe's page or inspection (kilobytes to
-	// megabytes), not a value to show (no quoted, cut text of it).
-	if a.Context == "clipboard" && res != nil && res.Type == runtime.RemoteObjectTypeString {
-		var str string
-		_ = json.Unmarshal(res.Value, &str)
-		return godap.EvaluateResponseBody{Result: str, Type: typeName(res)}, nil
+	// It is a probe's page or inspection (kilobytes to megabytes), not a
+	// value to show (no quoted, cut text of it): V8's JSON string literal
+	// goes into the DAP body as it came, never decoded and re-encoded here.
+	if a.Context == "clipboard" && res != nil && res.Type == runtime.RemoteObjectTypeString && jsonString(res.Value) {
+		return clipboardBody{Result: json.RawMessage(res.Value), Type: typeName(res)}, nil
 	}
 	max := maxValue
 	if a.Context == "repl" || a.Context == "clipboard" {
@@ -81,6 +80,18 @@ func (s *Server) evaluate(ctx context.Context, _ *godap.Request, raw []byte) (an
 	return godap.EvaluateResponseBody{Result: v.Value, Type: v.Type, VariablesReference: v.VariablesReference,
 		IndexedVariables: v.IndexedVariables}, nil
 }
+
+// clipboardBody is DAP's EvaluateResponseBody for a clipboard string: its
+// result is V8's JSON string literal, passed through.
+type clipboardBody struct {
+	Result             json.RawMessage `json:"result"`
+	Type               string          `json:"type,omitempty"`
+	VariablesReference int             `json:"variablesReference"`
+}
+
+// jsonString reports whether v is a JSON string literal (a string
+// RemoteObject's value; anything else is decoded the ordinary way).
+func jsonString(v []byte) bool { return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' }
 
 // eval evaluates expr in frame of th (nil: globally), bounded by the
 // evaluation timeout inside V8; checked runs it under V8's side-effect
