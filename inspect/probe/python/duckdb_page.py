@@ -37,7 +37,7 @@ def _dk_page(rel, kind, sel, off, lim, B):
             n = max(0, min(lim, all_rows - off))
             got, ran = _dk_store(rel, names, dtypes, cols, all_rows, B, build=off > 0) if n else (None, 0)
             if got is not None:  # the columns kept: a slice
-                out.update(cols=[a.slice(off, n).to_pylist() for a in got], positions=list(range(off, off + n)))
+                out.update(cols=[_dk_cells(a, slice(off, off + n)) for a in got], positions=list(range(off, off + n)))
                 return done(queries + ran)
             # a rowid range: DuckDB reads only the row group holding it
             got = sorted(rel.filter(S('rowid').between(K(off), K(off + lim - 1))).project(
@@ -70,7 +70,7 @@ def _dk_page(rel, kind, sel, off, lim, B):
             pos = [p[-1] for p in top.limit(lim).fetchall()]
             got, ran = _dk_store(rel, names, dtypes, cols, all_rows, B, build=False)
             if got is not None:
-                out.update(cols=[a.take(pos).to_pylist() for a in got] if pos else [[] for _ in cols], positions=pos)
+                out.update(cols=[_dk_cells(a, pos) for a in got], positions=pos)
                 return done(queries + 1)
             out.update(rows=_dk_fetch(rel, cols, pos), positions=pos)
             return done(queries + 1 + bool(pos))
@@ -99,7 +99,8 @@ def _dk_page(rel, kind, sel, off, lim, B):
     got, ran = _dk_store(rel, names, dtypes, cols, all_rows, B)
     queries += ran
     if got is not None:  # the columns kept: a take of the page's rowids
-        out.update(cols=[a.take(pos).to_pylist() for a in got], positions=pos.to_pylist())
+        idx = pos.to_numpy() if _mod('numpy') is not None else pos
+        out.update(cols=[_dk_cells(a, idx) for a in got], positions=idx.tolist() if hasattr(idx, 'tolist') else idx.to_pylist())
         return done(queries)
     pos = pos.to_pylist()
     out.update(rows=_dk_fetch(rel, cols, pos), positions=pos)
@@ -241,8 +242,8 @@ def _dk_store(rel, names, dtypes, cols, n, B, build=True):
     pa = _mod('pyarrow')
     got = [a.combine_chunks() for a in t.columns]
     del t
-    got = [pa.DictionaryArray.from_arrays(a, pa.array(codes[c][0], pa.string())) if c in codes else a for c, a in zip(miss, got)]
-    size = sum(a.nbytes for a in got)
+    got = [_dk_col(a, codes[c][0] if c in codes else None) for c, a in zip(miss, got)]
+    size = sum(_dk_col_bytes(a) for a in got)
     if st.nbytes + size + 4 * n > _SEL_LIMIT:
         st.no.update(miss)
         return None, ran
@@ -253,6 +254,32 @@ def _dk_store(rel, names, dtypes, cols, n, B, build=True):
         old = min((k for k in _SEL['cache'] if k != key), key=lambda k: _SEL['cache'][k]['tick'])
         _SEL['bytes'] -= _SEL['cache'].pop(old)['order'].nbytes
     return [st.cols[c] for c in cols], ran
+
+
+def _dk_col(a, vals):
+    """A kept column: (numpy array, None) for numbers without nulls (a
+    view of the Arrow buffer: a page is a numpy take), (numpy codes, the
+    texts) for a dictionary without nulls, else the Arrow array (vals: the
+    texts its codes index)."""
+    np, pa = _mod('numpy'), _mod('pyarrow')
+    if np is not None and a.null_count == 0 and (vals is not None or pa.types.is_integer(a.type) or pa.types.is_floating(a.type)):
+        return (a.to_numpy(), vals)
+    return pa.DictionaryArray.from_arrays(a, pa.array(vals, pa.string())) if vals is not None else a
+
+
+def _dk_col_bytes(a):
+    return a[0].nbytes + 64 * len(a[1] or ()) if type(a) is tuple else a.nbytes
+
+
+def _dk_cells(a, idx):
+    """The cells of a kept column (_dk_col) at idx (a slice, or positions:
+    a list or numpy array), as Python values."""
+    if type(a) is tuple:
+        x = a[0][idx].tolist()
+        return [a[1][i] for i in x] if a[1] is not None else x
+    if type(idx) is slice:
+        return a.slice(idx.start, idx.stop - idx.start).to_pylist()
+    return a.take(idx).to_pylist() if len(idx) else []
 
 
 def _dk_arrow(r):
