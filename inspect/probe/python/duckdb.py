@@ -155,7 +155,25 @@ _ENGINE_INSPECT.update(duckdb_rel=_inspect_duckdb)
 def _dk_table(con, name, where):
     """con['name']: a table or view of a DuckDB connection as a relation
     (con.table / con.view: nothing runs until inspected); a name it does not
-    have lists the ones it has (read from information_schema, bound)."""
+    have lists the ones it has (read from information_schema, bound). While
+    a page resolves its value, the same name of the same connection gives
+    the same relation all the stop (kept in select.py's cache, dropped with
+    it), so what its pages keep (duckdb_page.py) serves the next page."""
+    key = (id(con), 'duckdb-table', name)
+    hit = _SEL['cache'].get(key) if _SEL.get('resolving') else None
+    if hit is not None and _sel_same(hit, con, None):
+        _SEL['tick'] += 1
+        hit['tick'] = _SEL['tick']
+        return hit['rel']
+    rel = _dk_table_new(con, name, where)
+    if _SEL.get('resolving'):
+        _SEL['tick'] += 1
+        _SEL['cache'][key] = {'order': _EngOrder((), 0), 'rel': rel, 'total': 0, 'full': True, 'na': 0, 'tick': _SEL['tick'],
+                              'ref': _sel_hold(con), 'version': None}
+    return rel
+
+
+def _dk_table_new(con, name, where):
     names = [r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name LIMIT 50").fetchall()]
     exists = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
