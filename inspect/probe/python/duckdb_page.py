@@ -240,8 +240,10 @@ def _dk_store(rel, names, dtypes, cols, n, B, build=True):
     t = _dk_arrow(rel.project(*[expr(c) for c in miss]))
     ran += 1
     pa = _mod('pyarrow')
-    got = [a.combine_chunks() for a in t.columns]
-    del t
+    got = []
+    while t.num_columns:  # one chunk each, the chunks let go column by column (the peak: one column twice)
+        got.append(t.column(0).combine_chunks())
+        t = t.remove_column(0)
     got = [_dk_col(a, codes[c][0] if c in codes else None) for c, a in zip(miss, got)]
     size = sum(_dk_col_bytes(a) for a in got)
     if st.nbytes + size + 4 * n > _SEL_LIMIT:
