@@ -256,7 +256,11 @@ def _select(L, G, args_json):
     pd, np = _mod('pandas'), _mod('numpy')
     if _SEL['gen'] != args.get('gen'):
         _SEL.update(gen=args.get('gen'), cache={}, bytes=0)
-    obj = _resolve(L, G, path)
+    _SEL['resolving'] = True  # a DuckDB connection's table: one relation all the stop (duckdb.py)
+    try:
+        obj = _resolve(L, G, path)
+    finally:
+        _SEL['resolving'] = False
     ek = _engine_classify(obj)  # an engine's table: pages computed by the engine (select_engines.py)
     if ek is not None:
         return _engine_select(obj, ek, sel, args, B, path, t0)

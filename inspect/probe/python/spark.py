@@ -187,21 +187,32 @@ _ENGINE_INSPECT.update(spark_df=_inspect_spark)
 
 
 class _FBSpark(_FBPolars):
-    """Spark Columns: names through col() with backticks, literals through
+    """Spark Columns: names with backticks (the frame's own column, df[name]:
+    one call into the JVM where col() makes several), literals through
     lit() (values in the plan, never SQL text)."""
 
-    def __init__(self, F):
-        self.F = F
-        self.cols = {}  # one Column per name (each col() is a call into the JVM)
+    def __init__(self, F, df=None):
+        self.F, self.df = F, df
+        self.cols = {}  # one Column per name (each is a call into the JVM)
 
     def col(self, name):
         c = self.cols.get(name)
         if c is None:
-            c = self.cols[name] = self.F.col('`%s`' % name.replace('`', '``'))
+            q = '`%s`' % name.replace('`', '``')
+            c = self.cols[name] = self.df[q] if self.df is not None else self.F.col(q)
         return c
 
     def lit(self, v):
         return self.F.lit(v)
+
+    def cmp(self, op, a, b):
+        return _sp_op(a, _SP_CMP[op], b) if op in _SP_CMP else _FBPolars.cmp(self, op, a, b)
+
+    def and_(self, a, b):
+        return _sp_op(a, 'and', b)
+
+    def or_(self, a, b):
+        return _sp_op(a, 'or', b)
 
     def arith(self, op, a, b):
         F = self.F
@@ -220,7 +231,7 @@ class _FBSpark(_FBPolars):
         return a.isin(*vals) if vals else self.F.when(a.isNull(), self.F.lit(None)).otherwise(self.F.lit(False))
 
     def isnull(self, a):
-        return a.isNull()
+        return _sp_op(a, 'isNull')
 
     def contains(self, a, pat, case, regex):
         F = self.F
@@ -233,6 +244,23 @@ class _FBSpark(_FBPolars):
 
     def strfn(self, a, m):
         return {'len': self.F.length, 'lower': self.F.lower, 'upper': self.F.upper, 'strip': self.F.trim}[m](a)
+
+
+_SP_CMP = {'Gt': 'gt', 'GtE': 'geq', 'Lt': 'lt', 'LtE': 'leq', 'Eq': 'equalTo', 'NotEq': 'notEqual'}
+# the Column methods of the JVM's Column methods (_sp_op without a JVM column)
+_SP_PY = {'gt': '__gt__', 'geq': '__ge__', 'lt': '__lt__', 'leq': '__le__', 'equalTo': '__eq__', 'notEqual': '__ne__',
+          'and': '__and__', 'or': '__or__', 'as': 'alias'}
+
+
+def _sp_op(c, name, *args):
+    """c.name(*args) asked of the JVM's Column itself: one call into the
+    JVM, where a PySpark Column method first records the caller's code as
+    the query's origin (about ten calls); the PySpark method where a Column
+    has no JVM object (Spark Connect builds its plan in Python)."""
+    jc = getattr(c, '_jc', None)
+    if jc is None:
+        return getattr(c, _SP_PY.get(name, name))(*args)
+    return type(c)(getattr(jc, name)(*[getattr(a, '_jc', a) for a in args]))
 
 
 def _sp_nullable(df, expr):
@@ -256,15 +284,14 @@ def _sp_page(df, kind, sel, off, lim, B):
     types = dict((str(f.name), f.dataType.simpleString()) for f in schema.fields)
     cols = [names[i] for i in _sel_columns(_EngNames(names), sel.get('columns'))]
     flt, sort = sel.get('filter'), sel.get('sort') or []
-    b = _FBSpark(F)
+    b = _FBSpark(F, df)
     expr = _fl_compile(flt, kinds, b) if flt else None
     jobs = _SpJobs(df.sparkSession, B)
     try:
         q = df
-        counts = [F.count(F.lit(1)).alias('n')]
-        if expr is not None:
-            counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
-        got, th, obs2 = {}, None, None
+        got, th, obs, obs2 = {}, None, None, None
+        rows_n = F.count(F.lit(1))
+        n_all = _sp_op(rows_n, 'as', 'n')
         if sort:
             # a sorted page reads every row of every partition (Spark's top-N,
             # or its sort): the counts are observed in that same job, the rows
@@ -272,17 +299,19 @@ def _sp_page(df, kind, sel, off, lim, B):
             # Spark's analysis says the filter can be null
             Obs = __import__('pyspark.sql', fromlist=['Observation']).Observation
             obs = Obs('dapscope_page')
-            seen = [counts[0]]
+            seen = [n_all]
             if expr is not None and _sp_nullable(df, expr):
-                seen.append(counts[2])
+                seen.append(_sp_op(F.count(F.when(_sp_op(expr, 'isNull'), 1)), 'as', 'na'))
             q = q.observe(obs, *seen)
             if expr is not None:
                 obs2 = Obs('dapscope_page_matches')
-                q = q.where(expr).observe(obs2, F.count(F.lit(1)).alias('t'))
+                q = q.where(expr).observe(obs2, _sp_op(rows_n, 'as', 't'))
         else:
             # a plain page reads only its rows: the counts' job runs beside
             # the page's (a thread that inherits the job group)
-            obs = None
+            counts = [n_all]
+            if expr is not None:
+                counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
 
             def count():
                 try:
@@ -295,9 +324,10 @@ def _sp_page(df, kind, sel, off, lim, B):
             q = q.where(expr)
         if sort:
             by = _eng_sort_names(names, sort)
-            keys = [(b.col(x).desc_nulls_last() if k.get('descending') else b.col(x).asc_nulls_last()) for x, k in zip(by, sort)]
-            q = q.orderBy(*(keys + [b.col(x).asc_nulls_last() for x in names if x not in by and kinds[x] != 'other']))
-        q = q.select(*[b.col(x) for x in cols])
+            keys = [_sp_op(b.col(x), 'desc_nulls_last' if k.get('descending') else 'asc_nulls_last') for x, k in zip(by, sort)]
+            q = q.orderBy(*(keys + [_sp_op(b.col(x), 'asc_nulls_last') for x in names if x not in by and kinds[x] != 'other']))
+        if cols != names:  # all columns: no projection to analyse
+            q = q.select(*[b.col(x) for x in cols])
         rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()]
         if th is not None:
             th.join()
