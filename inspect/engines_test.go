@@ -247,7 +247,7 @@ func fuzzEngineFilter(f *testing.F, expr string, modules ...string) {
 		}
 		if expr == "dk_rel" {
 			got, err := h.EvaluateProbe(ctx, EvalRequest{Expression: "str(dk_con.sql('select count(*) from duckdb_tables()').fetchall())", RawString: true})
-			if err != nil || got != "[(2,)]" { // the fixture's two tables (sales, sales_ns)
+			if err != nil || got != "[(3,)]" { // the fixture's three tables (orders, sales, sales_ns)
 				t.Fatalf("filter %q changed the catalog: %s %v", filter, got, err)
 			}
 		}
@@ -271,7 +271,7 @@ func TestEnginesDuckDBTableByName(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 	_, err = Inspect(ctx, h, 0, "dk_con['nope']", opts)
-	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || strings.Join(e.AvailableVariables, ",") != "sales,sales_ns" {
+	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || strings.Join(e.AvailableVariables, ",") != "orders,sales,sales_ns" {
 		t.Errorf("missing table: %v", err)
 	}
 }

@@ -141,6 +141,11 @@ def _eng_clues(c, n, r):
     _key_clue(r, c.name, _ENG_KEY_KIND[c.kind])
 
 
+class _EngNotComputed(Exception):
+    """A count an engine could not finish, with the words why (the
+    budget stopped its compute)."""
+
+
 def _eng_duplicate_rows(stats, n, cols, B, count):
     """statistics.duplicate_rows (rows equal to an earlier row, as
     pandas' duplicated().sum()) by the engine's own grouping (count: a
@@ -163,6 +168,8 @@ def _eng_duplicate_rows(stats, n, cols, B, count):
         return
     try:
         stats['duplicate_rows'] = n - int(count())
+    except _EngNotComputed as e:
+        stats['duplicate_rows_not_computed'] = 'not computed: %s' % e
     except Exception as e:
         stats['duplicate_rows_not_computed'] = 'not computed: %s' % _cut(_short(type(e)), 80, _Trunc())
 
