@@ -121,7 +121,7 @@ def _inspect_duckdb(rel, opts, B, res):
                 return distinct_rows
             ran.append(1)
             return pr.aggregate('count(DISTINCT %s)' % _dk_row(cols)).fetchall()[0][0]
-        _eng_statistics(res, cols, n, B, opts, distinct_rows=count_rows)
+        _eng_statistics(res, cols, n, B, opts, distinct_rows=count_rows, rows_free=distinct_rows is not None)
         queries += len(ran)
     note = 'computed by DuckDB: %d queries, %.3g s' % (queries, time.perf_counter() - t0)
     if 'statistics' in res:
