@@ -11,8 +11,8 @@ package inspect
 
 import (
 	"context"
+	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -43,16 +43,14 @@ var engineArrayOwn = []string{"structure.series_name", "structure.columns[].name
 
 // engineClues are the clues (issue 35) the engines share with pandas
 // (their own exact counts: polars' n_unique, pyarrow's count_distinct and
-// group_by), though the JavaScript probe has no such facts
-// (languageSpecific): held to pandas for polars and pyarrow.
+// group_by, DuckDB's count(DISTINCT) and count(DISTINCT row(...)) in its
+// one aggregate query, Dask's nunique and drop_duplicates), though the
+// JavaScript probe has no such facts (languageSpecific): held to pandas
+// for every engine.
 var engineClues = map[string]bool{
 	"statistics.columns[].repeated": true, "statistics.columns[].key_like": true, "statistics.columns[].repeated_not_computed": true,
 	"statistics.repeated": true, "statistics.key_like": true,
 }
-
-// noClues: the engines whose probes compute no clues yet (repeated
-// values, keys, duplicate rows), by path as in engineOwn.
-var noClues = []string{"statistics.duplicate_rows", "statistics.duplicate_rows_not_computed"}
 
 type enginePair struct {
 	pandas, engine, module string
@@ -73,8 +71,10 @@ var enginePairs = []enginePair{
 	{"pkeys", "pl_keys", "polars", nil}, {"pkey_ser", "pl_key_ser", "polars", nil},
 	{"pdf", "pa_t", "pyarrow", nil}, {"pdf", "pa_batch", "pyarrow", nil}, {"pser", "pa_ser", "pyarrow", nil}, {"pser", "pa_arr", "pyarrow", nil},
 	{"pkeys", "pa_keys", "pyarrow", nil}, {"pkeys", "pa_keys_batch", "pyarrow", nil},
-	{"pdf", "dk_rel", "duckdb", noClues}, {"pdf", "dk_con['sales']", "duckdb", noClues},
-	{"pdf", "dask_df", "dask", append(daskOwn, noClues...)}, {"pser", "dask_ser", "dask", noClues}, {"np_arr", "dask_arr", "dask", daskArrayOwn},
+	{"pdf", "dk_rel", "duckdb", nil}, {"pdf", "dk_con['sales']", "duckdb", nil},
+	{"pkeys", "dk_keys", "duckdb", nil}, {"pkeys", "dk_con['orders']", "duckdb", nil},
+	{"pdf", "dask_df", "dask", daskOwn}, {"pser", "dask_ser", "dask", nil}, {"np_arr", "dask_arr", "dask", daskArrayOwn},
+	{"pkeys", "dask_keys", "dask", daskOwn}, {"pkey_ser", "dask_key_ser", "dask", nil},
 }
 
 // engineKeyProblem: the keys table's first problem line, pandas' and each
@@ -82,11 +82,7 @@ var enginePairs = []enginePair{
 const engineKeyProblem = "order_id: 7 repeated values (23%) in 31 rows — a key with duplicates (a join may have fanned out)"
 
 func engineFacts(t *testing.T, r *Result, array bool, own []string) map[string]any {
-	var keep map[string]bool
-	if !slices.Contains(own, noClues[0]) {
-		keep = engineClues
-	}
-	facts := flatFactsKeeping(t, r, keep)
+	facts := flatFactsKeeping(t, r, engineClues)
 	for p := range facts {
 		norm := indexRe.ReplaceAllString(p, "[]")
 		for own := range engineOwn {
@@ -133,6 +129,15 @@ func TestEnginesParity(t *testing.T) {
 			}
 			array := strings.HasPrefix(p.engine, "pa_") && p.pandas == "pser"
 			gf, wf := engineFacts(t, got, array, p.own), engineFacts(t, want, array, p.own)
+			if p.pandas == "pkeys" && testpython.Below(testpython.Version("pandas"), "2") {
+				// pandas 1.5's row hashes (hash_pandas_object) tell -0.0 from 0.0, so the
+				// pandas probe's hashed count misses the keys table's duplicate row; pandas'
+				// own duplicated().sum() finds it, as the engines do
+				if g := gf["statistics.duplicate_rows"]; fmt.Sprint(g) != "1" {
+					t.Errorf("duplicate_rows %v, pandas' duplicated().sum() 1", g)
+				}
+				wf["statistics.duplicate_rows"] = gf["statistics.duplicate_rows"]
+			}
 			for _, d := range diffFacts(wf, gf, false) {
 				t.Errorf("drift from pandas: %s", strings.NewReplacer("Python", "pandas", "JavaScript", p.engine).Replace(d))
 			}

@@ -205,8 +205,15 @@ if 'dask.compute' not in (r.get('timed_out') or []) or not r.get('partial') or n
 g = json.loads(m.select(L, {}, json.dumps({'path': [['name', 'slow']], 'selection': {'sort': [{'column': 'x'}]}, 'gen': 1, 'timeout': 0.5})))
 if (g.get('error') or {}).get('code') != 'INSPECTION_TIMEOUT':
     bad.append('page: %r' % g)
+# the duplicate rows' compute of its own, stopped at its budget: the count says so, the budget names it
+B = m._Budget(0.3)
+st = {'columns': [{'name': 'x'}]}
+m._eng_duplicate_rows(st, 400, [m._EngCol('x', 'int64', 'int')], m._Budget(5), lambda: m._dask_distinct_rows(B, L['slow'], []))
+if st.get('duplicate_rows_not_computed') != 'not computed: the Dask compute stopped at the time budget (duplicate_rows)' or \
+        'duplicate_rows' not in B.timed_out or 'duplicate_rows' in st:
+    bad.append('duplicate rows: %r %r' % (st, B.timed_out))
 time.sleep(1)  # the tasks running when the budget ended finish, their results unread
-if len(ran) >= 80:
+if len(ran) >= 120:
     bad.append('every partition ran (%d calls): nothing stopped' % len(ran))
 for b in bad:
     print(b)
@@ -247,7 +254,7 @@ func fuzzEngineFilter(f *testing.F, expr string, modules ...string) {
 		}
 		if expr == "dk_rel" {
 			got, err := h.EvaluateProbe(ctx, EvalRequest{Expression: "str(dk_con.sql('select count(*) from duckdb_tables()').fetchall())", RawString: true})
-			if err != nil || got != "[(2,)]" { // the fixture's two tables (sales, sales_ns)
+			if err != nil || got != "[(3,)]" { // the fixture's three tables (orders, sales, sales_ns)
 				t.Fatalf("filter %q changed the catalog: %s %v", filter, got, err)
 			}
 		}
@@ -271,7 +278,7 @@ func TestEnginesDuckDBTableByName(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 	_, err = Inspect(ctx, h, 0, "dk_con['nope']", opts)
-	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || strings.Join(e.AvailableVariables, ",") != "sales,sales_ns" {
+	if e := errcode.As(err); e == nil || e.Code != errcode.VariableNotFound || strings.Join(e.AvailableVariables, ",") != "orders,sales,sales_ns" {
 		t.Errorf("missing table: %v", err)
 	}
 }

@@ -27,26 +27,30 @@ type ValueSummary struct {
 	Name string `json:"name"`
 	// Fingerprint changes when the value's content changes, even where its
 	// summary does not (SummaryOptions.Fingerprints).
-	Fingerprint     string   `json:"fp,omitempty"`
-	Kind            string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset engine_lazy polars_df polars_series arrow_table (the JavaScript probe's) object function class module
-	Type            string   `json:"type,omitempty"`
-	Value           string   `json:"value,omitempty"` // scalars and text: a bounded repr
-	Len             *int64   `json:"len,omitempty"`
-	Shape           []int64  `json:"shape,omitempty"`
-	Dtype           string   `json:"dtype,omitempty"`
-	Memory          *int64   `json:"memory,omitempty"`
-	MemoryEstimated bool     `json:"memory_estimated,omitempty"` // shallow: object data not counted
-	Nulls           *int64   `json:"nulls,omitempty"`
-	NullColumns     [][2]any `json:"null_columns,omitempty"` // [name, count], most first
-	NullColumnCount int      `json:"null_column_count,omitempty"`
-	NaN             int64    `json:"nan,omitempty"`
-	Inf             int64    `json:"inf,omitempty"`
-	Min             any      `json:"min,omitempty"`
-	Max             any      `json:"max,omitempty"`
-	Device          string   `json:"device,omitempty"`
-	RequiresGrad    bool     `json:"requires_grad,omitempty"`
-	GradFn          string   `json:"grad_fn,omitempty"` // a tensor autograd computed
-	Layout          string   `json:"layout,omitempty"`  // a tensor's non-strided layout
+	Fingerprint string `json:"fp,omitempty"`
+	// FingerprintMissing says why a value asked for its fingerprint has
+	// none (it cannot be read without running its code, or not in the
+	// time left): what changed cannot compare it.
+	FingerprintMissing string   `json:"fp_missing,omitempty"`
+	Kind               string   `json:"kind,omitempty"` // scalar text container dataframe series index ndarray numpy_scalar tensor dataarray dataset engine_lazy polars_df polars_series arrow_table (the JavaScript probe's) object function class module
+	Type               string   `json:"type,omitempty"`
+	Value              string   `json:"value,omitempty"` // scalars and text: a bounded repr
+	Len                *int64   `json:"len,omitempty"`
+	Shape              []int64  `json:"shape,omitempty"`
+	Dtype              string   `json:"dtype,omitempty"`
+	Memory             *int64   `json:"memory,omitempty"`
+	MemoryEstimated    bool     `json:"memory_estimated,omitempty"` // shallow: object data not counted
+	Nulls              *int64   `json:"nulls,omitempty"`
+	NullColumns        [][2]any `json:"null_columns,omitempty"` // [name, count], most first
+	NullColumnCount    int      `json:"null_column_count,omitempty"`
+	NaN                int64    `json:"nan,omitempty"`
+	Inf                int64    `json:"inf,omitempty"`
+	Min                any      `json:"min,omitempty"`
+	Max                any      `json:"max,omitempty"`
+	Device             string   `json:"device,omitempty"`
+	RequiresGrad       bool     `json:"requires_grad,omitempty"`
+	GradFn             string   `json:"grad_fn,omitempty"` // a tensor autograd computed
+	Layout             string   `json:"layout,omitempty"`  // a tensor's non-strided layout
 	// Models (torch.nn.Module) and state_dicts: parameter elements, of
 	// them trainable, modules, train (true) or eval mode.
 	Params    *int64   `json:"params,omitempty"`

@@ -7,6 +7,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -115,15 +116,25 @@ type InspectDiff struct {
 
 // DiffResult is what changed between two captures.
 type DiffResult struct {
-	From         string        `json:"from"`
-	To           string        `json:"to"`
-	FromLocation string        `json:"from_location,omitempty"`
-	ToLocation   string        `json:"to_location,omitempty"`
-	Added        []VarValue    `json:"added,omitempty"`
-	Removed      []VarValue    `json:"removed,omitempty"`
-	Changed      []VarChange   `json:"changed,omitempty"`
-	Unchanged    int           `json:"unchanged"`
-	Inspections  []InspectDiff `json:"inspections,omitempty"`
+	From         string      `json:"from"`
+	To           string      `json:"to"`
+	FromLocation string      `json:"from_location,omitempty"`
+	ToLocation   string      `json:"to_location,omitempty"`
+	Added        []VarValue  `json:"added,omitempty"`
+	Removed      []VarValue  `json:"removed,omitempty"`
+	Changed      []VarChange `json:"changed,omitempty"`
+	Unchanged    int         `json:"unchanged"`
+	// NotCompared are the values whose summaries are the same but whose
+	// content could not be compared (a fingerprint missing at either end),
+	// with why: they are not counted as unchanged.
+	NotCompared []NotCompared `json:"not_compared,omitempty"`
+	Inspections []InspectDiff `json:"inspections,omitempty"`
+}
+
+// NotCompared is a value debug_diff could not compare, and why.
+type NotCompared struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 func (r *DiffResult) text() string {
@@ -178,6 +189,15 @@ func (r *DiffResult) text() string {
 		}
 	}
 	fmt.Fprintf(&b, "%d unchanged", r.Unchanged)
+	if len(r.NotCompared) > 0 {
+		fmt.Fprintf(&b, ", %d not compared:", len(r.NotCompared))
+		for i, n := range r.NotCompared {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %s (%s)", n.Name, n.Reason)
+		}
+	}
 	return b.String()
 }
 
@@ -212,6 +232,16 @@ func diffSnapshots(from, to *snapshot, fromName, toName string) *DiffResult {
 				c.Content += fmt.Sprintf(" (its changed cells: debug_snapshot inspect=[%q], then debug_diff from it)", v.Name)
 			}
 			r.Changed = append(r.Changed, c)
+		case old.fpMissing != "" || v.fpMissing != "":
+			why := v.fpMissing
+			if old.fpMissing != "" && old.fpMissing != v.fpMissing {
+				was := old.fpMissing + " at " + fromName
+				why = cmp.Or(why+"; "+was, was)
+				if v.fpMissing == "" {
+					why = was
+				}
+			}
+			r.NotCompared = append(r.NotCompared, NotCompared{Name: v.Name, Reason: why})
 		default:
 			r.Unchanged++
 		}

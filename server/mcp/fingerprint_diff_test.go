@@ -27,3 +27,39 @@ func TestDiffComparesFingerprints(t *testing.T) {
 		t.Errorf("text:\n%s", txt)
 	}
 }
+
+// TestDiffNotCompared: debug_diff with no arguments, on real debugpy,
+// counts the values whose content it could not compare (no fingerprint
+// without running their code: an object with __slots__, a generator) and
+// says why per name, in the result and its text; they are not counted
+// unchanged.
+func TestDiffNotCompared(t *testing.T) {
+	t.Parallel()
+	a, _ := newHTTPAgent(t, Options{})
+	const prog = "testdata/mcp/notcompared.py"
+	if stop := launchTo(t, a, prog, prog, "# STOP", nil); stop.Status != "paused" {
+		t.Fatalf("launch: %+v", stop)
+	}
+	var stop StopReport
+	a.call("debug_continue", map[string]any{}, &stop)
+	if stop.Status != "paused" {
+		t.Fatalf("continue: %+v", stop)
+	}
+	var d DiffResult
+	r := a.call("debug_diff", map[string]any{}, &d)
+	why := map[string]string{}
+	for _, n := range d.NotCompared {
+		why[n.Name] = n.Reason
+	}
+	const no = "no fingerprint without running its code"
+	if len(why) != 2 || why["slots"] != no || why["gen"] != no {
+		t.Errorf("not compared: %+v", d.NotCompared)
+	}
+	if len(d.Changed) != 1 || d.Changed[0].Name != "n" || d.Unchanged != 1 { // kept
+		t.Errorf("changed %+v, unchanged %d", d.Changed, d.Unchanged)
+	}
+	if txt := textOf(r); !strings.Contains(txt, "1 unchanged, 2 not compared: slots ("+no+"), gen ("+no+")") {
+		t.Errorf("text:\n%s", txt)
+	}
+	a.call("debug_terminate", map[string]any{"remove": true}, nil)
+}

@@ -8,6 +8,7 @@ package mcp
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -323,7 +324,14 @@ func (s *Server) reportLocalsWith(ctx context.Context, sess *session.Session, fr
 		if i := strings.LastIndexByte(t, '.'); i >= 0 {
 			t = t[i+1:]
 		}
-		out = append(out, VarValue{Name: it.Name, Type: t, Value: v, fp: it.Fingerprint})
+		vv := VarValue{Name: it.Name, Type: t, Value: v, fp: it.Fingerprint}
+		if fps && it.Fingerprint == "" {
+			vv.fpMissing = cmp.Or(it.FingerprintMissing, it.Skipped, it.Error, "no fingerprint")
+			if it.Skipped != "" || it.Error != "" {
+				vv.fpMissing = "not read: " + vv.fpMissing
+			}
+		}
+		out = append(out, vv)
 	}
 	return out, omitted, nil
 }

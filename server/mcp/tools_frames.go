@@ -36,6 +36,10 @@ type VarValue struct {
 	// fp is the value's fingerprint at a capture (inspect's
 	// ValueSummary.Fingerprint): debug_diff compares it.
 	fp string
+	// fpMissing: why a capture that took fingerprints has none of this
+	// value (not read, no fingerprint without running its code, too big
+	// for the time left): debug_diff cannot compare it.
+	fpMissing string
 }
 
 // grouping entries debugpy adds to a scope ("special variables", …).

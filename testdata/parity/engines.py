@@ -54,7 +54,8 @@ def build():
         con.from_df(df).create("sales")  # a table, inspected by name: dk_con['sales']
         # the same rows with nanosecond dates, a type whose later pages are rowid lookups (not kept as Arrow)
         con.execute("CREATE TABLE sales_ns AS SELECT * REPLACE (CAST(day AS TIMESTAMP_NS) AS day) FROM sales")
-        out.update(dk_con=con, dk_rel=con.from_df(df))
+        con.from_df(keys).create("orders")  # the keys table, by name: dk_con['orders']
+        out.update(dk_con=con, dk_rel=con.from_df(df), dk_keys=con.from_df(keys))
     except ImportError:
         pass
     try:
@@ -63,7 +64,8 @@ def build():
         import dask.dataframe as dd
         dask.config.set(scheduler="synchronous")  # the probe's computes run here, in this thread
         out.update(dask_df=dd.from_pandas(df, npartitions=3), dask_ser=dd.from_pandas(df["price"], npartitions=3),
-                   dask_arr=da.from_array(df["qty"].to_numpy(), chunks=10), np_arr=df["qty"].to_numpy())
+                   dask_arr=da.from_array(df["qty"].to_numpy(), chunks=10), np_arr=df["qty"].to_numpy(),
+                   dask_keys=dd.from_pandas(keys, npartitions=3), dask_key_ser=dd.from_pandas(keys["order_id"], npartitions=3))
     except ImportError:
         pass
     return out

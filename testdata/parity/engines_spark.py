@@ -22,7 +22,12 @@ def build():
     sdf = spark.createDataFrame(rows, schema="id long, price double, city string, kind string, day timestamp, ok boolean, qty long")
     sdf = sdf.repartition(3)
     sdf.groupBy("city").count().collect()  # warm the JVM: the probe's first jobs are not its compilation
-    return {"pdf": pdf, "spark": spark, "sdf": sdf}
+    # the keys table (order_id fans out, one duplicate row whose discount is -0.0)
+    keys = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "engines.json")))["keys"]
+    keys = [dict(r, at=datetime.datetime.fromisoformat(r["at"])) for r in keys]
+    skeys = spark.createDataFrame(keys, schema="order_id long, customer string, region string, amount double, at timestamp, "
+                                  "serial long, discount double").repartition(2)
+    return {"pdf": pdf, "spark": spark, "sdf": sdf, "pkeys": engines.build()["pkeys"], "skeys": skeys}
 
 
 if __name__ == "__main__" and not os.environ.get("DAPSCOPE_FIXTURE_NO_MAIN"):

@@ -113,6 +113,8 @@ def _inspect_dask_df(df, opts, B, res, single=False):
     meta = df._meta
     names = [str(c) for c in meta.columns]
     cols = [_EngCol(n, str(d), _dask_kind(d)) for n, d in zip(names, meta.dtypes.tolist())]
+    for c in cols:
+        c.clues = True  # nunique is exact: repeated values and keys
     _eng_structure(res, None, cols)
     div = None
     if df.known_divisions:
@@ -137,7 +139,8 @@ def _inspect_dask_df(df, opts, B, res, single=False):
                 ln = s.dropna().astype(str).str.len()
                 tasks.update({(i, 'lmin'): ln.min(), (i, 'lmax'): ln.max(), (i, 'lmean'): ln.mean()})
         elif c.kind == 'datetime':
-            tasks.update({(i, 'min'): s.min(), (i, 'max'): s.max(), (i, 'ends'): s.map_partitions(_dask_first_last)})
+            tasks.update({(i, 'min'): s.min(), (i, 'max'): s.max(), (i, 'ends'): s.map_partitions(_dask_first_last),
+                          (i, 'dt_distinct'): s.nunique()})
     keys = list(tasks)
     vals = _dask_run(B, 'dask.compute', *[tasks[k] for k in keys])
     computes += 1
@@ -169,9 +172,17 @@ def _inspect_dask_df(df, opts, B, res, single=False):
     _eng_preview(res, names, [tuple(r) for r in head.itertuples(index=False)],
                  [tuple(r) for r in tail.itertuples(index=False)] if tail is not None and len(tail) == tail_n else None, n, opts)
     if stats:
-        computes += _dask_followups(dask, df, meta, cols, B)
+        try:
+            computes += _dask_followups(dask, df, meta, cols, B)
+        except _DaskStopped as e:  # the reductions' facts (counts, repeats, keys) are kept
+            if e.what not in B.timed_out:
+                B.timed_out.append(e.what)
+            res['warnings'].append('Dask compute stopped at the time budget (%s): its tasks were cancelled' % e.what)
         note = 'computed by Dask: %d computes, %.3g s' % (computes, time.perf_counter() - t0)
-        _eng_statistics(res, cols, n, B, opts, note)
+        ran = []
+        _eng_statistics(res, cols, n, B, opts, None, None if single else lambda: _dask_distinct_rows(B, df, ran))
+        note = 'computed by Dask: %d computes, %.3g s' % (computes + len(ran), time.perf_counter() - t0)
+        res['statistics']['computed'] = note
     else:
         note = 'computed by Dask: %d computes, %.3g s' % (computes, time.perf_counter() - t0)
     _eng_engine(res, computed=note)
@@ -217,6 +228,20 @@ def _dask_followups(dask, df, meta, cols, B):
             c.categories = len(meta[c.name].cat.categories) if hasattr(meta[c.name], 'cat') else None
             c.ordered = bool(meta[c.name].cat.ordered)
     return 1
+
+
+def _dask_distinct_rows(B, df, ran):
+    """The frame's distinct rows, counted by Dask (drop_duplicates: NaN
+    equal to NaN, as pandas' duplicated()) in a compute of its own (ran:
+    the computes that ran), stopped at the time budget: the facts computed
+    before it are kept, and duplicate_rows_not_computed says what stopped."""
+    ran.append(1)
+    try:
+        return int(_dask_run(B, 'duplicate_rows', df.drop_duplicates().shape[0])[0])
+    except _DaskStopped as e:
+        if e.what not in B.timed_out:
+            B.timed_out.append(e.what)
+        raise _EngNotComputed('the Dask compute stopped at the time budget (duplicate_rows)')
 
 
 def _inspect_dask_array(a, opts, B, res):

@@ -50,7 +50,7 @@ def _dk_aggs(i, name, kind, dtype):
         out.append(a('count(DISTINCT %s)' % q, 'distinct'))
     elif kind == 'datetime':
         out += [a('min(%s)' % q, 'min'), a('max(%s)' % q, 'max'), a('first(%s ORDER BY "__dapscope_pos") FILTER (WHERE %s IS NOT NULL)' % (q, q), 'first'),
-                a('last(%s ORDER BY "__dapscope_pos") FILTER (WHERE %s IS NOT NULL)' % (q, q), 'last')]
+                a('last(%s ORDER BY "__dapscope_pos") FILTER (WHERE %s IS NOT NULL)' % (q, q), 'last'), a('count(DISTINCT %s)' % q, 'dt_distinct')]
     return out
 
 
@@ -65,11 +65,14 @@ def _inspect_duckdb(rel, opts, B, res):
     names = [str(c) for c in rel.columns]
     dtypes = [str(t) for t in rel.types]
     cols = [_EngCol(n, d, _dk_kind(d)) for n, d in zip(names, dtypes)]
+    for c in cols:
+        c.clues = True  # count(DISTINCT) is exact: repeated values and keys
     _eng_structure(res, None, cols)
     try:
-        plan = _cut(rel.explain(), 4000, _Trunc())
+        full = rel.explain()
+        plan = _cut(full, 4000, _Trunc())
     except Exception as e:
-        plan = 'explain() failed: %s' % _short(type(e))
+        full, plan = '', 'explain() failed: %s' % _short(type(e))
     _eng_engine(res, name='duckdb', plan=plan)
     if not B.ok('duckdb.count'):
         return
@@ -81,17 +84,32 @@ def _inspect_duckdb(rel, opts, B, res):
     for i, c in enumerate(cols):
         aggs += _dk_aggs(i, c.name, c.kind, c.dtype) if stats and i < _STAT_COLUMNS else [
             'count(*) - count(%s) AS "%d:null"' % (_sql_ident(c.name), i)]
-    row = pr.aggregate(', '.join(aggs)).fetchall()[0]
+    rows_in = stats and _dk_rows_within(full, len(cols))
+    if rows_in:
+        aggs.append('count(DISTINCT %s) AS "rows"' % _dk_row(cols))
+    try:
+        row = pr.aggregate(', '.join(aggs)).fetchall()[0]
+    except Exception:
+        if not rows_in:
+            raise
+        aggs.pop()  # a column DuckDB cannot compare as part of a row: the facts without the distinct rows
+        row = pr.aggregate(', '.join(aggs)).fetchall()[0]
+        queries += 1
     queries += 1
     keys = ['n'] + [a.rsplit(' AS ', 1)[1].strip('"') for a in aggs[1:]]
     n = int(row[0])
-    for key, v in zip(keys[1:], row[1:]):
+    got = dict(zip(keys[1:], row[1:]))
+    distinct_rows = got.pop('rows', None)
+    for key, v in got.items():
         i, k = key.split(':', 1)
         c = cols[int(i)]
         if k == 'null':
             c.nulls = int(v)
         else:
             c.agg[k] = float(v) if k in ('min', 'max') and c.kind == 'float' and v is not None else v
+    for c in cols:  # a float's distinct values: the finite ones and the infinities
+        if c.kind == 'float' and c.agg.get('distinct') is not None:
+            c.agg['distinct'] += int(c.agg.pop('infs', 0) or 0)
     res['structure']['shape'][0] = n
     for e, c in zip(res['structure']['columns'], cols):
         e['null_count'] = int(c.nulls)
@@ -103,11 +121,37 @@ def _inspect_duckdb(rel, opts, B, res):
     _eng_preview(res, pc, [r[:len(pc)] for r in head], [r[:len(pc)] for r in tail] if tail else None, n, opts)
     if stats:
         queries += _dk_stats(rel, pr, cols, B)
-        _eng_statistics(res, cols, n, B, opts)
+        ran = []
+
+        def count_rows():  # the one aggregate's, else (the plan's estimate was wrong) a query of its own
+            if distinct_rows is not None:
+                return distinct_rows
+            ran.append(1)
+            return pr.aggregate('count(DISTINCT %s)' % _dk_row(cols)).fetchall()[0][0]
+        _eng_statistics(res, cols, n, B, opts, distinct_rows=count_rows, rows_free=distinct_rows is not None)
+        queries += len(ran)
     note = 'computed by DuckDB: %d queries, %.3g s' % (queries, time.perf_counter() - t0)
     if 'statistics' in res:
         res['statistics']['computed'] = note
     _eng_engine(res, computed=note)
+
+
+def _dk_row(cols):
+    """A row of every column as one value (a STRUCT: never NULL, its NULL
+    fields equal, NaN equal to NaN, -0.0 to 0.0, as pandas' duplicated())."""
+    return 'row(%s)' % ', '.join(_sql_ident(c.name) for c in cols)
+
+
+def _dk_rows_within(plan, k):
+    """Whether the plan's estimated rows (its top node's '~N rows') are
+    within pandas' bound for duplicate rows (_EXACT_LIMIT cells past
+    _DUP_ROWS rows): then the distinct rows are counted in the one
+    aggregate query; else only once the exact count says so."""
+    m = _re.search(r'~([\d,]+) rows?', plan or '')
+    if m is None:
+        return False
+    est = int(m.group(1).replace(',', ''))
+    return est <= _DUP_ROWS or est * k <= _EXACT_LIMIT
 
 
 def _dk_stats(rel, pr, cols, B):
@@ -121,8 +165,6 @@ def _dk_stats(rel, pr, cols, B):
             break
         q = _sql_ident(c.name)
         if c.kind in ('int', 'float') and c.agg.get('finite'):
-            if c.kind == 'float' and c.agg.get('distinct') is not None:
-                c.agg['distinct'] += int(c.agg.pop('infs', 0) or 0)
             size = int(c.agg['finite'])
             cond = ('isfinite(%s)' % q) if c.dtype.upper() in ('FLOAT', 'DOUBLE', 'REAL') else ('%s IS NOT NULL' % q)
             vals = pr.filter(duckdb.SQLExpression(cond)).project(duckdb.SQLExpression('%s::DOUBLE' % q).alias('v'),

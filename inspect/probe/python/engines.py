@@ -142,13 +142,19 @@ def _eng_clues(c, n, r):
     _key_clue(r, c.name, _ENG_KEY_KIND[c.kind])
 
 
-def _eng_duplicate_rows(stats, n, cols, B, count):
+class _EngNotComputed(Exception):
+    """A count an engine could not finish, with the words why (the
+    budget stopped its compute)."""
+
+
+def _eng_duplicate_rows(stats, n, cols, B, count, free=False):
     """statistics.duplicate_rows (rows equal to an earlier row, as
     pandas' duplicated().sum()) by the engine's own grouping (count: a
     function giving the number of distinct rows), within pandas' bound
     (_EXACT_LIMIT cells past _DUP_ROWS rows) and the time budget; 0 at
     once when a column is all distinct and non-null; else
-    duplicate_rows_not_computed says why."""
+    duplicate_rows_not_computed says why. free: the count is in hand (the
+    engine ran it with its other aggregates): exact, so kept at any size."""
     if n == 0 or not cols:
         return
     for col in stats['columns']:
@@ -156,14 +162,16 @@ def _eng_duplicate_rows(stats, n, cols, B, count):
                 not any(c.name == col.get('name') and c.nulls for c in cols):
             stats['duplicate_rows'] = 0
             return
-    if n > _DUP_ROWS and n * len(cols) > _EXACT_LIMIT:  # pandas' bound (its row hashes stop there too)
+    if n > _DUP_ROWS and n * len(cols) > _EXACT_LIMIT and not free:  # pandas' bound (its row hashes stop there too)
         stats['duplicate_rows_not_computed'] = _not_computed(n)
         return
-    if not B.ok('duplicate_rows'):
+    if not free and not B.ok('duplicate_rows'):
         stats['duplicate_rows_not_computed'] = 'not computed: time budget'
         return
     try:
         stats['duplicate_rows'] = n - int(count())
+    except _EngNotComputed as e:
+        stats['duplicate_rows_not_computed'] = 'not computed: %s' % e
     except Exception as e:
         stats['duplicate_rows_not_computed'] = 'not computed: %s' % _cut(_short(type(e)), 80, _Trunc())
 
@@ -254,9 +262,10 @@ def _eng_quantiles(sample, lo, hi, total, r):
     r['histogram'] = {'start': _num(lo, _STAT), 'width': _num(step, _STAT), 'counts': counts}
 
 
-def _eng_statistics(res, cols, n, B, opts, note=None, distinct_rows=None):
+def _eng_statistics(res, cols, n, B, opts, note=None, distinct_rows=None, rows_free=False):
     """distinct_rows: a function giving the table's distinct row count
-    (the engine's grouping) for duplicate_rows (_eng_duplicate_rows)."""
+    (the engine's grouping) for duplicate_rows (_eng_duplicate_rows;
+    rows_free: it is already counted)."""
     if not opts.get('include_statistics', True):
         return
     stats = res['statistics'] = {'columns': []}
@@ -267,7 +276,7 @@ def _eng_statistics(res, cols, n, B, opts, note=None, distinct_rows=None):
     if len(cols) > _STAT_COLUMNS:
         res['warnings'].append('statistics cover the first %d of %d columns' % (_STAT_COLUMNS, len(cols)))
     if distinct_rows is not None:
-        _eng_duplicate_rows(stats, n, cols, B, distinct_rows)
+        _eng_duplicate_rows(stats, n, cols, B, distinct_rows, rows_free)
     if note:
         stats['computed'] = note
 

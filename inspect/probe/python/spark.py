@@ -2,7 +2,8 @@
 # schema, the partitions and the physical plan (no job runs). Counts,
 # statistics and the preview run Spark jobs only within the time budget:
 # ONE agg (count, nulls, min, max, mean, stddev_samp, zeros, true counts,
-# string lengths, approx_count_distinct, percentile_approx), then bounded
+# string lengths, exact countDistinct per column and of the rows (a struct
+# of every column: duplicate rows), percentile_approx), then bounded
 # follow-ups (a GROUP BY per text column for top values, the 10-bin
 # histograms of every numeric column in one agg, the preview's limit and
 # tail). The jobs run in a job group of
@@ -78,6 +79,8 @@ def _inspect_spark(df, opts, B, res):
     F = _mod('pyspark.sql.functions') or __import__('pyspark.sql.functions', fromlist=['col'])
     fields = df.schema.fields
     cols = [_EngCol(str(f.name), f.dataType.simpleString(), _sp_kind(f.dataType)) for f in fields]
+    for c in cols:
+        c.clues = True  # countDistinct is exact: repeated values and keys
     _eng_structure(res, None, cols)
     _sp_free_facts(df, res)
     if not B.ok('spark.jobs'):
@@ -110,9 +113,10 @@ def _sp_facts(F, df, cols, opts, B, res):
             continue
         if c.kind in ('int', 'float'):
             fin = F.when(~F.isnan(q) & (F.abs(q) != float('inf')), q) if c.kind == 'float' else q
+            # distinct: the values that are not NaN (finite, and the infinities), as pandas' nunique
             aggs += [a(F.min(fin), 'min'), a(F.max(fin), 'max'), a(F.avg(fin.cast('double')), 'mean'),
                      a(F.stddev_samp(fin.cast('double')), 'std'), a(F.count(F.when(fin == 0, 1)), 'zeros'),
-                     a(F.count(fin), 'finite'), a(F.approx_count_distinct(fin), 'distinct'),
+                     a(F.count(fin), 'finite'), a(F.countDistinct(F.when(~F.isnan(q), q) if c.kind == 'float' else q), 'distinct'),
                      a(F.percentile_approx(fin, [0.05, 0.25, 0.5, 0.75, 0.95], 10000), 'pct')]
             if c.kind == 'float':
                 aggs += [a(F.count(F.when(F.isnan(q), 1)), 'nan'), a(F.count(F.when(F.abs(q) == float('inf'), 1)), 'inf')]
@@ -120,11 +124,15 @@ def _sp_facts(F, df, cols, opts, B, res):
             aggs.append(a(F.count(F.when(q, 1)), 'true'))
         elif c.kind == 'str':
             ln = F.length(q)
-            aggs += [a(F.approx_count_distinct(q), 'distinct'), a(F.min(ln), 'lmin'), a(F.max(ln), 'lmax'), a(F.avg(ln), 'lmean')]
+            aggs += [a(F.countDistinct(q), 'distinct'), a(F.min(ln), 'lmin'), a(F.max(ln), 'lmax'), a(F.avg(ln), 'lmean')]
         elif c.kind == 'datetime':
-            aggs += [a(F.min(q), 'min'), a(F.max(q), 'max')]
+            aggs += [a(F.min(q), 'min'), a(F.max(q), 'max'), a(F.countDistinct(q), 'dt_distinct')]
+    other = [c for c in cols if c.kind == 'other']
+    if stats and not other:  # the distinct rows: a struct of every column (never null; its nulls equal, as pandas')
+        aggs.append(F.countDistinct(F.struct(*[F.col('`%s`' % c.name.replace('`', '``')) for c in cols])).alias('rows'))
     row = df.agg(*aggs).collect()[0].asDict()
     n = int(row.pop('n'))
+    distinct_rows = row.pop('rows', None)
     for key, v in row.items():
         i, k = key.split(':', 1)
         c = cols[int(i)]
@@ -154,11 +162,14 @@ def _sp_facts(F, df, cols, opts, B, res):
                 pass
             if c.agg.get('lmin') is not None:
                 c.str_len = (c.agg['lmin'], c.agg['lmax'], c.agg['lmean'])
-        if c.agg.get('distinct') is not None:
-            c.agg['distinct_estimated'] = True
     if B.ok('statistics.histograms'):
         _sp_histograms(F, df, [(i, c) for i, c in enumerate(cols[:_STAT_COLUMNS]) if c.kind in ('int', 'float') and c.agg.get('finite')])
-    _eng_statistics(res, cols, n, B, opts)
+
+    def count_rows():  # counted in the one agg's job
+        if distinct_rows is None:
+            raise _EngNotComputed('column %s (%s) is not compared by Spark here' % (other[0].name, other[0].dtype))
+        return distinct_rows
+    _eng_statistics(res, cols, n, B, opts, distinct_rows=count_rows, rows_free=distinct_rows is not None)
 
 
 def _sp_histograms(F, df, cols):

@@ -294,6 +294,10 @@ def _summarize(L, G, args_json):
                 fp = _fingerprint(obj)
                 if fp:
                     item['fp'] = fp
+                else:  # what changed cannot compare it (debug_diff says so)
+                    item['fp_missing'] = 'no fingerprint without running its code'
+            elif fps:
+                item['fp_missing'] = 'too big to read in the time left'
         except _ProbeError as e:
             item['error'] = e.code
         except Exception as e:
