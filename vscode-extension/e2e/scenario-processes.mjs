@@ -84,11 +84,7 @@ async function main() {
     await h.until('the data viewer tab', async () => (await page.locator('.tabs-container .tab', { hasText: /^\s*dapscope: n\s*$/ }).count()) > 0, 30_000);
     log('Open: the data viewer on the worker\'s value');
 
-    await h.until('all sessions to end', async () => {
-      if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
-      await page.keyboard.press('Shift+F5');
-      return false;
-    }, 90_000, 3_000);
+    await h.stopSession(); // every session of the tree
     log('PASS');
   } catch (e) {
     log(`FAIL: ${e.stack ?? e}`);

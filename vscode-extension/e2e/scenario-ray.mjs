@@ -128,11 +128,7 @@ async function main() {
     if (rows.filter((r) => /price/.test(r[4])).length !== 1) throw new Error(`the NaN column in one row: ${JSON.stringify(rows)}`);
     await h.screenshot('compare');
 
-    await h.until('all sessions to end', async () => {
-      if ((await page.locator('.debug-toolbar:visible').count()) === 0) return true;
-      await page.keyboard.press('Shift+F5');
-      return false;
-    }, 90_000, 3_000);
+    await h.stopSession(); // every session of the tree
     log('PASS');
   } catch (e) {
     log(`FAIL: ${e.stack ?? e}`);
