@@ -19,6 +19,8 @@ def _null_count(np, s):
         if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
+    if type(v) is np.ndarray:  # object values: one isna, no Series built
+        return int(np.count_nonzero(_mod('pandas').isna(v)))
     return int(s.isna().sum())
 
 
