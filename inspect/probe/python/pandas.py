@@ -312,7 +312,10 @@ def _inspect_dataframe(df, opts, B, res):
     if srows > 0:
         try:
             view = frame if len(scols) == ncols else frame.iloc[:, scols]
-            _duplicate_rows_bounded(pd, np, view, distinct_cols and len(scols) <= _STAT_COLUMNS, B, stats)
+            # the most distinct columns first (narrowing, clues.py)
+            dist = [c.get('distinct', -1) for c in stats['columns']]
+            order = sorted(range(len(dist)), key=lambda j: -dist[j])
+            _duplicate_rows_bounded(pd, np, view, distinct_cols and len(scols) <= _STAT_COLUMNS, B, stats, order)
         except Exception:
             pass
 
