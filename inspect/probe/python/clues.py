@@ -56,7 +56,7 @@ def _histogram(np, ss, lo, hi, digits, fin=None, B=None):
     edges = np.arange(11.0) * ((hi - lo) / 10.0) + lo
     edges[10] = hi
     m = int(ss.shape[0])
-    idx = np.searchsorted(ss, edges[1:-1], side='left').tolist()
+    idx = ss.below(edges[1:-1]) if hasattr(ss, 'below') else np.searchsorted(ss, edges[1:-1], side='left').tolist()
     cuts = [0] + idx + [m]
     counts = [cuts[i + 1] - cuts[i] for i in range(10)]
     h = {'start': _num(lo, digits), 'width': _num((hi - lo) / 10.0, digits), 'counts': counts}

@@ -251,6 +251,7 @@ def _inspect_dataframe(df, opts, B, res):
     st['columns'] = columns
     st['index'] = _index_info(pd, df.index, B, 'index.is_unique')
     series = _series_list(df)
+    _dense_columns(pd, np, df, series)
     deep = bool(opts.get('deep_memory'))
     try:
         st['memory_bytes'] = _memory(df, series, deep)

@@ -77,6 +77,10 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     (_histogram)."""
     n = int(v.shape[0])
     res['count'] = n
+    if n > 4096 and not v.flags.c_contiguous:
+        # a column of a frame made from one 2-D array is strided (every
+        # value on its own cache line): one copy, then every pass is dense
+        v = np.ascontiguousarray(v)
     fin = v
     tot = None
     if v.dtype.kind == 'f':
@@ -97,7 +101,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     # 100K floats in ~6 ms: 50 columns must not time the inspection out)
     full = repeated and want_quant and nf <= _DUP_ROWS and (B is None or nf <= _SAMPLE or B.left() > 0.5)
     if full:
-        ss = np.sort(fin)
+        ss = _sorted_or_order(np, fin)
         mn, mx = ss[0], ss[-1]
     else:
         mn, mx = fin.min(), fin.max()
@@ -108,7 +112,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
         res['min'] = _exact(mn)
         res['max'] = _exact(mx)
     _set_moments(np, fin, res, _STAT, tot)
-    if full:  # zeros by two binary searches of the sorted values
+    if full and type(ss) is np.ndarray:  # zeros by two binary searches of the sorted values
         _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
     else:
         _count(res, 'zeros', np.count_nonzero(fin == 0))
@@ -127,8 +131,10 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     if distinct:
         if sampled:
             _distinct_from_sorted(np, ss, sampled, nf, res)
-        else:  # ss: all finite values, sorted
+        elif type(ss) is np.ndarray:  # ss: all finite values, sorted
             res['distinct'] = nf - _repeated_sorted(np, ss, finite=True)
+        else:  # an _F32Order of them
+            res['distinct'] = ss.distinct
         infs = 0
         if res.get('inf_count') and 'distinct' in res:
             # infinities are values too (as in pandas' nunique)

@@ -1,0 +1,138 @@
+# dapscope Python probe: the layout of numbers, so their statistics
+# (stats.py) make few passes: exact order statistics without a 64-bit sort
+# where numpy's is slow, and a frame's strided block copied dense once.
+
+# ---------------------------------------------------------------- order
+
+def _sorted_or_order(np, fin):
+    """fin (finite numbers) sorted, or where numpy sorts 64-bit floats
+    slowly an _F32Order standing for them (the same values at every
+    position, the same distinct count)."""
+    if fin.dtype == np.float64 and fin.shape[0] >= _F32_ORDER_MIN and _numpy_below(np, (1, 25)):
+        try:
+            o = _F32Order(np, fin)
+            if o.distinct is not None:
+                return o
+        except Exception:
+            pass
+    return np.sort(fin)
+
+
+def _numpy_below(np, version):
+    try:
+        return tuple(int(x) for x in np.__version__.split('.')[:2]) < version
+    except Exception:
+        return False
+
+
+# numpy before 1.25 sorts 64-bit floats without SIMD (~7 ms for 100K on an
+# AVX-512 machine: a 100K×50 frame's columns would take 350 ms) and 32-bit
+# ones with it (~0.7 ms). Columns from this size on go by _F32Order there.
+_F32_ORDER_MIN = 20000
+
+
+class _F32Order(object):
+    """The order statistics of a 1-D float64 array v of finite values
+    (none of min and max zero) from its float32 rounding sorted, v itself
+    unsorted. Rounding keeps the order (x <= y gives f32(x) <= f32(y)), so
+    the values that round to the float32 at sorted position k hold the
+    positions start..start+len of all values: v[k] is the (k - start)-th
+    of them, sorted (one comparison over v32 finds them). distinct: the
+    float32 groups, each of the few repeated ones counted by its float64
+    values; None when too many repeat (then sort v itself). below(edges):
+    how many values lie under each edge (a comparison each)."""
+
+    def __init__(self, np, v):
+        self.np, self.v, self.shape = np, v, v.shape
+        if v.min() == 0 or v.max() == 0:  # -0.0 or 0.0 as the min: the sort's choice
+            self.distinct = None
+            return
+        with np.errstate(over='ignore', under='ignore'):
+            self.v32 = v.astype(np.float32)
+        self.s32 = np.sort(self.v32)
+        self.at = {}
+        s = self.s32
+        eq = s[1:] == s[:-1]
+        n_eq = int(np.count_nonzero(eq))
+        self.distinct = int(s.shape[0]) - n_eq
+        if n_eq:
+            rep = np.unique(s[1:][eq])  # the float32 values that repeat
+            if rep.shape[0] > 4096:
+                self.distinct = None
+                return
+            cand = self._rounding_to(rep)
+            self.distinct += int(np.unique(v[cand]).shape[0]) - int(rep.shape[0])
+
+    def __getitem__(self, k):
+        n = self.shape[0]
+        k = int(k) + n if k < 0 else int(k)
+        if not self.at:  # the ends and the quantiles' neighbours, in one pass
+            pos = set([0, n - 1, k])
+            for p in (5, 25, 50, 75, 95):
+                lo = int(math.floor(p / 100.0 * (n - 1)))
+                pos.update((lo, min(lo + 1, n - 1)))
+            self._fill(sorted(pos))
+        if k not in self.at:
+            self._fill([k])
+        return self.at[k]
+
+    def _fill(self, ks):
+        np, s32 = self.np, self.s32
+        fs = s32[ks]
+        cand = self._rounding_to(np.unique(fs))
+        cv32, cv = self.v32[cand], self.v[cand]
+        for k, f in zip(ks, fs.tolist()):
+            f = np.float32(f)
+            start = int(np.searchsorted(s32, f, 'left'))
+            self.at[k] = np.sort(cv[cv32 == f])[k - start]
+
+    def _rounding_to(self, f32s):
+        """The positions of the values whose float32 is one of f32s
+        (sorted, unique): a 64K-entry table of their low 16 bits picks
+        candidates (0.0 and -0.0 share them), an exact comparison keeps
+        them."""
+        np = self.np
+        lo16 = np.uint32(0xFFFF)
+        table = np.zeros(65536, dtype=bool)
+        table[f32s.view(np.uint32) & lo16] = True
+        cand = np.flatnonzero(table[self.v32.view(np.uint32) & lo16])
+        return cand[np.isin(self.v32[cand], f32s)]
+
+    def below(self, edges):
+        """How many values are under each edge e: those whose float32 is
+        under e's, and of those rounding alike (rarely any) the ones under
+        e."""
+        np, s32 = self.np, self.s32
+        with np.errstate(over='ignore', under='ignore'):
+            e32 = edges.astype(np.float32)
+        lo = np.searchsorted(s32, e32, 'left').tolist()
+        hi = np.searchsorted(s32, e32, 'right').tolist()
+        out = []
+        for e, f, a, b in zip(edges.tolist(), e32.tolist(), lo, hi):
+            if b > a:
+                a += int(np.count_nonzero(self.v[self.v32 == np.float32(f)] < e))
+            out.append(a)
+        return out
+
+
+def _dense_columns(pd, np, df, series):
+    """A frame made from one 2-D array (pandas before 3 keeps it as it
+    is) holds each column strided, every value on its own cache line, so
+    each pass over a column reads the whole block. Up to _DUP_ROWS rows
+    and 64 MB, such a block is copied once, transposed, and its columns'
+    Series (in series, by position) read the dense copy: the same values,
+    one read of the block instead of one per pass."""
+    if int(df.shape[0]) <= 4096 or int(df.shape[0]) > _DUP_ROWS:
+        return
+    try:
+        for b in df._mgr.blocks:
+            v = b.values
+            if type(v) is not np.ndarray or v.ndim != 2 or v.dtype.kind not in 'iuf' or v.flags.c_contiguous \
+                    or v.nbytes > 1 << 26:
+                continue
+            dense = np.ascontiguousarray(v)
+            for j, i in enumerate(b.mgr_locs.as_array.tolist()):
+                s = series[i]
+                series[i] = pd.Series(dense[j], index=s.index, name=s.name, copy=False)
+    except Exception:
+        pass
