@@ -33,7 +33,7 @@ _F32_ORDER_MIN = 20000
 
 class _F32Order(object):
     """The order statistics of a 1-D float64 array v of finite values
-    (none of min and max zero) from its float32 rounding sorted, v itself
+    (min and max not rounding to zero) from its float32 rounding sorted, v itself
     unsorted. Rounding keeps the order (x <= y gives f32(x) <= f32(y)), so
     the values that round to the float32 at sorted position k hold the
     positions start..start+len of all values: v[k] is the (k - start)-th
@@ -44,14 +44,13 @@ class _F32Order(object):
 
     def __init__(self, np, v):
         self.np, self.v, self.shape = np, v, v.shape
-        if v.min() == 0 or v.max() == 0:  # -0.0 or 0.0 as the min: the sort's choice
-            self.distinct = None
-            return
         with np.errstate(over='ignore', under='ignore'):
             self.v32 = v.astype(np.float32)
-        self.s32 = np.sort(self.v32)
+        self.s32 = s = np.sort(self.v32)
         self.at = {}
-        s = self.s32
+        if s[0] == 0 or s[-1] == 0:  # -0.0 or 0.0 as the min or max: the sort's choice
+            self.distinct = None
+            return
         eq = s[1:] == s[:-1]
         n_eq = int(np.count_nonzero(eq))
         self.distinct = int(s.shape[0]) - n_eq

@@ -237,7 +237,9 @@ def _inspect_dataframe(df, opts, B, res):
             st['duplicate_columns'] = True
     except Exception:
         pass
-    dtypes = [str(d) for d in df.dtypes.tolist()]
+    series = _series_list(df)
+    _dense_columns(pd, np, df, series)
+    dtypes = [_dtype_str(x.dtype) for x in series]  # df.dtypes' names, no Series built
     labels = cols.tolist()
     columns = []
     for i in range(ncols):
@@ -250,8 +252,6 @@ def _inspect_dataframe(df, opts, B, res):
         columns.append(c)
     st['columns'] = columns
     st['index'] = _index_info(pd, df.index, B, 'index.is_unique')
-    series = _series_list(df)
-    _dense_columns(pd, np, df, series)
     deep = bool(opts.get('deep_memory'))
     try:
         st['memory_bytes'] = _memory(df, series, deep)
