@@ -33,14 +33,15 @@ _F32_ORDER_MIN = 20000
 
 class _F32Order(object):
     """The order statistics of a 1-D float64 array v of finite values
-    (min and max not rounding to zero) from its float32 rounding sorted, v itself
-    unsorted. Rounding keeps the order (x <= y gives f32(x) <= f32(y)), so
+    (min and max not rounding to zero) from its float32 rounding sorted,
+    v itself unsorted. Rounding keeps the order (x <= y gives f32(x) <= f32(y)), so
     the values that round to the float32 at sorted position k hold the
     positions start..start+len of all values: v[k] is the (k - start)-th
-    of them, sorted (one comparison over v32 finds them). distinct: the
-    float32 groups, each of the few repeated ones counted by its float64
+    of them, sorted (one pass over v32 finds those of the ends, of the
+    quantiles' neighbours and of every repeated float32 at once).
+    distinct: the float32 groups, each repeated one counted by its float64
     values; None when too many repeat (then sort v itself). below(edges):
-    how many values lie under each edge (a comparison each)."""
+    how many values lie under each edge."""
 
     def __init__(self, np, v):
         self.np, self.v, self.shape = np, v, v.shape
@@ -54,32 +55,38 @@ class _F32Order(object):
         eq = s[1:] == s[:-1]
         n_eq = int(np.count_nonzero(eq))
         self.distinct = int(s.shape[0]) - n_eq
+        rep = np.unique(s[1:][eq]) if n_eq else s[:0]  # the float32 values that repeat
+        if rep.shape[0] > 4096:
+            self.distinct = None
+            return
+        # one pass finds the values rounding like the repeated ones and like
+        # those at the ends and the quantiles' neighbours
+        n = int(s.shape[0])
+        ks = set([0, n - 1])
+        for p in (5, 25, 50, 75, 95):
+            lo = int(math.floor(p / 100.0 * (n - 1)))
+            ks.update((lo, min(lo + 1, n - 1)))
+        ks = sorted(ks)
+        fs = s[ks]
+        cand = self._rounding_to(np.unique(np.concatenate((rep, fs))))
+        cv32, cv = self.v32[cand], v[cand]
         if n_eq:
-            rep = np.unique(s[1:][eq])  # the float32 values that repeat
-            if rep.shape[0] > 4096:
-                self.distinct = None
-                return
-            cand = self._rounding_to(rep)
-            self.distinct += int(np.unique(v[cand]).shape[0]) - int(rep.shape[0])
+            self.distinct += int(np.unique(cv[np.isin(cv32, rep)]).shape[0]) - int(rep.shape[0])
+        self._fill(ks, fs, cv32, cv)
 
     def __getitem__(self, k):
         n = self.shape[0]
         k = int(k) + n if k < 0 else int(k)
-        if not self.at:  # the ends and the quantiles' neighbours, in one pass
-            pos = set([0, n - 1, k])
-            for p in (5, 25, 50, 75, 95):
-                lo = int(math.floor(p / 100.0 * (n - 1)))
-                pos.update((lo, min(lo + 1, n - 1)))
-            self._fill(sorted(pos))
         if k not in self.at:
-            self._fill([k])
+            fs = self.s32[[k]]
+            cand = self._rounding_to(fs)
+            self._fill([k], fs, self.v32[cand], self.v[cand])
         return self.at[k]
 
-    def _fill(self, ks):
+    def _fill(self, ks, fs, cv32, cv):
+        """self.at[k] for each position k whose float32 is fs[i], from the
+        candidates cv (their float32s cv32)."""
         np, s32 = self.np, self.s32
-        fs = s32[ks]
-        cand = self._rounding_to(np.unique(fs))
-        cv32, cv = self.v32[cand], self.v[cand]
         for k, f in zip(ks, fs.tolist()):
             f = np.float32(f)
             start = int(np.searchsorted(s32, f, 'left'))
