@@ -225,7 +225,8 @@ dist: setup-node
 ## bench: the tracked benchmarks (BENCH_SET), in the modern leg, into
 ## bench/latest.txt (benchstat-friendly; ~15 minutes on 2 cores). Each entry
 ## is package,regexp,benchtime,count: the inspector through debugpy (1K×10,
-## 100K×50, each beside the trivial-evaluate floor), a page of a 10M-row
+## 100K×50 and the held-out 2,500×6 ledger, each beside the trivial-evaluate
+## floor; the ledger also beside its per-expression set, bar 0.2×), a page of a 10M-row
 ## frame, Node's evaluate and pages of 1M rows, the kernel session set,
 ## launch to the first stop, the engines' later pages of 10M-row polars
 ## and DuckDB frames (each beside its plain alternative; through debugpy,
@@ -236,7 +237,8 @@ dist: setup-node
 ## baseline's (bench/slower.awk; LIMIT=0.15). bench-all: every benchmark, count 5.
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 BENCH_SET := \
-	'./inspect,^BenchmarkDebugpy$$/^DataFrame(1Kx10|100Kx50)$$/^(floor|inspect)$$,30x,5' \
+	'./inspect,^BenchmarkDebugpy$$/^DataFrame(1Kx10|100Kx50|2500x6Ledger)$$/^(floor|inspect)$$,30x,5' \
+	'./inspect,^BenchmarkDebugpy$$/^DataFrame2500x6Ledger$$/^per_expression$$,10x,3' \
 	'./inspect,^BenchmarkBrowse10M$$/^(floor|unsorted|filtered_first)$$,10x,3' \
 	'./server/session,^BenchmarkNodeEvaluate$$,200x,3' \
 	'./inspect,^BenchmarkBrowseNode1M$$,10x,3' \

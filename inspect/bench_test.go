@@ -16,8 +16,8 @@ import (
 )
 
 // perExpression is what a client does without the inspector: one evaluate
-// per fact.
-func perExpression(name, kind string) []string {
+// per fact (a frame's per-column facts for each of its cols columns).
+func perExpression(name, kind string, cols int) []string {
 	switch kind {
 	case "dataframe":
 		exprs := []string{
@@ -25,7 +25,7 @@ func perExpression(name, kind string) []string {
 			"str(%[1]s.index)", "int(%[1]s.memory_usage(deep=False).sum())", "%[1]s.isna().sum().to_dict()",
 			"%[1]s.head(5).to_dict()", "%[1]s.tail(2).to_dict()", "%[1]s.describe().to_dict()",
 		}
-		for i := 0; i < 10; i++ {
+		for i := 0; i < cols; i++ {
 			exprs = append(exprs, fmt.Sprintf("%%[1]s.iloc[:, %d].nunique()", i),
 				fmt.Sprintf("%%[1]s.iloc[:, %d].value_counts().head(5).to_dict()", i))
 		}
@@ -64,12 +64,19 @@ func BenchmarkDebugpy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ label, name, kind string }{
-		{"DataFrame1Kx10", "df", "dataframe"},
-		{"DataFrame100Kx50", "df100kx50", "dataframe"},
-		{"DataFrame1Mx10", "big_df", "dataframe"},
-		{"Float64Array1M", "arr1m", "ndarray"},
-		{"Dict1K", "big_dict", "dict"},
+	// DataFrame2500x6Ledger (testdata/python/inspect_values.py's
+	// ledger_frame) is a held-out shape: a date, an id-like key with
+	// duplicates, an account, an amount with NaNs, a memo, a flag.
+	for _, c := range []struct {
+		label, name, kind string
+		cols              int
+	}{
+		{"DataFrame1Kx10", "df", "dataframe", 10},
+		{"DataFrame100Kx50", "df100kx50", "dataframe", 10},
+		{"DataFrame2500x6Ledger", "ledger", "dataframe", 6},
+		{"DataFrame1Mx10", "big_df", "dataframe", 10},
+		{"Float64Array1M", "arr1m", "ndarray", 0},
+		{"Dict1K", "big_dict", "dict", 0},
 	} {
 		b.Run(c.label+"/floor", func(b *testing.B) {
 			for b.Loop() {
@@ -83,6 +90,7 @@ func BenchmarkDebugpy(b *testing.B) {
 				b.Skipf("%s: not in this session's frame (%v)", c.name, err)
 			}
 			var size int
+			var probeMs float64
 			for b.Loop() {
 				res, err := inspect.Inspect(ctx, s, top.Id, c.name, inspect.Options{})
 				if err != nil {
@@ -93,10 +101,12 @@ func BenchmarkDebugpy(b *testing.B) {
 				}
 				raw, _ := json.Marshal(res)
 				size = len(raw)
+				probeMs += res.ProbeMs
 			}
 			b.ReportMetric(float64(size), "json_bytes")
+			b.ReportMetric(probeMs/float64(b.N), "probe_ms/op")
 		})
-		exprs := perExpression(c.name, c.kind)
+		exprs := perExpression(c.name, c.kind, c.cols)
 		b.Run(c.label+"/per_expression", func(b *testing.B) {
 			for b.Loop() {
 				for _, e := range exprs {

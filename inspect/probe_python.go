@@ -14,7 +14,7 @@ import (
 
 // pySections are the Python probe's sections, in the order they are joined.
 var pySections = []string{
-	"core.py", "resolve.py", "clues.py", "stats.py", "pandas.py", "numpy.py", "torch.py", "models.py", "libs.py",
+	"core.py", "resolve.py", "clues.py", "stats.py", "order.py", "pandas.py", "numpy.py", "torch.py", "models.py", "libs.py",
 	"engines.py", "filter_engines.py", "select_engines.py", "polars.py", "arrow.py", "duckdb.py", "duckdb_page.py", "dask.py", "spark.py", "ray.py",
 	"builtins.py", "dispatch.py", "summaries.py", "fingerprint.py", "filter.py", "filter_safe.py", "select.py", "entry.py",
 }

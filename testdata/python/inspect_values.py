@@ -68,6 +68,23 @@ def greet(name, greeting="hello", *args, excited=False, **kw):
     return "%s %s" % (greeting, name)
 
 
+def ledger_frame(n):
+    """A book of n transactions, held out from the probe's own cases: a
+    date, an id-like key with some duplicates, an account (strings from a
+    few values), an amount with NaNs, a free-text memo and a flag."""
+    r = np.random.default_rng(11)
+    amount = np.round(r.normal(120.0, 80.0, n), 2)
+    amount[r.random(n) < 0.03] = np.nan
+    return pd.DataFrame({
+        "date": pd.Timestamp("2024-01-01") + pd.to_timedelta(np.sort(r.integers(0, 365, n)), unit="D"),
+        "txn_id": r.integers(100_000, 100_000 + int(n * 0.9), n),
+        "account": r.choice(["cash", "bank", "card", "loan", "equity", "revenue"], n),
+        "amount": amount,
+        "memo": ["memo %d" % i for i in r.integers(0, 800, n)],
+        "cleared": r.random(n) < 0.7,
+    })
+
+
 def build():
     rng = np.random.default_rng(7)
     df = pd.DataFrame({"c%d" % i: rng.standard_normal(1000) for i in range(8)})
@@ -146,6 +163,7 @@ def build():
     long_cell = pd.DataFrame({"s": ["x" * 5000, "y"]})
     if os.environ.get("DAPSCOPE_BENCH_100KX50"):  # BenchmarkDebugpy's 100K×50 frame only
         df100kx50 = pd.DataFrame(rng.standard_normal((100_000, 50)), columns=["c%d" % i for i in range(50)])
+        ledger = ledger_frame(2500)  # BenchmarkDebugpy's DataFrame2500x6Ledger
     return locals()  # BREAK
 
 

@@ -56,7 +56,7 @@ def _histogram(np, ss, lo, hi, digits, fin=None, B=None):
     edges = np.arange(11.0) * ((hi - lo) / 10.0) + lo
     edges[10] = hi
     m = int(ss.shape[0])
-    idx = np.searchsorted(ss, edges[1:-1], side='left').tolist()
+    idx = ss.below(edges[1:-1]) if hasattr(ss, 'below') else np.searchsorted(ss, edges[1:-1], side='left').tolist()
     cuts = [0] + idx + [m]
     counts = [cuts[i + 1] - cuts[i] for i in range(10)]
     h = {'start': _num(lo, digits), 'width': _num((hi - lo) / 10.0, digits), 'counts': counts}
@@ -141,10 +141,11 @@ def _key_clue(cst, name, kind, claims_unique=False):
         cst['key_like'] = why
 
 
-def _duplicate_rows_bounded(pd, np, df, distinct_cols, B, stats):
+def _duplicate_rows_bounded(pd, np, df, distinct_cols, B, stats, order=()):
     """stats['duplicate_rows']: exact up to _DUP_ROWS rows and _DUP_COLUMNS
     columns (0 at once when a column's values are all distinct and
-    non-null: distinct_cols), beyond by row hashes
+    non-null: distinct_cols; else by narrowing, _duplicate_rows_narrowed,
+    the columns in `order` first), beyond by row hashes
     (pandas.util.hash_pandas_object; duplicate_rows_by: 'row hashes')
     while the budget allows; else duplicate_rows_not_computed says why."""
     n, k = (int(x) for x in df.shape)
@@ -158,6 +159,12 @@ def _duplicate_rows_bounded(pd, np, df, distinct_cols, B, stats):
         stats['duplicate_rows_not_computed'] = _not_computed(n) if n > _DUP_ROWS else \
             'not computed: {:,} columns > {:,}'.format(k, _DUP_COLUMNS)
         return
+    if exact:
+        try:
+            stats['duplicate_rows'] = _duplicate_rows_narrowed(pd, np, df, order)
+            return
+        except Exception:
+            pass  # unhashable cells: pandas' own way below
     try:
         h = pd.util.hash_pandas_object(df, index=False).to_numpy()
     except Exception:
@@ -170,3 +177,25 @@ def _duplicate_rows_bounded(pd, np, df, distinct_cols, B, stats):
                 stats['duplicate_rows_by'] = 'row hashes'
             return
     stats['duplicate_rows'] = int(df.duplicated().sum())
+
+
+def _duplicate_rows_narrowed(pd, np, df, order):
+    """df.duplicated().sum(), exact, by narrowing: equal rows are equal in
+    every column, so only the rows whose value repeats in one column (its
+    pd.factorize codes, as DataFrame.duplicated's own, NA equal to NA),
+    then among those the rows whose value repeats in the next, and so on,
+    can be duplicates. The most distinct columns (order) go first; pandas'
+    duplicated() runs on the rows left, if any."""
+    k = int(df.shape[1])
+    first = [i for i in order if 0 <= i < k]
+    rows = None  # the candidate positions; None: all rows
+    for i in first + [i for i in range(k) if i not in set(first)]:
+        v = _col_values(df, i)
+        if rows is not None:
+            v = _take_values(v, rows)
+        codes = pd.factorize(v)[0] + 1  # NA (-1) is a value here
+        rep = np.bincount(codes)[codes] > 1
+        rows = np.flatnonzero(rep) if rows is None else rows[rep]
+        if rows.shape[0] < 2:
+            return 0
+    return int(df.take(rows).duplicated().sum())

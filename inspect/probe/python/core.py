@@ -135,9 +135,9 @@ def _num(x, digits=_CELL):
         x = float(x)
     except Exception:
         return None
-    if x != x:
-        return None
-    if x in (float('inf'), float('-inf')):
+    if x - x != 0:  # NaN or ±inf (0.0 for every finite x)
+        if x != x:
+            return None
         return 'inf' if x > 0 else '-inf'
     if x == 0 or digits is None or getattr(_PREC, 'full', False):
         return x

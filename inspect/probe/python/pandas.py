@@ -19,6 +19,8 @@ def _null_count(np, s):
         if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
+    if type(v) is np.ndarray:  # object values: one isna, no Series built
+        return int(np.count_nonzero(_mod('pandas').isna(v)))
     return int(s.isna().sum())
 
 
@@ -235,7 +237,9 @@ def _inspect_dataframe(df, opts, B, res):
             st['duplicate_columns'] = True
     except Exception:
         pass
-    dtypes = [str(d) for d in df.dtypes.tolist()]
+    series = _series_list(df)
+    _dense_columns(pd, np, df, series)
+    dtypes = [_dtype_str(x.dtype) for x in series]  # df.dtypes' names, no Series built
     labels = cols.tolist()
     columns = []
     for i in range(ncols):
@@ -248,7 +252,6 @@ def _inspect_dataframe(df, opts, B, res):
         columns.append(c)
     st['columns'] = columns
     st['index'] = _index_info(pd, df.index, B, 'index.is_unique')
-    series = _series_list(df)
     deep = bool(opts.get('deep_memory'))
     try:
         st['memory_bytes'] = _memory(df, series, deep)
@@ -310,7 +313,10 @@ def _inspect_dataframe(df, opts, B, res):
     if srows > 0:
         try:
             view = frame if len(scols) == ncols else frame.iloc[:, scols]
-            _duplicate_rows_bounded(pd, np, view, distinct_cols and len(scols) <= _STAT_COLUMNS, B, stats)
+            # the most distinct columns first (narrowing, clues.py)
+            dist = [c.get('distinct', -1) for c in stats['columns']]
+            order = sorted(range(len(dist)), key=lambda j: -dist[j])
+            _duplicate_rows_bounded(pd, np, view, distinct_cols and len(scols) <= _STAT_COLUMNS, B, stats, order)
         except Exception:
             pass
 

@@ -3,6 +3,10 @@
 
 # ---------------------------------------------------------------- statistics
 
+from collections import Counter as _Counter
+from itertools import islice as _islice
+
+
 def _sample_positions(np, size, n):
     """n evenly spaced positions spread over all of 0..size-1: floor(j *
     size / n), j < n (the JavaScript probe takes the same ones)."""
@@ -73,6 +77,10 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     (_histogram)."""
     n = int(v.shape[0])
     res['count'] = n
+    if n > 4096 and not v.flags.c_contiguous:
+        # a column of a frame made from one 2-D array is strided (every
+        # value on its own cache line): one copy, then every pass is dense
+        v = np.ascontiguousarray(v)
     fin = v
     tot = None
     if v.dtype.kind == 'f':
@@ -93,7 +101,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     # 100K floats in ~6 ms: 50 columns must not time the inspection out)
     full = repeated and want_quant and nf <= _DUP_ROWS and (B is None or nf <= _SAMPLE or B.left() > 0.5)
     if full:
-        ss = np.sort(fin)
+        ss = _sorted_or_order(np, fin)
         mn, mx = ss[0], ss[-1]
     else:
         mn, mx = fin.min(), fin.max()
@@ -104,7 +112,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
         res['min'] = _exact(mn)
         res['max'] = _exact(mx)
     _set_moments(np, fin, res, _STAT, tot)
-    if full:  # zeros by two binary searches of the sorted values
+    if full and type(ss) is np.ndarray:  # zeros by two binary searches of the sorted values
         _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
     else:
         _count(res, 'zeros', np.count_nonzero(fin == 0))
@@ -123,8 +131,10 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     if distinct:
         if sampled:
             _distinct_from_sorted(np, ss, sampled, nf, res)
-        else:  # ss: all finite values, sorted
+        elif type(ss) is np.ndarray:  # ss: all finite values, sorted
             res['distinct'] = nf - _repeated_sorted(np, ss, finite=True)
+        else:  # an _F32Order of them
+            res['distinct'] = ss.distinct
         infs = 0
         if res.get('inf_count') and 'distinct' in res:
             # infinities are values too (as in pandas' nunique)
@@ -144,12 +154,18 @@ def _count(res, key, k):
 
 
 def _types_of(it, limit=_TYPE_SAMPLE):
+    """The type names of the first `limit` items of it with their counts,
+    in order of first appearance (counted in C: one Counter over the
+    types, then a name per distinct type)."""
+    items = list(_islice(it, limit))
     out = {}
-    for i, x in enumerate(it):
-        if i >= limit:
-            break
-        k = _short(type(x))
-        out[k] = out.get(k, 0) + 1
+    try:
+        counted = _Counter(map(type, items)).items()
+    except TypeError:  # an unhashable type (a metaclass with __eq__ only)
+        counted = [(type(x), 1) for x in items]
+    for t, c in counted:
+        k = _short(t)
+        out[k] = out.get(k, 0) + c
     return out
 
 
@@ -224,18 +240,13 @@ def _series_stats(pd, np, s, B, opts, res, label):
     if sampled:
         res['sampled'] = True
         res['sample_size'] = int(len(ss))
-    # The non-null values are listed only where that is cheap: a string
-    # dtype's (pyarrow) or the first ones. An object column's counts come
-    # from one value_counts (NA dropped in its hash pass), and its string
-    # lengths from the distinct values weighted by their counts: the same
-    # min, max and (integer-exact) mean as from every value.
-    strdt = dname in ('string', 'str') or dname.startswith('string[')
-    nn = ss.dropna() if strdt else None
-    head = nn.iloc[:_TYPE_SAMPLE] if strdt else ss.iloc[:2 * _TYPE_SAMPLE].dropna().iloc[:_TYPE_SAMPLE]
-    if not strdt and len(head) < _TYPE_SAMPLE and len(ss) > 2 * _TYPE_SAMPLE:
-        nn = ss.dropna()  # nulls crowd the head: the first values from all
-        head = nn.iloc[:_TYPE_SAMPLE]
-    types = _types_of(head.tolist()) if len(head) else {}
+    # The non-null values are never listed whole: the element types come
+    # from the first ones. The counts come from one value_counts (NA
+    # dropped in its hash pass), and the string lengths from the distinct
+    # values weighted by their counts: the same min, max and
+    # (integer-exact) mean as from every value.
+    head = _first_nonnull(pd, np, ss, _TYPE_SAMPLE)
+    types = _types_of(head) if len(head) else {}
     if types:
         res['element_types'] = types
     vc = None
@@ -262,8 +273,8 @@ def _series_stats(pd, np, s, B, opts, res, label):
             vc = None  # unhashable cells (lists, dicts)
     if types and set(types) <= {'str'} and B.ok(label + '.str_len'):
         try:
-            if strdt or vc is None:
-                lens = _str_lens(np, ss.dropna() if nn is None else nn, dname)
+            if vc is None:
+                lens = _str_lens(np, ss.dropna(), dname)
                 mean = lens.mean()
             else:
                 lu = np.fromiter(map(len, vc.index.tolist()), dtype='int64', count=len(vc))
@@ -272,6 +283,23 @@ def _series_stats(pd, np, s, B, opts, res, label):
             res['str_len'] = {'min': int(lens.min()), 'max': int(lens.max()), 'mean': _num(mean, _STAT)}
         except Exception:
             pass
+
+
+def _first_nonnull(pd, np, ss, k):
+    """The first k non-null values of a Series, as a list: from its first
+    2k values (an object column's by one isna of its numpy values, no
+    Series built), from all of them when nulls crowd those."""
+    v = ss._values
+    if type(v) is np.ndarray:
+        h = v[:2 * k]
+        h = h[~pd.isna(h)][:k]
+        if len(h) == k or len(v) <= 2 * k:
+            return h.tolist()
+        return v[~pd.isna(v)][:k].tolist()
+    head = ss.iloc[:2 * k].dropna().iloc[:k]
+    if len(head) < k and len(ss) > 2 * k:
+        head = ss.dropna().iloc[:k]  # nulls crowd the head: the first values from all
+    return head.tolist()
 
 
 def _str_lens(np, nn, dname):
