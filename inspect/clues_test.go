@@ -96,6 +96,11 @@ hs = res_of(huge)['statistics']
 same(hs.get('duplicate_rows'), int(huge.duplicated().sum()), 'duplicate rows by hash')
 same(hs.get('duplicate_rows_by'), 'row hashes', 'duplicate_rows_by')
 same(hs['columns'][0].get('repeated_not_computed'), 'not computed: %s rows > %s' % (format(len(huge), ','), format(m._DUP_ROWS, ',')), 'repeated not computed')
+# -0.0 and 0.0 are one value to duplicated(), hashed or exact
+z = pd.DataFrame({'a': rng.integers(0, 1000, m._DUP_ROWS + 5000), 'f': 0.0})
+z.loc[::2, 'f'] = -0.0
+same(res_of(z)['statistics'].get('duplicate_rows'), int(z.duplicated().sum()), 'duplicate rows by hash, -0.0')
+same(res_of(z.head(1000))['statistics'].get('duplicate_rows'), int(z.head(1000).duplicated().sum()), 'duplicate rows, -0.0')
 hs = res_of(huge, {'timeout': 0.000001})
 if hs.get('statistics', {}).get('duplicate_rows') is not None and 'duplicate_rows_not_computed' in hs.get('statistics', {}):
     bad.append('both a count and not computed')

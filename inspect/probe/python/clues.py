@@ -166,7 +166,7 @@ def _duplicate_rows_bounded(pd, np, df, distinct_cols, B, stats, order=()):
         except Exception:
             pass  # unhashable cells: pandas' own way below
     try:
-        h = pd.util.hash_pandas_object(df, index=False).to_numpy()
+        h = pd.util.hash_pandas_object(_zero_signs_merged(pd, df), index=False).to_numpy()
     except Exception:
         h = None
     if h is not None:
@@ -199,3 +199,16 @@ def _duplicate_rows_narrowed(pd, np, df, order):
         if rows.shape[0] < 2:
             return 0
     return int(df.take(rows).duplicated().sum())
+
+
+def _zero_signs_merged(pd, df):
+    """df for row hashing: pandas before 2 hashes -0.0 apart from 0.0
+    (duplicated() holds them equal), so its float columns are hashed plus
+    0.0 (-0.0 + 0.0 is 0.0); a copy of those columns only, on that pandas."""
+    if int(pd.__version__.split('.')[0]) >= 2:
+        return df
+    fl = [i for i, t in enumerate(df.dtypes) if getattr(t, 'kind', None) in ('f', 'c')]
+    if not fl:
+        return df
+    cols = [df.iloc[:, i] + 0.0 if i in fl else df.iloc[:, i] for i in range(df.shape[1])]
+    return pd.DataFrame(dict(enumerate(cols)), copy=False)
