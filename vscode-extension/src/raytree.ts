@@ -94,6 +94,9 @@ export class RayTreeModel<S> {
   nodes: RayNode[] = [];
   private inflight?: Promise<RayNode[]>;
   private last?: { got: Listed; params: RayListParams };
+  private resolved?: { gcs: string; dashboard: string };
+  private failures = 0;
+  private skip = 0;
 
   constructor(private readonly ui: RayViewUi<S>) {}
 
@@ -101,17 +104,38 @@ export class RayTreeModel<S> {
   refresh(): Promise<RayNode[]> {
     this.inflight ??= (async () => {
       const params = this.ui.params();
+      // A GCS address is resolved to its dashboard with Python: once, not at every tick.
+      const gcs = params.address && !params.address.includes('://') ? params.address : undefined;
+      const asked = gcs && this.resolved?.gcs === gcs ? { ...params, address: this.resolved.dashboard } : params;
       let got: Listed;
       try {
-        got = { listing: await this.ui.list(params) };
+        got = { listing: await this.ui.list(asked) };
+        this.failures = this.skip = 0;
+        this.resolved = gcs ? { gcs, dashboard: got.listing.dashboard } : undefined;
       } catch (e) {
         got = { error: (e as Error)?.message ?? String(e) };
+        this.resolved = undefined;
+        this.failures++;
+        this.skip = Math.min(2 ** this.failures - 1, 11);
       }
       this.last = { got, params };
       this.remark();
       return this.nodes;
     })().finally(() => (this.inflight = undefined));
     return this.inflight;
+  }
+
+  /**
+   * The poller's tick: lists again, but after a failed listing (Ray not
+   * running) skips 1, 3, 7, then 11 ticks between tries; the Refresh
+   * button and each showing list at once.
+   */
+  tick(): void {
+    if (this.skip > 0) {
+      this.skip--;
+      return;
+    }
+    void this.refresh();
   }
 
   /** Marks again from this window's sessions, without listing (a Ray session started or ended). */
@@ -139,12 +163,13 @@ export interface Clock {
   clearInterval(h: unknown): void;
 }
 
-/** Lists every `seconds` while the view is visible, and once whenever it is shown; nothing while hidden. */
+/** Lists once whenever the view is shown, ticks every `seconds` while it is visible; nothing while hidden. */
 export class RayPoller {
   private handle?: unknown;
 
   constructor(
-    private readonly refresh: () => void,
+    private readonly shown: () => void,
+    private readonly tick: () => void,
     private readonly clock: Clock,
   ) {}
 
@@ -152,8 +177,8 @@ export class RayPoller {
   update(visible: boolean, seconds: number): void {
     this.stop();
     if (!visible) return;
-    this.refresh();
-    if (seconds > 0) this.handle = this.clock.setInterval(this.refresh, seconds * 1000);
+    this.shown();
+    if (seconds > 0) this.handle = this.clock.setInterval(this.tick, seconds * 1000);
   }
 
   get polling(): boolean {

@@ -36,7 +36,7 @@ export class RayView implements vscode.TreeDataProvider<RayNode>, vscode.Disposa
       attach: startRaySession,
       error: (m) => void vscode.window.showErrorMessage(m),
     });
-    this.poller = new RayPoller(() => void this.model.refresh(), { setInterval, clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>) });
+    this.poller = new RayPoller(() => void this.model.refresh(), () => this.model.tick(), { setInterval, clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>) });
     this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this });
     this.subs.push(
       this.view,

@@ -59,7 +59,7 @@ interface Session {
   parent?: string;
 }
 
-function fakeModel(listings: (RayListResult | Error)[]) {
+function fakeModel(listings: (RayListResult | Error)[], params: RayListParams = { address: DASH }) {
   const calls: string[] = [];
   const sessions = new Map<string, Session>();
   let changed = 0;
@@ -72,7 +72,7 @@ function fakeModel(listings: (RayListResult | Error)[]) {
       if (l instanceof Error) throw l;
       return l;
     },
-    params: () => ({ address: DASH }),
+    params: () => params,
     sessions: () => sessions,
     changed: () => void changed++,
     async attach(cfg, parent) {
@@ -133,7 +133,8 @@ test('the poller lists on showing and every few seconds while visible, never whi
     clearInterval: (h) => void timers.delete(h as number),
   };
   let refreshes = 0;
-  const p = new RayPoller(() => void refreshes++, clock);
+  let ticks = 0;
+  const p = new RayPoller(() => void refreshes++, () => void ticks++, clock);
   p.update(false, 5);
   assert.equal(refreshes, 0);
   assert.equal(p.polling, false);
@@ -141,14 +142,52 @@ test('the poller lists on showing and every few seconds while visible, never whi
   assert.equal(refreshes, 1);
   assert.deepEqual([...timers.values()].map((t) => t.ms), [5000]);
   for (const t of timers.values()) t.f();
-  assert.equal(refreshes, 2);
+  assert.equal(ticks, 1);
   p.update(false, 5); // hidden: the timer is gone
   assert.equal(timers.size, 0);
   assert.equal(p.polling, false);
   p.update(true, 0); // 0: once on showing, no timer
-  assert.equal(refreshes, 3);
+  assert.equal(refreshes, 2);
   assert.equal(timers.size, 0);
   p.update(true, 5);
   p.stop();
   assert.equal(timers.size, 0);
+});
+
+test('ticks after a failed listing back off (1, 3, 7, then 11 skipped); a success lists at every tick again', async () => {
+  const f = fakeModel([new Error('refused'), new Error('refused'), new Error('refused'), new Error('refused'), new Error('refused'), { dashboard: DASH, tasks: [A] }]);
+  const lists = () => f.calls.filter((c) => c === 'list').length;
+  const tickUntilListed = async () => {
+    const before = lists();
+    let n = 0;
+    while (lists() === before) {
+      f.model.tick();
+      n++;
+      await new Promise((r) => setImmediate(r));
+    }
+    return n;
+  };
+  await f.model.refresh(); // failure 1
+  // Failures 2 to 5 after 2, 4, 8 and 12 ticks; then at most every 12th tick.
+  assert.deepEqual([await tickUntilListed(), await tickUntilListed(), await tickUntilListed(), await tickUntilListed(), await tickUntilListed()], [2, 4, 8, 12, 12]);
+  assert.deepEqual(view(f.model.nodes), [['shard', 'pid 101 · node nodeabcd · 127.0.0.1:50001', '']]);
+  assert.equal(await tickUntilListed(), 1);
+});
+
+test('a GCS address is resolved once: later listings ask its dashboard, and the address again after a failure', async () => {
+  const f = fakeModel([{ dashboard: DASH, tasks: [] }, { dashboard: DASH, tasks: [] }, new Error('refused'), { dashboard: DASH, tasks: [] }], { address: '127.0.0.1:6379', tokenFile: '/t' });
+  await f.model.refresh();
+  await f.model.refresh();
+  await f.model.refresh();
+  await f.model.refresh();
+  assert.deepEqual(f.listed, [
+    { address: '127.0.0.1:6379', tokenFile: '/t' },
+    { address: DASH, tokenFile: '/t' },
+    { address: DASH, tokenFile: '/t' },
+    { address: '127.0.0.1:6379', tokenFile: '/t' },
+  ]);
+  // The message names the address configured, not the dashboard it resolved to.
+  const g = fakeModel([new Error('refused')], { address: '127.0.0.1:6379' });
+  await g.model.refresh();
+  assert.deepEqual(view(g.model.nodes), [['message', 'Ray not reachable at 127.0.0.1:6379']]);
 });
