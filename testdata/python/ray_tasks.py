@@ -6,6 +6,10 @@ cluster's state. argv[1] picks the scenario:
   "shards": two tasks, each on its own shard of a table; shard 1 carries
             the planted anomaly (its price column is all NaN) — RAY TASK
             BREAKPOINT is where both pause;
+  "postmortem": one task that raises on its shard (a KeyError, the
+            column it looks up is not there — RAY TASK RAISES); with
+            RAY_DEBUG_POST_MORTEM=1 Ray freezes the worker in the
+            exception, listening with debugpy, as for a breakpoint();
   "dataset": a Ray Data Dataset held in the driver, which pauses in
             debugpy itself (the driver is launched by dapscope).
 
@@ -36,6 +40,15 @@ def shard(i):
     return total
 
 
+@ray.remote
+def failing(i):
+    df = pd.DataFrame({"key": np.arange(i * 100, i * 100 + 100), "price": np.linspace(1.0, 2.0, 100)})
+    wanted = "cost"
+    if wanted not in df.columns:
+        raise KeyError(f"{wanted} is not a column of shard {i}")  # RAY TASK RAISES
+    return float(df[wanted].sum())
+
+
 def dataset():
     import ray.data
 
@@ -47,13 +60,17 @@ def dataset():
 
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else "shards"
-    ray.init(num_cpus=2, include_dashboard=(kind == "shards"), dashboard_host="127.0.0.1", log_to_driver=False)
+    if kind == "postmortem":
+        os.environ["RAY_DEBUG_POST_MORTEM"] = "1"  # the workers inherit it
+    ray.init(num_cpus=2, include_dashboard=(kind != "dataset"), dashboard_host="127.0.0.1", log_to_driver=False)
     node = ray._private.worker._global_node
     info = {"dashboard": ray._private.worker.get_dashboard_url() or "", "gcs": node.gcs_address,
             "session_dir": node.get_session_dir_path(), "pid": os.getpid()}
     if kind == "shards":
         refs = [shard.remote(i) for i in range(2)]
         info["tasks"] = len(refs)
+    if kind == "postmortem":
+        refs = [failing.remote(7)]
     print(json.dumps(info), flush=True)
     if kind == "dataset":
         ds, lazy = dataset()

@@ -1,7 +1,8 @@
 // Extension entry point: wires the pieces together on activation — the
 // state (state.ts: output channel, sidecar, bridge, sessions), the
 // "Compare across processes" command and panel (processpanel.ts),
-// "Attach to Paused Ray Tasks" (raycommand.ts), the
+// "Attach to Paused Ray Tasks" (raycommand.ts) and the Run and Debug view's
+// "Ray: paused tasks" section (rayview.ts), the
 // `dapscope` debug type and its proxy factory (debug.ts), the tracker on
 // every session (tracker.ts), the commands (commands.ts), the MCP server
 // definition provider (mcp.ts), the Kernel variables view (kernelview.ts) —
@@ -16,6 +17,7 @@ import { KernelView } from './kernelview';
 import { registerMcp } from './mcp';
 import { registerProcesses } from './processpanel';
 import { registerRay } from './raycommand';
+import { RayView } from './rayview';
 import { ExtensionState } from './state';
 import { TrackerFactory } from './tracker';
 
@@ -36,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCommands(state),
     ...registerProcesses(state),
     ...registerRay(state),
+    new RayView(state),
     vscode.debug.onDidStartDebugSession((s) => state.sessionStarted(s)),
     vscode.debug.onDidTerminateDebugSession((s) => state.sessionEnded(s)),
     state.sessionEvents,

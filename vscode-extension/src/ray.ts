@@ -128,9 +128,18 @@ export async function attachPausedTasks<S>(ui: RayUi<S>, params: RayListParams):
   }
   const picked = await ui.pick(taskItems(l), `${l.tasks.length} paused Ray task${l.tasks.length === 1 ? '' : 's'} at ${l.dashboard}: pick those to attach`);
   if (!picked?.length) return out;
-  let parent: S | undefined;
-  for (const it of picked) {
-    const t = it.task;
+  return attachTasks(ui, picked.map((it) => it.task));
+}
+
+/**
+ * Attaches each task in order (the command's picks, or the Ray view's one
+ * item): each under parent when given, else under the first that attached.
+ * A task that cannot be attached from here, or whose session did not
+ * start, is skipped with why, and the user told once.
+ */
+export async function attachTasks<S>(ui: Pick<RayUi<S>, 'attach' | 'error'>, tasks: RayTask[], parent?: S): Promise<RayAttachOutcome<S>> {
+  const out: RayAttachOutcome<S> = { attached: [], skipped: [] };
+  for (const t of tasks) {
     if (t.note) {
       out.skipped.push(`${taskLabel(t)} (pid ${t.pid}): ${t.note}`);
       continue;
