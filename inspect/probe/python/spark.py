@@ -253,6 +253,18 @@ class _FBSpark(_FBPolars):
     def affix(self, a, p, start):
         return a.startswith(p) if start else a.endswith(p)
 
+    def no_dup(self, keep):
+        if keep is not False:
+            return ("duplicated(keep=%r) needs a row order, which a Spark frame has not (keep=False is computed: "
+                    "a count over a window per key)" % keep)
+        return None
+
+    def duplicated(self, keys, labels, keep):
+        """keep=False: more than one row holds the keys (Spark's window per
+        key: nulls equal, NaN equal NaN, as pandas)."""
+        W = __import__('pyspark.sql.window', fromlist=['Window']).Window
+        return self.F.count(self.F.lit(1)).over(W.partitionBy(*keys)) > 1
+
     def strfn(self, a, m):
         return {'len': self.F.length, 'lower': self.F.lower, 'upper': self.F.upper, 'strip': self.F.trim}[m](a)
 
