@@ -184,7 +184,20 @@ var enginePageCases = []struct {
 	{"unknown rows counted", Selection{Filter: `price < 40 or city == "Lyon"`}},
 	{"error: no such column", Selection{Filter: `nope > 1`}},
 	{"error: refused call", Selection{Filter: `__import__("os").system("true") == 0`}},
+	// duplicated() and str.match, computed by each engine in its row order (Dask refuses duplicated: dupRefusedBy)
+	{"duplicated over the frame", Selection{Filter: `duplicated() or qty == 7`}},
+	{"duplicated keep=False, negated", Selection{Filter: `not duplicated(keep=False) and id > 3`}},
+	{"duplicated keep=False over a subset", Selection{Filter: `duplicated(subset=["city", "kind"], keep=False)`}},
+	{"duplicated subset, sorted", Selection{Filter: `duplicated(subset=["city"])`, Sort: []SortKey{{Column: "qty"}}}},
+	{"duplicated subset keep=last, later page", Selection{Filter: `duplicated(subset=["kind"], keep="last")`, Rows: &RowWindow{Offset: 5, Limit: 10}}},
+	{"column duplicated, nulls equal", Selection{Filter: `city.duplicated() | price.duplicated(keep=False)`}},
+	{"column duplicated keep=last, categorical", Selection{Filter: `kind.duplicated(keep="last") and not ok`}},
+	{"str.match literal", Selection{Filter: `city.str.match("L[iy]") or city.str.match("p", case=False)`}},
 }
+
+// dupRefusedBy: the engines that refuse duplicated() (Dask: a full shuffle),
+// with INVALID_EXPRESSION, where pandas answers.
+var dupRefusedBy = map[string]bool{"dask": true}
 
 func TestEnginesPagesParity(t *testing.T) {
 	testpython.Require(t, "pandas")
@@ -206,12 +219,21 @@ func TestEnginesPagesParity(t *testing.T) {
 				}
 				want, werr := page(e.pandas)
 				got, gerr := page(e.engine)
+				if werr != nil && !strings.HasPrefix(c.name, "error") {
+					t.Fatalf("%s: pandas %v", c.name, werr) // each case but the errors' is a page in pandas
+				}
 				if gerr == nil && (c.sel.Filter != "" || len(c.sel.Sort) > 0) {
 					// again: the order (and rows) the first call kept, the same page
 					if again, aerr := page(e.engine); aerr != nil || !reflect.DeepEqual(again.Page.Rows, got.Page.Rows) ||
 						!reflect.DeepEqual(again.Page.Positions, got.Page.Positions) || again.Page.TotalRows != got.Page.TotalRows {
 						t.Errorf("%s: asked again, %v %+v, first %+v", c.name, aerr, again.Page, got.Page)
 					}
+				}
+				if dupRefusedBy[e.module] && strings.Contains(c.sel.Filter, "duplicated(") {
+					if werr != nil || gerr == nil || gerr.Code != errcode.InvalidExpression || !strings.Contains(gerr.Message, "full shuffle") {
+						t.Errorf("%s: pandas %v, %s should refuse duplicated(): %v", c.name, werr, e.engine, gerr)
+					}
+					continue
 				}
 				if werr != nil || gerr != nil {
 					if werr == nil || gerr == nil || werr.Code != gerr.Code {

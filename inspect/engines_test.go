@@ -228,6 +228,8 @@ var engineFilterSeeds = append([]string{
 	`price / 0 > 1`, `qty // 0 == 1`, `qty % -4 == 1`, `qty ** 70 > 0`,
 	`city + "x" == "Nicex"`, `day > "not a date"`, `ok ^ (qty > 3)`,
 	`city == "x'; DROP TABLE t; --"`, `"a" < 1`, `qty > "3"`, `city.str.len() > 4`,
+	`duplicated(subset=["city", "kind"], keep=False)`, `(qty + 1).duplicated(keep="last")`, `duplicated(subset="nope")`,
+	`city.str.match("L[iy]", case=False)`, `not duplicated(keep=True)`,
 }, filterSeeds...)
 
 // fuzzEngineFilter: any filter text over an engine's table is a page or a

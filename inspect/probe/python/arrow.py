@@ -228,8 +228,11 @@ def _pa_page(obj, kind, sel, off, lim, B):
         pos = pa.array(range(n), type=pa.int64()) if _mod('numpy') is None else pa.array(_mod('numpy').arange(n, dtype='int64'))
         view = t
         if flt:
-            expr = _fl_compile(flt, kinds, _FBArrow(pc))
+            fb = _FBArrow(pc)
+            expr = _fl_compile(flt, kinds, fb)
             x = t.append_column('__dapscope_pos', pos)
+            for name, labels, keep in fb.derived:
+                x = x.append_column(name, _pa_duplicated(x, labels, keep, pos))
             na = int(x.filter(pc.is_null(expr)).num_rows)
             view = x.filter(expr)
             pos = view.column('__dapscope_pos').combine_chunks()
@@ -252,6 +255,34 @@ def _pa_page(obj, kind, sel, off, lim, B):
     page = sub.take(p) if len(p) else sub.slice(0, 0)
     out.update(rows=[tuple(r.values()) for r in page.to_pylist()], positions=p.to_pylist(), total=int(hit['total']), na=hit['na'])
     return out
+
+
+def _pa_duplicated(t, labels, keep, pos):
+    """pandas' duplicated(keep=) over t's columns labels, computed by
+    pyarrow in row order: each key dictionary-encoded (nulls one code, NaN
+    one code, -0.0 as 0.0), the codes folded into one group code per row,
+    then per group its first or last position or its count (group_by),
+    taken back to each row."""
+    pa, pc = _mod('pyarrow'), _mod('pyarrow.compute')
+    code = None
+    for c in labels:
+        a = t.column(c).combine_chunks()
+        if pa.types.is_dictionary(a.type):
+            a = pc.cast(a, a.type.value_type)
+        if pa.types.is_floating(a.type):
+            a = pc.add(a, pa.scalar(0.0, a.type))  # -0.0 + 0.0 is 0.0: equal, as pandas
+        d = pc.dictionary_encode(a, null_encoding='encode')
+        idx = pc.cast(d.indices, pa.int64())
+        if code is not None:  # both below the row count: the pair's code fits an int64
+            idx = pc.dictionary_encode(pc.add(pc.multiply(code, len(d.dictionary)), idx)).indices
+            idx = pc.cast(idx, pa.int64())
+        code = idx
+    g = pa.table({'g': code, 'p': pos})
+    agg = 'count' if keep is False else 'min' if keep == 'first' else 'max'
+    per = g.group_by('g').aggregate([('p', agg)])
+    per = per.take(pc.sort_indices(per.column('g')))  # the codes are 0..k-1: row j is code j
+    got = pc.take(per.column('p_' + agg), code)
+    return pc.greater(got, 1) if keep is False else pc.not_equal(got, pos)
 
 
 _ENGINE_PAGE.update(arrow_table=_pa_page, arrow_batch=_pa_page, arrow_chunked=_pa_page, arrow_array=_pa_page)

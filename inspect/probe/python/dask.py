@@ -324,6 +324,10 @@ class _FBDask(_FBPolars):
     def col(self, name):
         return self.df[name]
 
+    def no_dup(self, keep):
+        return ('duplicated() is not computed over Dask: a row\'s repeats may lie in any partition, so it '
+                'needs a full shuffle of the frame')
+
     def lit(self, v):
         return v
 

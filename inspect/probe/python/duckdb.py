@@ -229,12 +229,43 @@ def _dk_table_new(con, name, where):
         return con.view(name)
 
 
+def _dk_derive(r, derived):
+    """r (with "__dapscope_pos") with each duplicated() of a filter as a
+    boolean column, computed by DuckDB's window functions over the row
+    position: its keys projected first (as columns of our own names), then
+    row_number() per key ordered by position > 1 (keep='first'; 'last':
+    descending), or count(*) per key > 1 (keep=False). PARTITION BY holds
+    nulls equal and NaN equal NaN, as pandas. The SQL text is our own
+    quoted names only; the user's values are bound expression objects."""
+    duckdb = _mod('duckdb')
+    C, S = duckdb.ColumnExpression, duckdb.SQLExpression
+    base = [C(c) for c in r.columns]
+    keys, wins = [], []
+    for i, (name, exprs, keep) in enumerate(derived):
+        ks = ['__dapscope_k%d_%d' % (i, j) for j in range(len(exprs))]
+        keys += [e.alias(k) for e, k in zip(exprs, ks)]
+        part = 'PARTITION BY ' + ', '.join(_sql_ident(k) for k in ks)
+        if keep is False:
+            w = 'count(*) OVER (%s) > 1' % part
+        else:
+            w = 'row_number() OVER (%s ORDER BY "__dapscope_pos"%s) > 1' % (part, ' DESC' if keep == 'last' else '')
+        wins.append(S(w).alias(name))
+    r = r.project(*(base + keys))
+    return r.project(*(base + wins))
+
+
 class _FBDuck(_FBPolars):
     """DuckDB expression objects: names as ColumnExpression, literals as
     ConstantExpression (bound values), functions by name."""
 
     def __init__(self, duckdb):
         self.d = duckdb
+        self.derived = []  # (column name, key expressions, keep): duplicated(), added by _dk_derive
+
+    def duplicated(self, keys, labels, keep):
+        name = '__dapscope_dup%d' % len(self.derived)
+        self.derived.append((name, keys, keep))
+        return self.d.ColumnExpression(name)
 
     def col(self, name):
         return self.d.ColumnExpression(name)

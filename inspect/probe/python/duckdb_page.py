@@ -52,10 +52,15 @@ def _dk_page(rel, kind, sel, off, lim, B):
         r = rel.project(*([C(c) for c in names] + [S('rowid').alias('__dapscope_pos')])) if rowid else _dk_pos(rel)
         na, total = 0, all_rows
         if flt:
-            expr = _fl_compile(flt, kinds, _FBDuck(duckdb))
+            fb = _FBDuck(duckdb)
+            expr = _fl_compile(flt, kinds, fb)
+            if fb.derived:
+                r = _dk_derive(r, fb.derived)
             na, total = (int(x or 0) for x in r.aggregate([duckdb.FunctionExpression('count_if', expr.isnull()),
                                                             duckdb.FunctionExpression('count_if', expr)]).fetchall()[0])
             r = r.filter(expr)
+            if fb.derived:  # the page's own columns again (the order kept reads every column of r)
+                r = r.project(*([C(c) for c in names] + [C('__dapscope_pos')]))
             queries += 1
         keys = []
         by = _eng_sort_names(names, sort) if sort else []

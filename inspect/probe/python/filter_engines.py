@@ -160,6 +160,8 @@ def _fc_date_literal(ctx, n, x, other):
 
 def _fc_call(ctx, n):
     b, f = ctx['back'], n.func
+    if isinstance(f, ast.Name):  # duplicated() over the frame
+        return _fc_duplicated(ctx, n, None)
     is_str = isinstance(f.value, ast.Attribute) and f.value.attr == 'str'
     a = _fc(ctx, f.value.value if is_str else f.value)
     if a.kind == 'lit':
@@ -171,6 +173,12 @@ def _fc_call(ctx, n):
         if args or kw:
             raise _fc_refuse(ctx, n, '%s() takes no arguments' % m)
         return _FC('truth', b.isnull(a.v) if m in ('isna', 'isnull') else b.not_(b.isnull(a.v)))
+    if m == 'duplicated':
+        return _fc_duplicated(ctx, n, f.value)
+    if is_str and m == 'match':  # pandas' re.match: anchored at the start, RE2 in every engine here
+        if set(kw) - {'case'} or len(args) != 1 or not isinstance(args[0], str):
+            raise _fc_refuse(ctx, n, 'str.match takes one string literal (and case=)')
+        return _FC('truth', b.contains(a.v, '^(?:%s)' % args[0], kw.get('case', True) is not False, True))
     if is_str and m == 'contains':
         kw.setdefault('regex', False)
         if set(kw) - {'case', 'regex'} or len(args) != 1 or not isinstance(args[0], str):
@@ -205,6 +213,45 @@ def _fc_call(ctx, n):
             raise _fc_refuse(ctx, n, 'str.%s() takes no arguments' % m)
         return _FC('col', b.strfn(a.v, m))
     raise _fc_refuse(ctx, n, 'calling %s() is not allowed' % m)
+
+
+def _fc_duplicated(ctx, n, on):
+    """duplicated(keep=, subset=[...]) over the frame (on is None) or a
+    column (on: its node): back.duplicated(keys, labels, keep), keys the
+    engine's expressions, labels their column names (None: an expression),
+    computed by the engine in its rows' order, never unknown. An engine
+    that cannot (no row order, or a full shuffle) says why (back.no_dup)."""
+    b = ctx['back']
+    args = [_fl_literal(x) for x in n.args]
+    kw = dict((k.arg, _fl_literal(k.value)) for k in n.keywords)
+    if args or set(kw) - ({'keep'} if on is not None else {'keep', 'subset'}):
+        raise _fc_refuse(ctx, n, 'duplicated takes keep= (and over the frame subset=[columns])')
+    keep = kw.get('keep', 'first')
+    if keep not in ('first', 'last', False):
+        raise _fc_refuse(ctx, n, "keep= is 'first', 'last' or False")
+    why = b.no_dup(keep) if hasattr(b, 'no_dup') else 'duplicated() is not available over this engine'
+    if why:
+        raise _fc_refuse(ctx, n, why)
+    if on is not None:
+        a = _fc(ctx, on)
+        if a.kind == 'lit':
+            raise _fc_refuse(ctx, n, 'duplicated() applies to a column')
+        label = ctx['names'].get(on.id, on.id) if isinstance(on, ast.Name) else None
+        return _FC('truth', b.duplicated([a.v], [label], keep))
+    sub = kw.get('subset')
+    labels = list(ctx['columns'])
+    if sub is not None:
+        labels = sub if isinstance(sub, list) else [sub]
+        for label in labels:
+            if not isinstance(label, str):
+                raise _fc_refuse(ctx, n, 'subset= lists column names')
+            if label not in ctx['columns']:
+                e = _fc_refuse(ctx, n, 'no column named %s' % label)
+                e.code, e.available = 'VARIABLE_NOT_FOUND', list(ctx['columns'])[:50]
+                raise e
+    if not labels:
+        raise _fc_refuse(ctx, n, 'duplicated() needs a column')
+    return _FC('truth', b.duplicated([b.col(x) for x in labels], labels, keep))
 
 
 # ---------------------------------------------------------------- backends
@@ -254,6 +301,16 @@ class _FBPolars(object):
     def affix(self, a, p, start):
         return a.str.starts_with(p) if start else a.str.ends_with(p)
 
+    def no_dup(self, keep):
+        return None
+
+    def duplicated(self, keys, labels, keep):
+        """polars' own: a struct of the keys (nulls equal, NaN equal NaN),
+        is_duplicated, or the first/last distinct rows negated."""
+        pl = self.pl
+        k = pl.struct([x.alias('k%d' % i) for i, x in enumerate(keys)])
+        return k.is_duplicated() if keep is False else ~(k.is_first_distinct() if keep == 'first' else k.is_last_distinct())
+
     def strfn(self, a, m):
         s = a.str
         return {'len': s.len_chars, 'lower': s.to_lowercase, 'upper': s.to_uppercase, 'strip': s.strip_chars}[m]()
@@ -264,6 +321,18 @@ class _FBArrow(object):
 
     def __init__(self, pc):
         self.pc = pc
+        self.derived = []  # (column name, key labels, keep): duplicated(), computed by _pa_duplicated
+
+    def no_dup(self, keep):
+        return None
+
+    def duplicated(self, keys, labels, keep):
+        if None in labels:
+            raise _ProbeError('INVALID_EXPRESSION', 'filter refused: over pyarrow, duplicated() applies to a column '
+                              'or the frame, not to an expression', _FL_HINT)
+        name = '__dapscope_dup%d' % len(self.derived)
+        self.derived.append((name, labels, keep))
+        return self.pc.field(name)
 
     def col(self, name):
         return self.pc.field(name)

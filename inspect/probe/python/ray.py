@@ -238,6 +238,10 @@ class _FBRay(_FBPolars):
     def isin(self, a, vals):
         return a.is_in(list(vals))
 
+    def no_dup(self, keep):
+        return ('duplicated() is not computed over a Ray Dataset: its blocks have no row order, and comparing '
+                'rows across blocks is a full shuffle')
+
     def isnull(self, a):
         return a.is_null()
 

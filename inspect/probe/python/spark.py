@@ -205,6 +205,7 @@ class _FBSpark(_FBPolars):
     def __init__(self, F, df=None):
         self.F, self.df = F, df
         self.cols = {}  # one Column per name (each is a call into the JVM)
+        self.derived = []  # (column name, window Column): duplicated(), added before the filter
 
     def col(self, name):
         c = self.cols.get(name)
@@ -253,6 +254,21 @@ class _FBSpark(_FBPolars):
     def affix(self, a, p, start):
         return a.startswith(p) if start else a.endswith(p)
 
+    def no_dup(self, keep):
+        if keep is not False:
+            return ("duplicated(keep=%r) needs a row order, which a Spark frame has not (keep=False is computed: "
+                    "a count over a window per key)" % keep)
+        return None
+
+    def duplicated(self, keys, labels, keep):
+        """keep=False: more than one row holds the keys (Spark's window per
+        key: nulls equal, NaN equal NaN, as pandas), a column of its own (a
+        window is not allowed in WHERE)."""
+        W = __import__('pyspark.sql.window', fromlist=['Window']).Window
+        name = '__dapscope_dup%d' % len(self.derived)
+        self.derived.append((name, self.F.count(self.F.lit(1)).over(W.partitionBy(*keys)) > 1))
+        return self.F.col(name)
+
     def strfn(self, a, m):
         return {'len': self.F.length, 'lower': self.F.lower, 'upper': self.F.upper, 'strip': self.F.trim}[m](a)
 
@@ -297,6 +313,8 @@ def _sp_page(df, kind, sel, off, lim, B):
     flt, sort = sel.get('filter'), sel.get('sort') or []
     b = _FBSpark(F, df)
     expr = _fl_compile(flt, kinds, b) if flt else None
+    if b.derived:
+        df = df.withColumns(dict(b.derived))
     jobs = _SpJobs(df.sparkSession, B)
     try:
         q = df
@@ -337,7 +355,7 @@ def _sp_page(df, kind, sel, off, lim, B):
             by = _eng_sort_names(names, sort)
             keys = [_sp_op(b.col(x), 'desc_nulls_last' if k.get('descending') else 'asc_nulls_last') for x, k in zip(by, sort)]
             q = q.orderBy(*(keys + [_sp_op(b.col(x), 'asc_nulls_last') for x in names if x not in by and kinds[x] != 'other']))
-        if cols != names:  # all columns: no projection to analyse
+        if cols != names or b.derived:  # all columns: no projection to analyse
             q = q.select(*[b.col(x) for x in cols])
         rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()]
         if th is not None:
