@@ -8,7 +8,7 @@
 # a record that people read, not a gate.
 BEGIN { FS = ","; if (LIMIT == "") LIMIT = 0.15; n = 0 }
 /^,/ { if ($2 != "") unit = $2; next }
-unit ~ /^(sec\/op|x_plain|x_floor|x_own|probe_ms\/op)$/ && NF >= 7 && $2 != "" && $4 != "" {
+$1 != "geomean" && unit ~ /^(sec\/op|x_plain|x_floor|x_own|probe_ms\/op)$/ && NF >= 7 && $2 != "" && $4 != "" {
 	base = $2 + 0; now = $4 + 0
 	if (base > 0 && now / base - 1 > LIMIT) {
 		printf "  %-60s %-11s %12.4g -> %12.4g  %+6.1f%%  (%s)\n", $1, unit, base, now, (now / base - 1) * 100, $7
