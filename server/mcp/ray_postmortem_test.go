@@ -9,7 +9,6 @@ package mcp
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/ray/raytest"
@@ -22,14 +21,8 @@ func TestRayPostMortemOverMCP(t *testing.T) {
 	a, _ := newHTTPAgent(t, Options{})
 	where := map[string]any{"address": c.Dashboard, "token_file": c.TokenFile}
 
-	var list RayListResult
-	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		a.call("ray_list", where, &list)
-		if len(list.Tasks) == 1 && list.Tasks[0].Function == "failing" || time.Now().After(deadline) {
-			break
-		}
-	}
-	if len(list.Tasks) != 1 || list.Tasks[0].Function != "failing" || list.Tasks[0].PausedThreads != 1 {
+	list := waitRayTasks(t, a, where, "failing")
+	if list.Tasks[0].PausedThreads != 1 {
 		t.Fatalf("ray_list = %+v", list)
 	}
 	tk := list.Tasks[0]

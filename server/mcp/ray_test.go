@@ -24,16 +24,7 @@ func TestRayPausedTasksOverMCP(t *testing.T) {
 	a, _ := newHTTPAgent(t, Options{})
 	where := map[string]any{"address": c.Dashboard, "token_file": c.TokenFile}
 
-	var list RayListResult
-	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		a.call("ray_list", where, &list)
-		if len(list.Tasks) == 2 && list.Tasks[0].Function == "shard" && list.Tasks[1].Function == "shard" || time.Now().After(deadline) {
-			break
-		}
-	}
-	if len(list.Tasks) != 2 {
-		t.Fatalf("ray_list = %+v", list)
-	}
+	list := waitRayTasks(t, a, where, "shard", "shard")
 
 	// A listed task is a debugpy.listen endpoint: debug_attach reaches it
 	// (stopping in the task: Ray's set_trace steps out of Ray's own code),
@@ -162,5 +153,33 @@ func TestRayDatasetInDriverOverMCP(t *testing.T) {
 	a.call("debug_continue", map[string]any{"timeout": 120}, &stop)
 	if stop.Status != session.StatusCompleted {
 		t.Errorf("the driver did not end: %+v", stop)
+	}
+}
+
+// waitRayTasks calls ray_list until the paused tasks are those of functions
+// (in order), for at most 120 s (a cluster's workers start slowly), and
+// fails the test when they never are.
+func waitRayTasks(t *testing.T, a *agent, where map[string]any, functions ...string) RayListResult {
+	t.Helper()
+	var list RayListResult
+	are := func() bool {
+		if len(list.Tasks) != len(functions) {
+			return false
+		}
+		for i, f := range functions {
+			if list.Tasks[i].Function != f {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		a.call("ray_list", where, &list)
+		if are() {
+			return list
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ray_list = %+v, want the tasks of %v", list, functions)
+		}
 	}
 }

@@ -9,7 +9,7 @@
 // button opens the data viewer on that worker's value.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { LONG, makeHelpers, processRows, showVariable, variableRow, variablesMenu } from './util.mjs';
+import { LONG, makeHelpers, processRows } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -45,13 +45,12 @@ async function main() {
 
     await h.startConfiguration('dapscope: pool');
     await h.until('a worker paused', async () => (await page.locator('.debug-pane .monaco-list-row', { hasText: /Subprocess \d+.*Paused on breakpoint/ }).count()) > 0);
-    const n = variableRow(page, 'n');
-    await showVariable(page, h, n, 'n');
+    const n = await h.variableRow('n', /^\s*Locals\b/);
     log(`a worker paused: ${((await n.textContent()) ?? '').trim()}`);
     await h.screenshot('worker-paused');
 
     // Variables view → Compare across Processes → the panel's table.
-    await variablesMenu(page, h, n, 'Compare across Processes', async () => {
+    await h.variablesMenu(n, 'Compare across Processes', async () => {
       try {
         await h.webview().locator('table.processes').waitFor({ state: 'visible', timeout: 15_000 });
         return true;

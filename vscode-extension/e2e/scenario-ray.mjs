@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { LONG, makeHelpers, processRows, showVariable, variableRow, variablesMenu } from './util.mjs';
+import { LONG, makeHelpers, processRows } from './util.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const require = createRequire(join(here, '..', '..', 'package.json'));
@@ -103,13 +103,12 @@ async function main() {
     const paused = page.locator('.debug-pane .monaco-list-row', { hasText: /Ray: shard \(pid \d+\).*Paused/ });
     await h.until('both tasks attached and paused', async () => (await paused.count()) === 2, 90_000);
     log('both Ray tasks attached and paused');
-    const df = variableRow(page, 'df');
-    await showVariable(page, h, df, 'df');
+    const df = await h.variableRow('df', /^\s*Locals\b/);
     log(`Variables view: ${((await df.textContent()) ?? '').trim().replace(/\s+/g, ' ').slice(0, 80)}`);
     await h.screenshot('attached');
 
     // One question to both tasks: the NaN column in one row only.
-    await variablesMenu(page, h, df, 'Compare across Processes', async () => {
+    await h.variablesMenu(df, 'Compare across Processes', async () => {
       try {
         await h.webview().locator('table.processes').waitFor({ state: 'visible', timeout: 15_000 });
         return true;

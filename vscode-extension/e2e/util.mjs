@@ -246,18 +246,24 @@ export function makeHelpers(page, log, art, prefix) {
     return text;
   }
 
-  /** Variables view → Inspect with dapscope on `row` → the webview with its result; returns the webview's document. */
-  async function inspectFromVariables(row) {
-    await until('Inspect with dapscope in the Variables context menu', async () => {
+  /** Runs the Variables view's context-menu item `item` on row until done() says it took effect. */
+  async function variablesMenu(row, item, done) {
+    await until(`${item} in the Variables context menu`, async () => {
       await page.keyboard.press('Escape');
       await row.click({ button: 'right' });
-      const item = page.locator('.monaco-menu .action-item', { hasText: 'Inspect with dapscope' }).first();
-      await item.waitFor({ state: 'visible', timeout: 5_000 });
-      await page.waitForTimeout(400);
-      await item.hover();
-      await item.click();
-      return await page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 }).then(() => true, () => false);
+      const action = page.locator('.monaco-menu .action-item', { hasText: item }).first();
+      await action.waitFor({ state: 'visible', timeout: 5_000 });
+      await page.waitForTimeout(400); // menus ignore a click that comes too soon after opening
+      await action.hover();
+      await action.click();
+      return done();
     }, 90_000, 1_000);
+  }
+
+  /** Variables view → Inspect with dapscope on `row` → the webview with its result; returns the webview's document. */
+  async function inspectFromVariables(row) {
+    await variablesMenu(row, 'Inspect with dapscope',
+      () => page.locator('iframe.webview').first().waitFor({ state: 'attached', timeout: 15_000 }).then(() => true, () => false));
     const wv = webview();
     await until('the webview result', async () => (await wv.locator('body').getAttribute('data-state')) === 'result');
     return wv;
@@ -272,7 +278,7 @@ export function makeHelpers(page, log, art, prefix) {
     }, 90_000, 3_000);
   }
 
-  return { screenshot, until, runCommand, startConfiguration, setBreakpoint, webview, mcpEndpoint, openFile, revealLine, variableRow, altHover, inspectFromVariables, stopSession };
+  return { screenshot, until, runCommand, startConfiguration, setBreakpoint, webview, mcpEndpoint, openFile, revealLine, variableRow, altHover, variablesMenu, inspectFromVariables, stopSession };
 }
 
 /**
@@ -377,36 +383,7 @@ export async function wordBox(editor, marker, word) {
   }, word);
 }
 
-// ---- Variables view and the "Compare across Processes" panel (scenario-processes.mjs)
-
-/** The Variables view's row of the variable `name`. */
-export function variableRow(page, name) {
-  return page.locator('.debug-pane .monaco-list-row', { hasText: new RegExp(`^\\s*${name}\\b`) }).first();
-}
-
-/** Waits for row in the Variables view, expanding Locals when VS Code left it collapsed. */
-export async function showVariable(page, h, row, what) {
-  await h.until(`${what} in the Variables view`, async () => {
-    if (await row.isVisible()) return true;
-    const locals = page.locator('.debug-pane .monaco-list-row', { hasText: /^\s*Locals\s*$/ }).first();
-    if ((await locals.getAttribute('aria-expanded')) === 'false') await locals.click();
-    return false;
-  }, 60_000, 1_000);
-}
-
-/** Runs the Variables view's context-menu item `item` on row until done() says it took effect. */
-export async function variablesMenu(page, h, row, item, done) {
-  await h.until(`${item} in the Variables context menu`, async () => {
-    await page.keyboard.press('Escape');
-    await row.click({ button: 'right' });
-    const action = page.locator('.monaco-menu .action-item', { hasText: item }).first();
-    await action.waitFor({ state: 'visible', timeout: 5_000 });
-    await page.waitForTimeout(400); // menus ignore a click that comes too soon after opening
-    await action.hover();
-    await action.click();
-    return done();
-  }, 90_000, 1_000);
-}
+// ---- The "Compare across Processes" panel (scenario-processes.mjs, scenario-ray.mjs)
 
 /** The "Compare across Processes" table's rows as the panel shows them: [process, status, where, summary, problems]. */
 export async function processRows(webview) {
