@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dapscope/dapscope/errcode"
+	"github.com/dapscope/dapscope/internal/nativetest"
 	"go.uber.org/goleak"
 )
 
@@ -40,6 +41,7 @@ func TestMain(m *testing.M) {
 	for _, f := range AfterTests {
 		f()
 	}
+	nativetest.Cleanup() // the native programs built (codelldb_test.go)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			os.Stderr.WriteString("goleak: " + err.Error() + "\n")

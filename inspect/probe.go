@@ -98,7 +98,12 @@ type probe struct {
 	// (with the frame id) instead of expr, and a call answers probeMissing
 	// when the probe is not defined (probe_lldb.go).
 	install  func(p *probe) string
-	callExpr func(p *probe, fn string, frameID int, argsJSON string) string
+	callExpr func(p *probe, t Target, fn string, frameID int, argsJSON string) string
+	// form, when set, rewrites an evaluate for the target's adapter (lldb:
+	// CodeLLDB's command form, probe_lldb.go); evalFailed may read a failed
+	// evaluate as an answer (ok).
+	form       func(t Target, req EvalRequest) EvalRequest
+	evalFailed func(err error) (out string, ok bool)
 	// listsLocals: summarize with no names summarises every local.
 	listsLocals bool
 	// summaryType reports an adapter `type` (of a variable in the editor's
@@ -212,7 +217,7 @@ func (p *probe) callInstalled(ctx context.Context, t Target, frameID int, fn, ar
 			}
 			loaded = true
 		}
-		out, err := p.eval(ctx, t, frameID, p.callExpr(p, fn, frameID, argsJSON))
+		out, err := p.eval(ctx, t, frameID, p.callExpr(p, t, fn, frameID, argsJSON))
 		if err != nil || out != probeMissing || try > 0 {
 			return out, err
 		}
@@ -222,8 +227,17 @@ func (p *probe) callInstalled(ctx context.Context, t Target, frameID int, fn, ar
 
 func (p *probe) eval(ctx context.Context, t Target, frameID int, expr string) (string, error) {
 	ctx = asProbeCall(ctx)
-	out, err := transportOf(t).EvaluateProbe(ctx, EvalRequest{FrameID: frameID, Expression: expr, Context: p.evalContext, RawString: p.raw})
+	req := EvalRequest{FrameID: frameID, Expression: expr, Context: p.evalContext, RawString: p.raw}
+	if p.form != nil {
+		req = p.form(t, req)
+	}
+	out, err := transportOf(t).EvaluateProbe(ctx, req)
 	if err != nil {
+		if p.evalFailed != nil {
+			if s, ok := p.evalFailed(err); ok {
+				return s, nil
+			}
+		}
 		return "", err
 	}
 	return p.decode(out), nil

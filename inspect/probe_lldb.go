@@ -8,6 +8,16 @@
 // through lldb-dap's evaluate in the "repl" context (a leading backtick
 // makes it a command). The answer is the command's result: lldb-dap
 // returns it after the echoed command line, and never as program output.
+//
+// CodeLLDB (debug type "lldb", bridged from the editor) is not lldb-dap:
+// its "repl" runs a command only in its console's commands mode, and then
+// answers an empty result (the output goes to the Debug Console). Its
+// "_command" context runs a command in the request's frame in every
+// console mode and answers its output (CodeLLDB's handle_evaluate), so a
+// CodeLLDB session gets that form, its frame from the request, and a
+// failed command as an error (an unknown one: the probe is missing). The
+// probe's command also keeps its answer out of the console that CodeLLDB
+// tees a command's output into (entry.py).
 
 package inspect
 
@@ -29,6 +39,8 @@ var lldbProbe = func() *probe {
 		evalContext: "repl",
 		install:     lldbInstall,
 		callExpr:    lldbCall,
+		form:        lldbForm,
+		evalFailed:  lldbFailed,
 		decode:      lldbDecode,
 		summaryType: lldbSummaryType,
 	}
@@ -45,19 +57,52 @@ func lldbInstall(p *probe) string {
 }
 
 // lldbCall runs the probe's command on argsJSON plus the frame id and
-// the entry point (run or summarize).
-func lldbCall(p *probe, fn string, frameID int, argsJSON string) string {
+// the entry point (run or summarize). CodeLLDB's frame ids are handles, not
+// lldb-dap's thread and frame indexes: its command runs in the request's
+// frame, so none is sent.
+func lldbCall(p *probe, t Target, fn string, frameID int, argsJSON string) string {
 	var m map[string]any
 	_ = json.Unmarshal([]byte(argsJSON), &m)
 	if m == nil {
 		m = map[string]any{}
 	}
-	m["frame_id"] = frameID
+	if !codeLLDB(t) {
+		m["frame_id"] = frameID
+	}
 	if fn != "run" {
 		m["fn"] = fn
 	}
 	b, _ := json.Marshal(m)
 	return "`" + p.slot + " " + base64.StdEncoding.EncodeToString(b)
+}
+
+// CodeLLDBDebugType is CodeLLDB's debug type in VS Code.
+const CodeLLDBDebugType = "lldb"
+
+// codeLLDB reports whether t is a session of CodeLLDB: a Target that
+// names its editor's debug type (a bridged session) as CodeLLDB's.
+func codeLLDB(t Target) bool {
+	d, ok := t.(interface{ DebugType() string })
+	return ok && d.DebugType() == CodeLLDBDebugType
+}
+
+// lldbForm sends a CodeLLDB session's commands in its "_command" context,
+// without lldb-dap's backtick.
+func lldbForm(t Target, req EvalRequest) EvalRequest {
+	if codeLLDB(t) {
+		req.Context = "_command"
+		req.Expression = strings.TrimPrefix(req.Expression, "`")
+	}
+	return req
+}
+
+// lldbFailed reads CodeLLDB's error for an unknown command (the debugger
+// lost the probe) as probeMissing.
+func lldbFailed(err error) (string, bool) {
+	if strings.Contains(err.Error(), "is not a valid command") {
+		return probeMissing, true
+	}
+	return "", false
 }
 
 // lldbDecode reads the command's JSON line out of lldb-dap's answer (the

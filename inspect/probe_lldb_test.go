@@ -31,7 +31,7 @@ func TestLLDBCallsAndAnswers(t *testing.T) {
 	if p == nil || !strings.HasPrefix(p.slot, "dapscope_probe_") || !strings.Contains(p.source, "def command(") {
 		t.Fatal("no lldb probe")
 	}
-	call := lldbCall(p, "run", 524289, `{"path":[["name","x"]]}`)
+	call := lldbCall(p, nil, "run", 524289, `{"path":[["name","x"]]}`)
 	cmd, arg, _ := strings.Cut(call, " ")
 	if cmd != "`"+p.slot {
 		t.Fatalf("call = %q", call)

@@ -102,6 +102,10 @@ func withFrameZero(args any) any {
 // Adapter is the adapter kind of the session's language.
 func (b *Session) Adapter() string { return b.adapter }
 
+// DebugType is the editor's debug type: the inspector writes probe calls
+// in its adapter's form (CodeLLDB's, inspect/probe_lldb.go).
+func (b *Session) DebugType() string { return b.debugType }
+
 // kind is the adapter kind the extension reported ("" when unknown).
 func (b *Session) kind() adapter.Kind {
 	k, _ := adapter.ParseKind(b.adapter)

@@ -100,6 +100,18 @@ func (m *Manager) Bridge(spec BridgeSpec) (*Session, error) {
 // Bridged reports whether the session is one of the editor's own debugger.
 func (s *Session) Bridged() bool { return s.bridge != nil }
 
+// DebugType is the editor's debug type of a bridged session ("" for the
+// others): the inspector writes probe calls in its adapter's form
+// (CodeLLDB's, inspect/probe_lldb.go).
+func (s *Session) DebugType() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bridge == nil {
+		return ""
+	}
+	return s.bridge.debugType
+}
+
 // bridgeRefuses is the error for a command a bridged session does not send.
 func (s *Session) bridgeRefuses(command string) error {
 	if s.bridge == nil || bridgeCommands[command] {

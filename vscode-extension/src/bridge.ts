@@ -72,6 +72,14 @@ export const NOT_FORWARDED: ReadonlySet<string> = new Set([
  */
 const EVALUATE_CONTEXTS = new Set(['watch', 'repl', 'hover', 'clipboard', 'variables']);
 
+/**
+ * CodeLLDB's (debug type `lldb`) own evaluate context that runs an LLDB
+ * command in the request's frame and answers its output, in every console
+ * mode: the lldb probe's calls (inspect/probe_lldb.go). Passed on to
+ * CodeLLDB sessions only.
+ */
+export const CODELLDB_COMMAND_CONTEXT = '_command';
+
 /** How many times the bridge asks js-debug for a session's CDP proxy (at the start, then at stops). */
 export const CDP_ASKS = 8;
 
@@ -234,7 +242,8 @@ export class Bridge {
     if (!ALLOWED_COMMANDS.has(p.command)) throw new Error(`dapscope bridge: command ${p.command} is not allowed`);
     if (p.command === 'evaluate') {
       const ctx = (p.arguments as { context?: unknown } | undefined)?.context;
-      if (ctx !== undefined && !EVALUATE_CONTEXTS.has(String(ctx))) throw new Error(`dapscope bridge: evaluate context ${String(ctx)} is not allowed`);
+      const codeLldbCommand = ctx === CODELLDB_COMMAND_CONTEXT && s.type === 'lldb';
+      if (ctx !== undefined && !EVALUATE_CONTEXTS.has(String(ctx)) && !codeLldbCommand) throw new Error(`dapscope bridge: evaluate context ${String(ctx)} is not allowed`);
     }
     const t0 = Date.now();
     const body = await s.customRequest(p.command, p.arguments);

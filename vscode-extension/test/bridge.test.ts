@@ -210,7 +210,13 @@ test('evaluate contexts: the DAP ones pass, anything else is refused', async () 
     await b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context } });
   }
   await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context: 'inject' } }), /context inject is not allowed/);
+  // CodeLLDB's command context is for CodeLLDB sessions only.
+  await assert.rejects(b.request({ vscodeSessionId: 's1', command: 'evaluate', arguments: { expression: 'x', context: '_command' } }), /context _command is not allowed/);
   assert.equal(calls.length, 6);
+  const codelldb = fakeSession('lldb', {});
+  b.tracker({ ...codelldb.session, id: 'cl' });
+  await b.request({ vscodeSessionId: 'cl', command: 'evaluate', arguments: { expression: 'dapscope_probe_x e30=', frameId: 1001, context: '_command' } });
+  assert.deepEqual(codelldb.calls.map((c) => (c.args as { context?: string }).context), ['_command']);
 });
 
 test("js-debug targets: the bridge asks for the session's CDP proxy and reports its address (kind cdp)", async () => {

@@ -234,9 +234,26 @@ def _frame_of(exe_ctx, args):
     return f
 
 
+_QUIET = []
+
+
+def _quiet(result):
+    """CodeLLDB tees a command's output into its Debug Console (the
+    result's immediate output file); the answer is dapscope's alone, so
+    that copy goes to the null device. lldb-dap sets no such file."""
+    try:
+        if not _QUIET:
+            import os
+            _QUIET.append(open(os.devnull, 'w'))
+        result.SetImmediateOutputFile(_QUIET[0])
+    except Exception:
+        pass
+
+
 def command(debugger, line, exe_ctx, result, internal_dict):
     import time
     t0 = time.perf_counter()
+    _quiet(result)
     try:
         args = json.loads(base64.b64decode(line.strip()).decode('utf-8'))
         frame = _frame_of(exe_ctx, args)
