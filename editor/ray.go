@@ -15,13 +15,9 @@ package editor
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/dapscope/dapscope/server/ray"
 )
-
-// rayListTimeout bounds a listing (a GCS address is resolved with Python).
-const rayListTimeout = 60 * time.Second
 
 // RayListParams are the dapscope/rayList parameters: the cluster's
 // dashboard URL or GCS host:port ("": $RAY_DASHBOARD_ADDRESS, else
@@ -48,10 +44,7 @@ func (s *Server) rayList(ctx context.Context, params json.RawMessage) (any, erro
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, rayListTimeout)
-	defer cancel()
-	o := s.mgr.Options()
-	l, err := ray.List(ctx, ray.Options{Address: p.Address, TokenFile: p.TokenFile, AllowHosts: o.AttachHosts, Python: o.Python})
+	l, err := ray.ListFor(ctx, s.mgr, p.Address, p.TokenFile)
 	if err != nil {
 		return nil, err
 	}

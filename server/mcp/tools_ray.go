@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dapscope/dapscope/server/ray"
 	"github.com/dapscope/dapscope/server/session"
@@ -136,18 +135,12 @@ func (s *Server) rayJoin(sess *session.Session, e rayEntry) error {
 	return nil
 }
 
-// rayListTimeout bounds a listing.
-const rayListTimeout = 60 * time.Second
-
 func (s *Server) registerRayTools() {
 	addTool(s, toolSpec{name: "ray_list", title: "List paused Ray tasks",
 		desc:  "Ray tasks paused at breakpoint(): pid, debugpy host:port to debug_attach, task.",
 		hints: hints{readOnly: true, idempotent: true}, more: "tasks were omitted"},
 		func(ctx context.Context, c *call, p *rayListArgs) (*RayListResult, error) {
-			ctx, cancel := context.WithTimeout(ctx, rayListTimeout)
-			defer cancel()
-			o := s.mgr.Options()
-			l, err := ray.List(ctx, ray.Options{Address: p.Address, TokenFile: p.TokenFile, AllowHosts: o.AttachHosts, Python: o.Python})
+			l, err := ray.ListFor(ctx, s.mgr, p.Address, p.TokenFile)
 			if err != nil {
 				return nil, err
 			}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/server/session"
@@ -27,6 +28,20 @@ type Attached struct {
 	// Skipped says why a listed task was not attached (a host not
 	// allowed, the attach failed).
 	Skipped []string
+}
+
+// ListTimeout bounds a listing asked for by an agent or the editor (a GCS
+// address is resolved with Python).
+const ListTimeout = 60 * time.Second
+
+// ListFor lists the paused tasks of the cluster at address with the
+// manager's host allow-list and Python (MCP's ray_list, the editor's
+// dapscope/rayList), within ListTimeout.
+func ListFor(ctx context.Context, mgr *session.Manager, address, tokenFile string) (*Listing, error) {
+	ctx, cancel := context.WithTimeout(ctx, ListTimeout)
+	defer cancel()
+	o := mgr.Options()
+	return List(ctx, Options{Address: address, TokenFile: tokenFile, AllowHosts: o.AttachHosts, Python: o.Python})
 }
 
 // RootKey is the key of a cluster's root session.
