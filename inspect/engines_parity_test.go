@@ -225,7 +225,7 @@ func TestEnginesPagesParity(t *testing.T) {
 				if gerr == nil && (c.sel.Filter != "" || len(c.sel.Sort) > 0) {
 					// again: the order (and rows) the first call kept, the same page
 					if again, aerr := page(e.engine); aerr != nil || !reflect.DeepEqual(again.Page.Rows, got.Page.Rows) ||
-						!reflect.DeepEqual(again.Page.Positions, got.Page.Positions) || again.Page.TotalRows != got.Page.TotalRows {
+						!reflect.DeepEqual(again.Page.Positions, got.Page.Positions) || again.Page.Total() != got.Page.Total() {
 						t.Errorf("%s: asked again, %v %+v, first %+v", c.name, aerr, again.Page, got.Page)
 					}
 				}
@@ -242,9 +242,9 @@ func TestEnginesPagesParity(t *testing.T) {
 					continue
 				}
 				w, g := want.Page, got.Page
-				if g.TotalRows != w.TotalRows || g.AllRows != w.AllRows || g.FilterNA != w.FilterNA || g.ColumnCount != w.ColumnCount {
+				if g.Total() != w.Total() || g.All() != w.All() || g.FilterNA != w.FilterNA || g.ColumnCount != w.ColumnCount {
 					t.Errorf("%s: total %d/%d, all %d/%d, unknown %d/%d, columns %d/%d (engine/pandas)", c.name,
-						g.TotalRows, w.TotalRows, g.AllRows, w.AllRows, g.FilterNA, w.FilterNA, g.ColumnCount, w.ColumnCount)
+						g.Total(), w.Total(), g.All(), w.All(), g.FilterNA, w.FilterNA, g.ColumnCount, w.ColumnCount)
 				}
 				gp, wp := pageFacts(t, got), pageFacts(t, want)
 				for _, k := range []string{"page.positions", "page.rows"} {

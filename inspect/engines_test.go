@@ -276,7 +276,7 @@ func TestEnginesDuckDBTableByName(t *testing.T) {
 	ctx := context.Background()
 	opts := Options{Timeout: 10, RequestTimeout: 60}
 	r, err := Browse(ctx, h, 0, "dk_con['sales']", Selection{Sort: []SortKey{{Column: "price", Descending: true}}, Rows: &RowWindow{Limit: 3}}, opts)
-	if err != nil || r.Page == nil || r.Page.TotalRows != 36 || len(r.Page.Rows) != 3 {
+	if err != nil || r.Page == nil || r.Page.Total() != 36 || len(r.Page.Rows) != 3 {
 		t.Fatalf("%+v %v", r, err)
 	}
 	_, err = Inspect(ctx, h, 0, "dk_con['nope']", opts)

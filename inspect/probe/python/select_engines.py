@@ -3,7 +3,10 @@
 # shape (kind, total_rows, all_rows, positions, columns, rows…), so every
 # surface browses an engine's table as it browses a DataFrame. An engine's
 # page function returns {names, dtypes, rows, positions, total, all_rows,
-# na, cached}; orders it computed are kept in select.py's cache.
+# na, cached}; orders it computed are kept in select.py's cache. An engine
+# whose count is a job of its own (Spark) returns total and all_rows None
+# unless the selection asks for the count, and says why in pending: the
+# page comes first, its totals on request.
 
 
 def _eng_cache_key(obj, sel):
@@ -85,9 +88,10 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
             raise _ProbeError('INVALID_EXPRESSION', 'filter failed: %s: %s' % (_short(type(e)), _cut(str(e), 300, _Trunc())), _FL_HINT)
         raise
     tr = _Trunc()
+    total, all_rows = _eng_totals(p, sel, off, lim)
     page = {
         'kind': _ENGINE_DETECTED[kind] if _ENGINE_DETECTED[kind] != 'ndarray' else 'ndarray',
-        'total_rows': int(p['total']), 'all_rows': int(p['all_rows']), 'offset': off, 'limit': lim,
+        'total_rows': total, 'all_rows': all_rows, 'offset': off, 'limit': lim,
         'positions': [int(x) for x in p['positions']],
         'columns': [{'name': n, 'dtype': d} for n, d in zip(p['names'], p['dtypes'])],
         'column_count': int(p.get('column_count', len(p['names']))),
@@ -101,6 +105,11 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         page['sort'] = sel['sort']
     if p.get('computed'):
         page['computed'] = p['computed']
+    for k in ('total_rows', 'all_rows'):
+        if page[k] is None:
+            del page[k]
+    if total is None or all_rows is None:
+        page['total_pending'] = p.get('pending') or 'counted on request (count: true)'
     cols = p['cols'] if 'cols' in p else (list(zip(*p['rows'])) if p['rows'] else [])
     texts = [_eng_json_col(v, tr) for v in cols]
     n = len(page['positions'])
@@ -116,6 +125,19 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
     page['rows'] = None  # last key of the last key: spliced in below, as select.py does
     text = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
     return text[:-len('null}}')] + rows + '}}'
+
+
+def _eng_totals(p, sel, off, lim):
+    """The page's totals (None: not counted, the engine answered its page
+    first); a page that ends before its limit tells the filtered total,
+    and without a filter that is every row."""
+    total, all_rows = p.get('total'), p.get('all_rows')
+    n = len(p['positions'])
+    if total is None and n < lim and (n or not off):
+        total = off + n
+    if all_rows is None and total is not None and not sel.get('filter'):
+        all_rows = total
+    return (None if total is None else int(total)), (None if all_rows is None else int(all_rows))
 
 
 def _eng_json_col(vals, tr):
