@@ -66,6 +66,10 @@ export interface PageParams {
   /** Python: DataFrame.query syntax over the column names; JavaScript: an
    * expression over the row's fields, run under V8's side-effect check. */
   filter?: string;
+  /** Count the selection's rows where an engine counts them in a job of
+   * its own (Spark): without it such a page comes first, its totals left
+   * out (Page.total_pending); with rows.limit 0, the count alone. */
+  count?: boolean;
   /** The probe's budget in seconds (default 2). */
   timeout?: number;
 }
@@ -79,8 +83,10 @@ export interface PageColumn {
 /** One window of rows of the sorted/filtered view (inspect.Page). */
 export interface Page {
   kind: string;
-  total_rows: number;
-  all_rows: number;
+  /** The filtered view's rows and those before the filter; absent while
+   * not counted (total_pending says why: ask again with count). */
+  total_rows?: number;
+  all_rows?: number;
   offset: number;
   limit: number;
   /** Positions of the rows in the original value. */
@@ -94,6 +100,10 @@ export interface Page {
   /** Rows whose filter was unknown (a missing value): no match. */
   filter_na_rows?: number;
   sort?: SortKey[];
+  /** What an engine ran for the page ("computed by Spark: 1 job, 0.2 s"). */
+  computed?: string;
+  /** Why the totals are absent: the page came first, they are counted on request. */
+  total_pending?: string;
 }
 
 /** dapscope/page result (inspect.PageResult): a page, or the inspector's typed error. */
