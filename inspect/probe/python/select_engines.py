@@ -4,9 +4,9 @@
 # surface browses an engine's table as it browses a DataFrame. An engine's
 # page function returns {names, dtypes, rows, positions, total, all_rows,
 # na, cached}; orders it computed are kept in select.py's cache. An engine
-# whose count is a job of its own (Spark) returns total and all_rows None
-# unless the selection asks for the count, and says why in pending: the
-# page comes first, its totals on request.
+# whose count is a job of its own (Spark; Dask's filter) returns total (and
+# all_rows) None unless the selection asks for the count, and says why in
+# pending: the page comes first, its totals on request.
 
 
 def _eng_cache_key(obj, sel):
@@ -108,7 +108,7 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
     for k in ('total_rows', 'all_rows'):
         if page[k] is None:
             del page[k]
-    if total is None or all_rows is None:
+    if p.get('pending') or total is None or all_rows is None:  # not counted (a total the page proved may be there)
         page['total_pending'] = p.get('pending') or 'counted on request (count: true)'
     cols = p['cols'] if 'cols' in p else (list(zip(*p['rows'])) if p['rows'] else [])
     texts = [_eng_json_col(v, tr) for v in cols]
