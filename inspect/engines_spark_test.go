@@ -150,7 +150,8 @@ func sparkInspect(ctx context.Context, t *testing.T, h *pyHarness, expr string, 
 // sparkPages: a Spark page comes first, its totals on request. The page
 // alone has pandas' rows and says its totals are not counted
 // (total_pending; a page that ends before its limit tells its total); count: true with the page gives pandas' totals too, and with
-// rows.limit 0 the count alone (an aggregate: no row collected).
+// rows.limit 0 the count alone (an aggregate: no row collected); a page
+// of a selection counted this stop carries its count.
 func sparkPages(ctx context.Context, t *testing.T, h *pyHarness, sel Selection, w *PageResult, opts Options) {
 	t.Helper()
 	wp := pageFacts(t, w)
@@ -166,6 +167,8 @@ func sparkPages(ctx context.Context, t *testing.T, h *pyHarness, sel Selection, 
 		{"page first", sel, []string{"page.rows", "page.columns"}},
 		{"page and count", withCount, []string{"page.rows", "page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
 		{"count alone", only, []string{"page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
+		// counted once this stop: the page carries the count, no job of its own
+		{"page after its count", sel, []string{"page.rows", "page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
 	} {
 		g, err := Browse(ctx, h, 0, "sdf", c.sel, opts)
 		if err != nil {

@@ -81,6 +81,7 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         raise _ProbeError('INVALID_ARGUMENT', 'a %s cannot be browsed by rows' % _short(type(obj)))
     try:
         p = f(obj, kind, sel, off, lim, B)
+        _eng_counts(obj, sel, p)
     except _ProbeError:
         raise
     except Exception as e:
@@ -125,6 +126,20 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
     page['rows'] = None  # last key of the last key: spliced in below, as select.py does
     text = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
     return text[:-len('null}}')] + rows + '}}'
+
+
+def _eng_counts(obj, sel, p):
+    """A selection's counts asked for (count: true), kept for the stop: a
+    later page of it, counted on request, carries them without a job."""
+    key = (id(obj), sel.get('filter') or '')
+    if sel.get('count'):
+        if p.get('total') is not None and p.get('all_rows') is not None:
+            _SEL['counts'][key] = {'ref': _sel_hold(obj), 'version': _eng_version(obj), 'c': (p['total'], p['all_rows'], p.get('na') or 0)}
+        return
+    hit = _SEL['counts'].get(key) if p.get('pending') else None
+    if hit is not None and _sel_same(hit, obj, _eng_version(obj)):
+        p['total'], p['all_rows'], p['na'] = hit['c']
+        p['pending'] = None
 
 
 def _eng_totals(p, sel, off, lim):
