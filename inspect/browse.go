@@ -291,7 +291,7 @@ func FormatPage(p *Page) string {
 	total, all := p.Total(), p.All()
 	of := strconv.FormatInt(total, 10)
 	if total < 0 {
-		of = "? (not counted: " + p.TotalPending + ")"
+		of = "? (not counted: " + p.TotalPending + "; compute counts it)" // MCP's compute, the CLI's --compute
 	}
 	switch {
 	case len(p.Rows) > 0:

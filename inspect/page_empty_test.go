@@ -21,8 +21,8 @@ func TestFormatEmptyPage(t *testing.T) {
 		{Page{ColumnCount: n, Columns: cols, Offset: 900, Limit: 50, TotalRows: ptr64(40), AllRows: ptr64(40)}, "no rows at offset 900 (limit 50) of 40\n"},
 		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalRows: ptr64(1), AllRows: ptr64(1), Rows: Rows{{1}}, Positions: []int64{0}}, "rows 0–1 of 1\n"},
 		// an engine's page first, its totals on request (Spark)
-		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalPending: "counted on request (count: true)", Rows: Rows{{1}}, Positions: []int64{0}},
-			"rows 0–1 of ? (not counted: counted on request (count: true))\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalPending: "counted on request", Rows: Rows{{1}}, Positions: []int64{0}},
+			"rows 0–1 of ? (not counted: counted on request; compute counts it)\n"},
 		{Page{ColumnCount: n, Columns: cols, Limit: 100, TotalRows: ptr64(0), Filter: "a > 9", TotalPending: "x"}, "no rows match the filter\n"},
 		{Page{ColumnCount: n, Columns: cols, Limit: 0, TotalRows: ptr64(7), AllRows: ptr64(9), Filter: "a > 9"}, "7 rows (filtered from 9)\n"},
 	} {

@@ -431,7 +431,7 @@ def _dask_page_run(df, kind, sel, off, lim, B):
             'computed': 'computed by Dask: %d compute%s, %.3g s' % (computes, '' if computes == 1 else 's', time.perf_counter() - t0)}
 
 
-_DASK_PENDING = 'counted on request (count: true): the filter read over every partition by a compute of its own'
+_DASK_PENDING = 'counted on request: the filter read over every partition by a compute of its own'
 
 
 _ENGINE_PAGE.update(dask_df=_dask_page, dask_series=_dask_page)

@@ -110,7 +110,7 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         if page[k] is None:
             del page[k]
     if p.get('pending') or total is None or all_rows is None:  # not counted (a total the page proved may be there)
-        page['total_pending'] = p.get('pending') or 'counted on request (count: true)'
+        page['total_pending'] = p.get('pending') or 'counted on request'
     cols = p['cols'] if 'cols' in p else (list(zip(*p['rows'])) if p['rows'] else [])
     texts = [_eng_json_col(v, tr) for v in cols]
     n = len(page['positions'])

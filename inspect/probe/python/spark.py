@@ -389,7 +389,7 @@ def _sp_page(df, kind, sel, off, lim, B):
     return out
 
 
-_SP_PENDING = 'counted on request (count: true): every row read by a Spark job of its own'
+_SP_PENDING = 'counted on request: every row read by a Spark job of its own'
 
 
 _ENGINE_PAGE.update(spark_df=_sp_page)
