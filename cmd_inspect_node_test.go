@@ -103,9 +103,9 @@ func TestInspectCLIBrowseNode(t *testing.T) {
 		return want[a][0].(string) < want[b][0].(string)
 	})
 	p := results[0].Page
-	if p.TotalRows != int64(len(want)) || p.AllRows != 200 || fmt.Sprint(p.Columns) != "[{sku string} {qty number} {city string}]" ||
+	if p.Total() != int64(len(want)) || p.All() != 200 || fmt.Sprint(p.Columns) != "[{sku string} {qty number} {city string}]" ||
 		fmt.Sprint(p.Rows) != fmt.Sprint(want[2:6]) {
-		t.Fatalf("page: %d of %d rows, columns %v\n%v\nwant %d rows %v", p.TotalRows, p.AllRows, p.Columns, p.Rows, len(want), want[2:6])
+		t.Fatalf("page: %d of %d rows, columns %v\n%v\nwant %d rows %v", p.Total(), p.All(), p.Columns, p.Rows, len(want), want[2:6])
 	}
 	if b, _ := json.Marshal(results[0].Result); len(b) > 2048 {
 		t.Errorf("--max-bytes 2048: the result is %d bytes", len(b))

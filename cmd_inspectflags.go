@@ -41,7 +41,7 @@ func (f *inspectFlags) register(fs *flag.FlagSet, filterHelp string) {
 	f.noStats = fs.Bool("no-stats", false, "skip statistics")
 	f.maxBytes = fs.Int("max-bytes", 0, "fit each JSON result into this many bytes (≥ 1024), dropping tail rows, preview rows, histograms, quantiles, then columns; the result's budget says what went")
 	f.deep = fs.Bool("deep-memory", false, "measure object memory deeply")
-	f.compute = fs.Bool("compute", false, "run what a lazy value defers: collect a polars LazyFrame, count a pyarrow Dataset's rows (within --timeout)")
+	f.compute = fs.Bool("compute", false, "run what a lazy value defers: collect a polars LazyFrame, count a pyarrow Dataset's rows or a Spark page's (within --timeout)")
 	f.precision = fs.String("precision", "short", "floats in statistics and preview: short (4 significant digits) or full (exact)")
 }
 
@@ -62,7 +62,8 @@ func (f *inspectFlags) read(format string) (inspect.Options, *inspect.Selection,
 	}
 	var sel *inspect.Selection
 	if f.rows.window != nil || *f.columns != "" || *f.sortBy != "" || *f.filter != "" {
-		sel = &inspect.Selection{Rows: f.rows.window, Columns: inspect.ParseColumns(*f.columns), Sort: inspect.ParseSortKeys(*f.sortBy), Filter: *f.filter}
+		sel = &inspect.Selection{Rows: f.rows.window, Columns: inspect.ParseColumns(*f.columns), Sort: inspect.ParseSortKeys(*f.sortBy), Filter: *f.filter,
+			Count: *f.compute} // a Spark page's totals are a job of their own: counted on request
 		if err := sel.Validate(); err != nil {
 			return opts, nil, 0, err
 		}

@@ -29,6 +29,7 @@ import (
 	"github.com/dapscope/dapscope/editor/editortest"
 	"github.com/dapscope/dapscope/inspect"
 	"github.com/dapscope/dapscope/internal/golden"
+	"github.com/dapscope/dapscope/internal/testpython"
 	"github.com/dapscope/dapscope/server/allprocs"
 	"github.com/dapscope/dapscope/server/bridge"
 	"github.com/dapscope/dapscope/server/bridge/bridgetest"
@@ -264,6 +265,7 @@ func TestContract(t *testing.T) {
 	call("dapscope/page", map[string]any{"sessionId": stopped.SessionID, "vscodeSessionId": "vs-1", "frameId": 0, "expression": "df", "filter": "price >", "timeout": 10}, nil)
 	// A page without rows: rows and positions are empty lists (issue #28.7).
 	call("dapscope/page", map[string]any{"vscodeSessionId": "vs-1", "expression": "df", "filter": "price > 1e300", "timeout": 10}, nil)
+	contractPending(t, vs, stopped.Stop.ThreadID, call)
 	call("dapscope/sessions", nil, nil)
 
 	// A bridged session (another debug type): its DAP requests come back to
@@ -458,5 +460,27 @@ func checkContract(t *testing.T, entries map[string]*contractEntry) {
 			continue
 		}
 		t.Errorf("stale contract fixture %s: the channel has no such method", f)
+	}
+}
+
+// contractPending: a page whose totals an engine counts on request (a
+// filtered Dask frame, made in the paused frame through VS Code's DAP):
+// total_rows absent and total_pending first, then count: true with
+// rows.limit 0, the count alone.
+func contractPending(t *testing.T, vs *daptest.Client, threadID int, call func(string, any, any)) {
+	t.Helper()
+	testpython.Require(t, "dask")
+	frame := vs.TopFrame(threadID)
+	vs.Call("evaluate", map[string]any{"expression": "import dask.dataframe as _dd; ddf = _dd.from_pandas(df, npartitions=2)", "frameId": frame.Id, "context": "repl"})
+	var first, count inspect.PageResult
+	sel := map[string]any{"vscodeSessionId": "vs-1", "expression": "ddf", "filter": "price > 1", "rows": map[string]any{"offset": 0, "limit": 2}, "timeout": 10}
+	call("dapscope/page", sel, &first)
+	if first.Page == nil || first.Page.TotalRows != nil || first.Page.TotalPending == "" || len(first.Page.Rows) != 2 {
+		t.Fatalf("a page counted on request: %+v", first)
+	}
+	sel["count"], sel["rows"] = true, map[string]any{"offset": 0, "limit": 0}
+	call("dapscope/page", sel, &count)
+	if count.Page == nil || count.Page.Total() != 3 || count.Page.All() != 4 || count.Page.FilterNA != 1 || count.Page.TotalPending != "" {
+		t.Fatalf("the count: %+v", count)
 	}
 }

@@ -68,7 +68,7 @@ func TestPageWithNode(t *testing.T) {
 	if res.Error != nil || res.Page == nil {
 		t.Fatalf("page: %+v", res)
 	}
-	if p := res.Page; !slices.Equal(p.Positions, all[:50]) || p.TotalRows != int64(len(all)) || p.AllRows != 2000 || p.ColumnCount != 3 || p.Columns[1].Dtype != "number" {
+	if p := res.Page; !slices.Equal(p.Positions, all[:50]) || p.Total() != int64(len(all)) || p.All() != 2000 || p.ColumnCount != 3 || p.Columns[1].Dtype != "number" {
 		t.Fatalf("page %+v\nthe program says %v (%d rows)", p, all[:50], len(all))
 	}
 	// A later window comes from the cached order; nulls last.

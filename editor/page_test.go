@@ -79,8 +79,8 @@ func TestPageWithDebugpy(t *testing.T) {
 	if !slices.Equal(p.Positions, want) {
 		t.Fatalf("positions %v, pandas says %v", p.Positions, want)
 	}
-	if p.TotalRows != total || p.AllRows != 2000 || p.ColumnCount != 3 || len(p.Rows) != 50 {
-		t.Fatalf("page counts: total %d (pandas %d), all %d, columns %d, rows %d", p.TotalRows, total, p.AllRows, p.ColumnCount, len(p.Rows))
+	if p.Total() != total || p.All() != 2000 || p.ColumnCount != 3 || len(p.Rows) != 50 {
+		t.Fatalf("page counts: total %d (pandas %d), all %d, columns %d, rows %d", p.Total(), total, p.All(), p.ColumnCount, len(p.Rows))
 	}
 	if names := []string{p.Columns[0].Name, p.Columns[1].Name}; !slices.Equal(names, []string{"city", "price"}) || p.Columns[1].Dtype != "float64" {
 		t.Fatalf("columns %+v", p.Columns)
@@ -102,7 +102,7 @@ func TestPageWithDebugpy(t *testing.T) {
 
 	// An empty window: the counts and every column, no rows.
 	res = page(editor.PageParams{VSCodeSessionID: "vs-1", Expression: "df", Selection: inspect.Selection{Rows: &inspect.RowWindow{Limit: 0}}})
-	if res.Page == nil || len(res.Page.Rows) != 0 || len(res.Page.Columns) != 3 || res.Page.TotalRows != 2000 {
+	if res.Page == nil || len(res.Page.Rows) != 0 || len(res.Page.Columns) != 3 || res.Page.Total() != 2000 {
 		t.Fatalf("empty window: %+v", res.Page)
 	}
 

@@ -35,6 +35,11 @@ type Selection struct {
 	// "Nice"; $row is the row, $i its position) run under V8's side-effect
 	// check, so it cannot change the program.
 	Filter string `json:"filter,omitempty"`
+	// Count asks for the totals (total_rows, all_rows) where an engine
+	// counts them in a job of its own (Spark, Dask): without it their
+	// first page comes at once, its totals left out (Page.TotalPending);
+	// with rows.limit 0 the answer is the count alone.
+	Count bool `json:"count,omitempty"`
 }
 
 // RowWindow is a window of rows.
@@ -54,9 +59,12 @@ type Page struct {
 	// Kind is what was browsed: dataframe, series, ndarray, records (a
 	// list or array of records), and in JavaScript also list (an array of
 	// other values), map and set (their entries).
-	Kind        string       `json:"kind"`
-	TotalRows   int64        `json:"total_rows"`
-	AllRows     int64        `json:"all_rows"` // before the filter
+	Kind string `json:"kind"`
+	// TotalRows counts the rows of the filtered view, AllRows those before
+	// the filter; both absent where they are not counted yet
+	// (TotalPending says so): Total and All read them.
+	TotalRows   *int64       `json:"total_rows,omitempty"`
+	AllRows     *int64       `json:"all_rows,omitempty"`
 	Offset      int64        `json:"offset"`
 	Limit       int          `json:"limit"`
 	Positions   []int64      `json:"positions"`       // of the rows in the original value
@@ -72,6 +80,26 @@ type Page struct {
 	Sort     []SortKey `json:"sort,omitempty"`
 	// Computed names what an engine ran for the page (DuckDB, Spark, Dask).
 	Computed string `json:"computed,omitempty"`
+	// TotalPending says why the totals are absent and how they come: an
+	// engine whose count is a job of its own (Spark, Dask) answers its
+	// page first and counts on request (Selection.Count).
+	TotalPending string `json:"total_pending,omitempty"`
+}
+
+// Total is the filtered view's row count, -1 when not counted yet.
+func (p *Page) Total() int64 {
+	if p.TotalRows == nil {
+		return -1
+	}
+	return *p.TotalRows
+}
+
+// All is the row count before the filter, -1 when not counted yet.
+func (p *Page) All() int64 {
+	if p.AllRows == nil {
+		return -1
+	}
+	return *p.AllRows
 }
 
 // PageColumn is a column of a page.
@@ -260,18 +288,27 @@ func selectCall(ctx, rctx context.Context, t Target, p *probe, frameID int, root
 // characters).
 func FormatPage(p *Page) string {
 	var b strings.Builder
+	total, all := p.Total(), p.All()
+	of := strconv.FormatInt(total, 10)
+	if total < 0 {
+		of = "? (not counted: " + p.TotalPending + "; compute counts it)" // MCP's compute, the CLI's --compute
+	}
 	switch {
 	case len(p.Rows) > 0:
-		fmt.Fprintf(&b, "rows %d–%d of %d", p.Offset, p.Offset+int64(len(p.Rows)), p.TotalRows)
-	case p.AllRows == 0:
+		fmt.Fprintf(&b, "rows %d–%d of %s", p.Offset, p.Offset+int64(len(p.Rows)), of)
+	case p.Limit == 0 && total >= 0: // the count alone
+		fmt.Fprintf(&b, "%d rows", total)
+	case all == 0:
 		b.WriteString("no rows: the table is empty")
-	case p.TotalRows == 0:
-		fmt.Fprintf(&b, "no rows of %d match the filter", p.AllRows)
+	case total == 0 && all < 0:
+		b.WriteString("no rows match the filter")
+	case total == 0:
+		fmt.Fprintf(&b, "no rows of %d match the filter", all)
 	default:
-		fmt.Fprintf(&b, "no rows at offset %d (limit %d) of %d", p.Offset, p.Limit, p.TotalRows)
+		fmt.Fprintf(&b, "no rows at offset %d (limit %d) of %s", p.Offset, p.Limit, of)
 	}
-	if p.TotalRows != p.AllRows && p.TotalRows != 0 {
-		fmt.Fprintf(&b, " (filtered from %d)", p.AllRows)
+	if total != all && total > 0 && all >= 0 {
+		fmt.Fprintf(&b, " (filtered from %d)", all)
 	}
 	if p.FilterNA > 0 {
 		fmt.Fprintf(&b, "; %d rows unknown to the filter (missing values) left out", p.FilterNA)

@@ -62,8 +62,8 @@ func TestBrowseBigTable(t *testing.T) {
 	check := func(sel inspect.Selection, want []int64, total int64) *inspect.Page {
 		t.Helper()
 		p := page(sel)
-		if fmt.Sprint(p.Positions) != fmt.Sprint(want) || p.TotalRows != total || p.AllRows != rows {
-			t.Fatalf("%+v: %d of %d rows, positions %v…\nwant %d of %d, %v…", sel, len(p.Positions), p.TotalRows, head(p.Positions), len(want), total, head(want))
+		if fmt.Sprint(p.Positions) != fmt.Sprint(want) || p.Total() != total || p.All() != rows {
+			t.Fatalf("%+v: %d of %d rows, positions %v…\nwant %d of %d, %v…", sel, len(p.Positions), p.Total(), head(p.Positions), len(want), total, head(want))
 		}
 		for i, row := range p.Rows {
 			if fmt.Sprint(row[0]) != fmt.Sprint(p.Positions[i]) {

@@ -75,7 +75,7 @@ func TestBrowseFilterSafeAndNullable(t *testing.T) {
 		p := browse(t, s, "nulls", inspect.Selection{Filter: c.filter})
 		want := pandasPositions(t, s, "__import__('numpy').flatnonzero(("+c.oracle+").fillna(False).to_numpy(bool))")
 		na := pandasPositions(t, s, "[("+c.oracle+").isna().sum()]")
-		if fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) || p.Page.FilterNA != na[0] || p.Page.TotalRows != int64(len(want)) || p.Page.AllRows != 6 {
+		if fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) || p.Page.FilterNA != na[0] || p.Page.Total() != int64(len(want)) || p.Page.All() != 6 {
 			t.Errorf("filter %q: positions %v, %d unknown; pandas: %v, %d unknown", c.filter, p.Page.Positions, p.Page.FilterNA, want, na[0])
 		}
 		if na[0] > 0 && !strings.Contains(inspect.FormatPage(p.Page), fmt.Sprintf("%d rows unknown to the filter", na[0])) {
@@ -129,8 +129,8 @@ func TestBrowseCacheFollowsChanges(t *testing.T) {
 	if _, err := s.Evaluate(ctx, "nulls.drop(index=[0, 1], inplace=True)", 0, "repl"); err != nil {
 		t.Fatal(err)
 	}
-	if p := browse(t, s, "nulls", byA); col(p) != "4 3 2 1" || p.Page.TotalRows != 4 {
-		t.Fatalf("after drop(inplace=True): %s, %d rows", col(p), p.Page.TotalRows)
+	if p := browse(t, s, "nulls", byA); col(p) != "4 3 2 1" || p.Page.Total() != 4 {
+		t.Fatalf("after drop(inplace=True): %s, %d rows", col(p), p.Page.Total())
 	}
 	// ← a property that builds a new frame at each read: a cached order
 	// is never reused for another frame, whatever its id.

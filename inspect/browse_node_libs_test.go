@@ -42,8 +42,8 @@ func TestBrowseNodeLibraries(t *testing.T) {
 		total := refOrder(t, s, c.rows, c.get, c.keep, c.keys)
 		p := browseJS(t, s, c.expr, inspect.Selection{Sort: c.keys, Filter: c.filter})
 		want := refWindow(t, s, 0, 100)
-		if p.Page.Kind != c.kind || p.Page.TotalRows != total || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
-			t.Errorf("%s by %v where %q: %s %d rows %v\nwant %d %v", c.expr, c.keys, c.filter, p.Page.Kind, p.Page.TotalRows, p.Page.Positions, total, want)
+		if p.Page.Kind != c.kind || p.Page.Total() != total || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
+			t.Errorf("%s by %v where %q: %s %d rows %v\nwant %d %v", c.expr, c.keys, c.filter, p.Page.Kind, p.Page.Total(), p.Page.Positions, total, want)
 		}
 		if c.columns != "" && fmt.Sprint(p.Page.Columns) != c.columns {
 			t.Errorf("%s: columns %v, want %s", c.expr, p.Page.Columns, c.columns)

@@ -168,8 +168,8 @@ func TestBrowseNodeSortEveryKindOn1MRows(t *testing.T) {
 				if fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
 					t.Fatalf("sort by %s (descending %v), rows %d…: got %v\nwant %v", col, desc, off, p.Page.Positions[:10], want[:10])
 				}
-				if p.Page.TotalRows != n || len(p.Page.Rows) != 100 || p.Page.Cached != (i > 0) {
-					t.Fatalf("sort by %s: total %d, %d rows, cached %v", col, p.Page.TotalRows, len(p.Page.Rows), p.Page.Cached)
+				if p.Page.Total() != n || len(p.Page.Rows) != 100 || p.Page.Cached != (i > 0) {
+					t.Fatalf("sort by %s: total %d, %d rows, cached %v", col, p.Page.Total(), len(p.Page.Rows), p.Page.Cached)
 				}
 			}
 		}
@@ -196,8 +196,8 @@ func TestBrowseNodeTwoKeysAndFilters(t *testing.T) {
 		keys := []inspect.SortKey{{Column: "num"}}
 		total := refOrder(t, s, "big", recordGet, f.keep, keys)
 		p := browseJS(t, s, "big", inspect.Selection{Filter: f.filter, Sort: keys, Rows: &inspect.RowWindow{Limit: 200}})
-		if want := refWindow(t, s, 0, 200); p.Page.TotalRows != total || p.Page.AllRows != 1000000 || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
-			t.Fatalf("filter %s: %d of %d rows %v\nwant %d %v", f.filter, p.Page.TotalRows, p.Page.AllRows, p.Page.Positions[:5], total, want[:min(5, len(want))])
+		if want := refWindow(t, s, 0, 200); p.Page.Total() != total || p.Page.All() != 1000000 || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
+			t.Fatalf("filter %s: %d of %d rows %v\nwant %d %v", f.filter, p.Page.Total(), p.Page.All(), p.Page.Positions[:5], total, want[:min(5, len(want))])
 		}
 		if p.Page.Filter != f.filter {
 			t.Errorf("the page says filter %q", p.Page.Filter)
@@ -223,7 +223,7 @@ func TestBrowseNodeKinds(t *testing.T) {
 			keys := []inspect.SortKey{{Column: c.col, Descending: desc}}
 			total := refOrder(t, s, c.expr, c.get, "", keys)
 			p := browseJS(t, s, c.expr, inspect.Selection{Sort: keys, Rows: &inspect.RowWindow{Limit: 1000}})
-			if want := refWindow(t, s, 0, 1000); p.Page.Kind != c.kind || p.Page.TotalRows != total || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
+			if want := refWindow(t, s, 0, 1000); p.Page.Kind != c.kind || p.Page.Total() != total || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
 				t.Fatalf("%s (%s) by %s descending %v: %v\nwant %v", c.expr, p.Page.Kind, c.col, desc, p.Page.Positions, want)
 			}
 			if c.columns != "" && fmt.Sprint(p.Page.Columns) != c.columns {
@@ -244,7 +244,7 @@ func TestBrowseNodeKinds(t *testing.T) {
 	}
 	// A Map of numbers filtered by key and value; a Set.
 	p = browseJS(t, s, "counts", inspect.Selection{Filter: `value > 1 && key !== ""`, Sort: []inspect.SortKey{{Column: "key"}}})
-	if fmt.Sprint(p.Page.Columns) != "[{key string} {value number}]" || p.Page.TotalRows == 0 {
+	if fmt.Sprint(p.Page.Columns) != "[{key string} {value number}]" || p.Page.Total() == 0 {
 		t.Fatalf("Map of numbers: %+v", p.Page)
 	}
 	for _, r := range p.Page.Rows {
@@ -254,8 +254,8 @@ func TestBrowseNodeKinds(t *testing.T) {
 	}
 	p = browseJS(t, s, "tags", inspect.Selection{Sort: []inspect.SortKey{{Column: 0, Descending: true}}, Rows: &inspect.RowWindow{Limit: 3}})
 	refOrder(t, s, "[...tags]", "rows[i]", "", []inspect.SortKey{{Column: "value", Descending: true}})
-	if want := refWindow(t, s, 0, 3); p.Page.Kind != "set" || p.Page.TotalRows != 11 || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
-		t.Fatalf("Set sorted descending: %s %d %v, want %v", p.Page.Kind, p.Page.TotalRows, p.Page.Positions, want)
+	if want := refWindow(t, s, 0, 3); p.Page.Kind != "set" || p.Page.Total() != 11 || fmt.Sprint(p.Page.Positions) != fmt.Sprint(want) {
+		t.Fatalf("Set sorted descending: %s %d %v, want %v", p.Page.Kind, p.Page.Total(), p.Page.Positions, want)
 	}
 	// Rows with a getter: listed, never read, and no sort by it.
 	p = browseJS(t, s, "withGetter", inspect.Selection{Rows: &inspect.RowWindow{Limit: 2}})
@@ -305,7 +305,7 @@ func TestBrowseNodeFilterCannotChangeTheProgram(t *testing.T) {
 			t.Fatalf("Math.abs(qty * 2) > 80 kept qty %v", r[5])
 		}
 	}
-	if p.Page.TotalRows == 0 || p.Page.TotalRows == 40 {
-		t.Fatalf("Math.abs(qty * 2) > 80 kept %d of 40", p.Page.TotalRows)
+	if p.Page.Total() == 0 || p.Page.Total() == 40 {
+		t.Fatalf("Math.abs(qty * 2) > 80 kept %d of 40", p.Page.Total())
 	}
 }

@@ -72,9 +72,19 @@ func BenchmarkEngines(b *testing.B) {
 			"str(len(dk10m.order('a ASC NULLS LAST').limit(100).fetchall()))"},
 	}
 	if hasSpark == "DataFrame" {
-		cases = append(cases, c{"spark/filtered_sorted_first", cold, "sdf",
-			func() Selection { return Selection{Filter: "qty > 50", Sort: []SortKey{{Column: "a"}}, Rows: first()} },
-			"str(len(sdf.where('qty > 50').orderBy(__import__('pyspark.sql.functions').sql.functions.col('a').asc_nulls_last()).limit(100).collect()))"})
+		// the page first (its totals on request), and the same page with
+		// its totals counted in its own job (count: true), beside Spark's own
+		own := "str(len(sdf.where('qty > 50').orderBy(__import__('pyspark.sql.functions').sql.functions.col('a').asc_nulls_last()).limit(100).collect()))"
+		for _, count := range []bool{false, true} {
+			name := "spark/filtered_sorted_first"
+			if count {
+				name += "_counted"
+			}
+			cases = append(cases, c{name, cold, "sdf",
+				func() Selection {
+					return Selection{Filter: "qty > 50", Sort: []SortKey{{Column: "a"}}, Rows: first(), Count: count}
+				}, own})
+		}
 	}
 	// ns per op of the plain alternatives, this run: a page reports its
 	// ratio to them (x_floor, x_floor_10KB, x_own)

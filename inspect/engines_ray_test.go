@@ -132,11 +132,11 @@ func TestEnginesRay(t *testing.T) {
 	}
 	grows, gok := factAt(pageFacts(t, gp), "page.rows")
 	wrows, wok := factAt(pageFacts(t, wp), "page.rows")
-	if !gok || !wok || wp.Page.TotalRows == 0 || gp.Page.TotalRows != wp.Page.TotalRows || gp.Page.AllRows != 36 || !sameFact(grows, wrows, false) ||
+	if !gok || !wok || wp.Page.Total() == 0 || gp.Page.Total() != wp.Page.Total() || gp.Page.All() != 36 || !sameFact(grows, wrows, false) ||
 		!strings.HasPrefix(gp.Page.Computed, "computed by Ray") {
 		t.Errorf("page: ray %+v, pandas %+v", gp.Page, wp.Page)
 	}
-	t.Logf("page of %d rows: %v", gp.Page.TotalRows, grows)
+	t.Logf("page of %d rows: %v", gp.Page.Total(), grows)
 	r, err := Browse(ctx, h, 0, "rds", Selection{Sort: []SortKey{{Column: "price"}}}, opts)
 	if err == nil && r.Error != nil {
 		err = r.Error

@@ -75,27 +75,7 @@ func TestEnginesSpark(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := Browse(ctx, h, 0, "sdf", sel, opts)
-		if err != nil {
-			t.Fatalf("%+v: %v", sel, err)
-		}
-		if g.Error != nil {
-			t.Fatalf("%+v: %+v", sel, g.Error)
-		}
-		gp, wp := pageFacts(t, g), pageFacts(t, w)
-		for _, k := range []string{"page.rows", "page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"} {
-			gv, _ := factAt(gp, k)
-			wv, _ := factAt(wp, k)
-			if k == "page.columns" { // the names (dtypes are Spark's)
-				gv, wv = len(g.Page.Columns), len(w.Page.Columns)
-			}
-			if !sameFact(gv, wv, false) {
-				t.Errorf("%+v: %s spark %v, pandas %v", sel, k, gv, wv)
-			}
-		}
-		if !strings.HasPrefix(g.Page.Computed, "computed by Spark: ") {
-			t.Errorf("page computed: %q", g.Page.Computed)
-		}
+		sparkPages(ctx, t, h, sel, w, opts)
 	}
 	// keep='first' (the default) needs a row order, which Spark has not: refused, saying so
 	g, err := Browse(ctx, h, 0, "sdf", Selection{Filter: `city.duplicated()`}, opts)
@@ -165,4 +145,64 @@ func sparkInspect(ctx context.Context, t *testing.T, h *pyHarness, expr string, 
 		}
 	}
 	return r
+}
+
+// sparkPages: a Spark page comes first, its totals on request. The page
+// alone has pandas' rows and says its totals are not counted
+// (total_pending; a page that ends before its limit tells its total); count: true with the page gives pandas' totals too, and with
+// rows.limit 0 the count alone (an aggregate: no row collected); a page
+// of a selection counted this stop carries its count.
+func sparkPages(ctx context.Context, t *testing.T, h *pyHarness, sel Selection, w *PageResult, opts Options) {
+	t.Helper()
+	wp := pageFacts(t, w)
+	only := sel
+	only.Count, only.Rows = true, &RowWindow{Limit: 0}
+	withCount := sel
+	withCount.Count = true
+	for _, c := range []struct {
+		name string
+		sel  Selection
+		keys []string
+	}{
+		{"page first", sel, []string{"page.rows", "page.columns"}},
+		{"page and count", withCount, []string{"page.rows", "page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
+		{"count alone", only, []string{"page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
+		// counted once this stop: the page carries the count, no job of its own
+		{"page after its count", sel, []string{"page.rows", "page.total_rows", "page.all_rows", "page.filter_na_rows", "page.columns"}},
+	} {
+		g, err := Browse(ctx, h, 0, "sdf", c.sel, opts)
+		if err != nil {
+			t.Fatalf("%s %+v: %v", c.name, c.sel, err)
+		}
+		if g.Error != nil {
+			t.Fatalf("%s %+v: %+v", c.name, c.sel, g.Error)
+		}
+		gp := pageFacts(t, g)
+		for _, k := range c.keys {
+			gv, _ := factAt(gp, k)
+			wv, _ := factAt(wp, k)
+			if k == "page.columns" { // the names (dtypes are Spark's)
+				gv, wv = len(g.Page.Columns), len(w.Page.Columns)
+			}
+			if !sameFact(gv, wv, false) {
+				t.Errorf("%s %+v: %s spark %v, pandas %v", c.name, c.sel, k, gv, wv)
+			}
+		}
+		p := g.Page
+		switch {
+		case c.name == "page first":
+			ended := len(p.Rows) < p.Limit // the page tells the filtered total
+			if ended && p.Total() != w.Page.Total() || !ended && (p.TotalRows != nil || p.AllRows != nil) ||
+				!strings.HasPrefix(p.TotalPending, "counted on request") {
+				t.Errorf("page first %+v: total %d, all %d, pending %q (pandas %d)", c.sel, p.Total(), p.All(), p.TotalPending, w.Page.Total())
+			}
+		case p.TotalPending != "":
+			t.Errorf("%s %+v: pending %q", c.name, c.sel, p.TotalPending)
+		case c.name == "count alone" && (len(p.Rows) != 0 || p.Limit != 0):
+			t.Errorf("count alone %+v: %d rows, %q", c.sel, len(p.Rows), p.Computed)
+		}
+		if !strings.HasPrefix(p.Computed, "computed by Spark: ") {
+			t.Errorf("%s: page computed: %q", c.name, p.Computed)
+		}
+	}
 }

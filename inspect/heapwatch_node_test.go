@@ -57,7 +57,7 @@ func TestJSProbeHeapWatch(t *testing.T) {
 	page := func(expr string, sel inspect.Selection) (*inspect.PageResult, error) {
 		return inspect.Browse(ctx, s, top.Id, expr, sel, opts)
 	}
-	if r, err := page("some", inspect.Selection{Sort: []inspect.SortKey{{Column: 0}}, Rows: window(0, 3)}); err != nil || len(r.Page.Rows) != 3 || r.Page.TotalRows != 50000 {
+	if r, err := page("some", inspect.Selection{Sort: []inspect.SortKey{{Column: 0}}, Rows: window(0, 3)}); err != nil || len(r.Page.Rows) != 3 || r.Page.Total() != 50000 {
 		t.Fatalf("a sorted page of 50,000 strings: %+v, %v", r, err)
 	}
 
@@ -72,7 +72,7 @@ func TestJSProbeHeapWatch(t *testing.T) {
 	if r, err := s.Evaluate(ctx, "small.length + words.length", top.Id, "repl"); err != nil || r.Result != "2000003" {
 		t.Fatalf("evaluate after the stopped inspection: %+v, %v (outcome %+v)", r, err, s.Outcome())
 	}
-	if r, err := page("words", inspect.Selection{Rows: window(1_999_998, 5)}); err != nil || len(r.Page.Rows) != 2 || r.Page.TotalRows != 2_000_000 {
+	if r, err := page("words", inspect.Selection{Rows: window(1_999_998, 5)}); err != nil || len(r.Page.Rows) != 2 || r.Page.Total() != 2_000_000 {
 		t.Fatalf("an unsorted page of words after the stopped inspection: %+v, %v", r, err)
 	}
 	if r, err := inspect.Inspect(ctx, s, top.Id, "small", opts); err != nil || r.Error != nil || r.Structure == nil || r.Structure.Length == nil || *r.Structure.Length != 3 {

@@ -139,7 +139,7 @@ func TestJSFilterRefusedBeforeSending(t *testing.T) {
 	}
 	// an allowed one still runs
 	p, err := Browse(ctx, js, 0, "record_list", Selection{Filter: `qty > 3 && city?.toLowerCase().startsWith("n")`}, Options{Timeout: 10})
-	if err != nil || p.Page == nil || p.Page.TotalRows == 0 {
+	if err != nil || p.Page == nil || p.Page.Total() == 0 {
 		t.Fatalf("an allowed filter: %v %+v", err, p)
 	}
 }

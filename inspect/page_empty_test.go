@@ -16,10 +16,15 @@ func TestFormatEmptyPage(t *testing.T) {
 		page Page
 		want string
 	}{
-		{Page{ColumnCount: n, Columns: cols, Limit: 100}, "no rows: the table is empty\n"},
-		{Page{ColumnCount: n, Columns: cols, Limit: 100, AllRows: 5000, Filter: "a > 9"}, "no rows of 5000 match the filter\n"},
-		{Page{ColumnCount: n, Columns: cols, Offset: 900, Limit: 50, TotalRows: 40, AllRows: 40}, "no rows at offset 900 (limit 50) of 40\n"},
-		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalRows: 1, AllRows: 1, Rows: Rows{{1}}, Positions: []int64{0}}, "rows 0–1 of 1\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 100, TotalRows: ptr64(0), AllRows: ptr64(0)}, "no rows: the table is empty\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 100, TotalRows: ptr64(0), AllRows: ptr64(5000), Filter: "a > 9"}, "no rows of 5000 match the filter\n"},
+		{Page{ColumnCount: n, Columns: cols, Offset: 900, Limit: 50, TotalRows: ptr64(40), AllRows: ptr64(40)}, "no rows at offset 900 (limit 50) of 40\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalRows: ptr64(1), AllRows: ptr64(1), Rows: Rows{{1}}, Positions: []int64{0}}, "rows 0–1 of 1\n"},
+		// an engine's page first, its totals on request (Spark)
+		{Page{ColumnCount: n, Columns: cols, Limit: 1, TotalPending: "counted on request", Rows: Rows{{1}}, Positions: []int64{0}},
+			"rows 0–1 of ? (not counted: counted on request; compute counts it)\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 100, TotalRows: ptr64(0), Filter: "a > 9", TotalPending: "x"}, "no rows match the filter\n"},
+		{Page{ColumnCount: n, Columns: cols, Limit: 0, TotalRows: ptr64(7), AllRows: ptr64(9), Filter: "a > 9"}, "7 rows (filtered from 9)\n"},
 	} {
 		got := FormatPage(&c.page)
 		if first := got[:strings.IndexByte(got, '\n')+1]; first != c.want {
@@ -30,3 +35,5 @@ func TestFormatEmptyPage(t *testing.T) {
 		}
 	}
 }
+
+func ptr64(n int64) *int64 { return &n }

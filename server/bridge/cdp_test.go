@@ -180,7 +180,7 @@ func TestBridgeCDPShortcut(t *testing.T) {
 	// evaluate of its own under V8's side-effect check; one that would
 	// change the program is refused, and the program is as it was.
 	page, err := inspect.Browse(ctx, br, top, "records", inspect.Selection{Filter: "qty > 1 && price > 10", Sort: []inspect.SortKey{{Column: "price", Descending: true}}}, inspect.Options{})
-	if err != nil || page.Page.TotalRows != 1 || fmt.Sprint(page.Page.Rows) != "[[Nice 12.5 3]]" || viaEditor.Load() != 0 {
+	if err != nil || page.Page.Total() != 1 || fmt.Sprint(page.Page.Rows) != "[[Nice 12.5 3]]" || viaEditor.Load() != 0 {
 		t.Fatalf("a filtered page through CDP: %+v %v (%d through the editor)", page, err, viaEditor.Load())
 	}
 	_, err = inspect.Browse(ctx, br, top, "records", inspect.Selection{Filter: "records.pop() && true"}, inspect.Options{})

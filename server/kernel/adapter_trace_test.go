@@ -44,7 +44,7 @@ func TestKernelSessionLeavesNoTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := inspect.Selection{Sort: []inspect.SortKey{{Column: "price", Descending: true}}, Filter: "price > 1", Rows: &inspect.RowWindow{Limit: 5}}
-	if pr, err := inspect.Browse(ctx, s, 0, "df", sel, inspect.Options{}); err != nil || pr.Page == nil || pr.Page.TotalRows != 200 {
+	if pr, err := inspect.Browse(ctx, s, 0, "df", sel, inspect.Options{}); err != nil || pr.Page == nil || pr.Page.Total() != 200 {
 		t.Fatalf("browse = %+v, %v", pr, err)
 	}
 	if v, err := s.Evaluate(ctx, "'dapscope-marker-' + str(len(df))", 0, ""); err != nil || v.Result != "'dapscope-marker-300'" {

@@ -65,7 +65,9 @@ func (s *Server) browse(ctx context.Context, sess *session.Session, frameID int,
 	if !b.wanted() {
 		return nil, nil
 	}
-	r, err := inspect.Browse(ctx, sess, frameID, expr, b.selection(), o)
+	sel := b.selection()
+	sel.Count = o.Compute // a Spark page's totals are a job of their own: counted on request
+	r, err := inspect.Browse(ctx, sess, frameID, expr, sel, o)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestKernelTools(t *testing.T) {
 	var page InspectResult
 	a.call("debug_inspect_variable", map[string]any{"expression": "df", "columns": []any{"price"}, "sort": []any{map[string]any{"column": "price", "descending": true}},
 		"filter": "price > 1", "rows": map[string]any{"offset": 0, "limit": 2}, "max_bytes": 4096}, &page)
-	if page.Page == nil || page.Page.TotalRows != 3 || len(page.Page.Rows) != 2 || len(page.Page.Columns) != 1 {
+	if page.Page == nil || page.Page.Total() != 3 || len(page.Page.Rows) != 2 || len(page.Page.Columns) != 1 {
 		t.Fatalf("debug_inspect_variable with a selection = %+v", page.Page)
 	}
 	if got := page.Page.Positions; len(got) != 2 || got[0] != 3 || got[1] != 2 {

@@ -157,7 +157,7 @@ func TestNodeBrowseThroughMCP(t *testing.T) {
 	var ev EvaluateResult
 	a.call("debug_evaluate", map[string]any{"expression": "items.filter((r) => r.qty > 3 && r.house === 'Stark').length"}, &ev)
 	p := res.Page
-	if p == nil || p.Kind != "records" || fmt.Sprint(p.TotalRows) != ev.Result || p.AllRows != 600 || len(p.Rows) != 5 || len(p.Columns) != 2 || p.ColumnCount != 6 {
+	if p == nil || p.Kind != "records" || fmt.Sprint(p.Total()) != ev.Result || p.All() != 600 || len(p.Rows) != 5 || len(p.Columns) != 2 || p.ColumnCount != 6 {
 		t.Fatalf("page = %+v", p)
 	}
 	qty := func(row inspect.Cells) float64 { f, _ := strconv.ParseFloat(fmt.Sprint(row[1]), 64); return f }

@@ -31,7 +31,7 @@ type inspectArgs struct {
 	Precision         string  `json:"precision,omitempty" enum:"short,full"`
 	// FrameIDs: with session_id "all" or a tree's root, the frame per session (allprocs.go).
 	FrameIDs map[string]int `json:"frame_ids,omitempty" jsonschema:"per session id, for session_id all or a tree root"`
-	Compute  bool           `json:"compute,omitempty" jsonschema:"run what a lazy value defers (collect a polars LazyFrame, count a pyarrow Dataset's rows), within timeout"`
+	Compute  bool           `json:"compute,omitempty" jsonschema:"run what a lazy value defers (collect a polars LazyFrame, count a pyarrow Dataset's or a Spark page's rows), within timeout"`
 	browseArgs
 }
 

@@ -108,16 +108,16 @@ func TestLLDBPagesNdarray(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := r.Page; p.Kind != "ndarray" || p.TotalRows != 1000 || rowsJSON(p) != "[[149.0],[149.0]]" || p.Positions[0] != 49 {
+	if p := r.Page; p.Kind != "ndarray" || p.Total() != 1000 || rowsJSON(p) != "[[149.0],[149.0]]" || p.Positions[0] != 49 {
 		t.Errorf("line descending: %+v rows %s", p, rowsJSON(p))
 	}
 	r, err = browse(t, s, "line", inspect.Selection{Rows: &inspect.RowWindow{Limit: 2}, Filter: "value > 148"})
-	if err != nil || r.Page.TotalRows != 20 || r.Page.FilterNA != 1 || r.Page.Positions[0] != 49 {
+	if err != nil || r.Page.Total() != 20 || r.Page.FilterNA != 1 || r.Page.Positions[0] != 49 {
 		t.Errorf("line filtered: %+v, %v", r.Page, err)
 	}
 	// every other element: 100, 102, … 148 repeating every 25
 	r, err = browse(t, s, "every_other", inspect.Selection{Rows: &inspect.RowWindow{Offset: 24, Limit: 2}})
-	if err != nil || r.Page.TotalRows != 500 || rowsJSON(r.Page) != "[[148.0],[100.0]]" {
+	if err != nil || r.Page.Total() != 500 || rowsJSON(r.Page) != "[[148.0],[100.0]]" {
 		t.Errorf("every_other: %+v, %v", r.Page, err)
 	}
 	// the transpose of r*4+c (3×4): 4 rows of 3 columns
@@ -125,7 +125,7 @@ func TestLLDBPagesNdarray(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := r.Page; p.Kind != "ndarray" || p.TotalRows != 4 || len(p.Columns) != 3 || p.Columns[2].Name != "2" ||
+	if p := r.Page; p.Kind != "ndarray" || p.Total() != 4 || len(p.Columns) != 3 || p.Columns[2].Name != "2" ||
 		rowsJSON(p) != "[[3.0,7.0,11.0],[2.0,6.0,10.0],[1.0,5.0,9.0],[0.0,4.0,8.0]]" {
 		t.Errorf("transposed: %+v rows %s", p, rowsJSON(p))
 	}

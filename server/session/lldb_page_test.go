@@ -35,7 +35,7 @@ func TestLLDBPagesRust(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := r.Page
-	if p.Kind != "ndarray" || p.TotalRows != 1000 || p.AllRows != 1000 || len(p.Columns) != 1 || p.Columns[0].Name != "value" || p.Columns[0].Dtype != "float64" {
+	if p.Kind != "ndarray" || p.Total() != 1000 || p.All() != 1000 || len(p.Columns) != 1 || p.Columns[0].Name != "value" || p.Columns[0].Dtype != "float64" {
 		t.Fatalf("page: %+v", p)
 	}
 	if got := rowsJSON(p); got != "[[149.0],[149.0],[149.0]]" || p.Positions[0] != 49 || p.Positions[1] != 99 {
@@ -50,8 +50,8 @@ func TestLLDBPagesRust(t *testing.T) {
 		t.Fatal(err)
 	}
 	// per 50: 100, 148, 149 → 3 × 20 = 60 rows; the NaN (position 3) is unknown
-	if r.Page.TotalRows != 60 || r.Page.FilterNA != 1 || rowsJSON(r.Page) != "[[100.0],[148.0],[149.0],[100.0]]" || r.Page.Positions[3] != 50 {
-		t.Errorf("filter: total %d na %d rows %s positions %v", r.Page.TotalRows, r.Page.FilterNA, rowsJSON(r.Page), r.Page.Positions)
+	if r.Page.Total() != 60 || r.Page.FilterNA != 1 || rowsJSON(r.Page) != "[[100.0],[148.0],[149.0],[100.0]]" || r.Page.Positions[3] != 50 {
+		t.Errorf("filter: total %d na %d rows %s positions %v", r.Page.Total(), r.Page.FilterNA, rowsJSON(r.Page), r.Page.Positions)
 	}
 	if _, err := browse(t, s, "prices", inspect.Selection{Filter: "__import__('os').system('x')"}); !errcode.Is(err, errcode.InvalidExpression) {
 		t.Errorf("a call in a filter: %v", err)
@@ -77,7 +77,7 @@ func TestLLDBPagesC(t *testing.T) {
 	}
 	r, err = browse(t, s, "values", inspect.Selection{Rows: &inspect.RowWindow{Limit: 2}, Filter: "value * 2 >= 97"})
 	// values[i] = i * 0.5, NaN at 10 and 20
-	if err != nil || r.Page.TotalRows != 3 || r.Page.FilterNA != 2 || rowsJSON(r.Page) != "[[48.5],[49.0]]" {
+	if err != nil || r.Page.Total() != 3 || r.Page.FilterNA != 2 || rowsJSON(r.Page) != "[[48.5],[49.0]]" {
 		t.Errorf("values: %+v, %v", r.Page, err)
 	}
 }

@@ -63,9 +63,9 @@ export interface PageParams {
   columns?: (string | number)[];
   rows?: RowWindow;
   sort?: SortKey[];
-  /** Python: DataFrame.query syntax over the column names; JavaScript: an
-   * expression over the row's fields, run under V8's side-effect check. */
+  /** Python: DataFrame.query syntax over the column names; JavaScript: an expression over the row's fields (V8's side-effect check). */
   filter?: string;
+  count?: boolean; // count where that is a job (Spark): else the page first, its totals pending; rows.limit 0: the count alone
   /** The probe's budget in seconds (default 2). */
   timeout?: number;
 }
@@ -79,8 +79,8 @@ export interface PageColumn {
 /** One window of rows of the sorted/filtered view (inspect.Page). */
 export interface Page {
   kind: string;
-  total_rows: number;
-  all_rows: number;
+  total_rows?: number; // the filtered view's rows, and all_rows before the filter: absent while not counted (total_pending)
+  all_rows?: number;
   offset: number;
   limit: number;
   /** Positions of the rows in the original value. */
@@ -94,6 +94,8 @@ export interface Page {
   /** Rows whose filter was unknown (a missing value): no match. */
   filter_na_rows?: number;
   sort?: SortKey[];
+  computed?: string; // what an engine ran ("computed by Spark: 1 job, 0.2 s")
+  total_pending?: string; // why the totals are absent: counted on request (count)
 }
 
 /** dapscope/page result (inspect.PageResult): a page, or the inspector's typed error. */

@@ -154,14 +154,15 @@ export const SHAPES: Partial<Record<MethodName, { params?: Shape; result?: Shape
   },
   'dapscope/page': {
     params: object<PageParams>({
-      sessionId: opt(), vscodeSessionId: opt(), frameId: opt(), expression: req(), columns: opt(), rows: opt(rowWindow), sort: opt(array(sortKey)), filter: opt(), timeout: opt(),
+      sessionId: opt(), vscodeSessionId: opt(), frameId: opt(), expression: req(), columns: opt(), rows: opt(rowWindow), sort: opt(array(sortKey)), filter: opt(), count: opt(), timeout: opt(),
     }),
     result: object<PageResult>({
       name: req(), type: opt(), warnings: opt(), partial: opt(), timed_out: opt(), probe_ms: opt(), error: opt(inspectErrorShape),
       page: opt(object<Page>({
         // positions and rows are lists, empty ones for a page without rows, never null (issue #28.7)
-        kind: req(), total_rows: req(), all_rows: req(), offset: req(), limit: req(), positions: req(array(leaf)), index: opt(),
+        kind: req(), total_rows: opt(), all_rows: opt(), offset: req(), limit: req(), positions: req(array(leaf)), index: opt(),
         columns: req(array(object<PageColumn>({ name: req(), dtype: opt() }))), column_count: req(), rows: req(array(array(leaf))), cached: opt(), filter: opt(), filter_na_rows: opt(), sort: opt(array(sortKey)),
+        computed: opt(), total_pending: opt(),
       })),
     }),
   },

@@ -47,12 +47,15 @@ const RESULT: InspectResult = {
 
 /** The fake extension, run in the page: answers page and stats requests, records every message. */
 function fakeExtension(n: number): void {
-  const w = window as unknown as { __posted: { type: string; [k: string]: unknown }[]; acquireVsCodeApi: () => unknown; __unavailable?: boolean; __nullEmpty?: boolean };
+  const w = window as unknown as {
+    __posted: { type: string; [k: string]: unknown }[]; acquireVsCodeApi: () => unknown; __unavailable?: boolean; __nullEmpty?: boolean;
+    __uncounted?: boolean; __holdCount?: boolean; __held?: () => void;
+  };
   w.__posted = [];
   const cellOf = (i: number, col: string): number | string | null => (col === 'a' ? i : col === 'b' ? (i % 1000 === 0 ? null : ((i * 7919) % 1000) / 10) : `k${i % 13}`);
   const names = ['a', 'b', 'c'];
   const dtypes: Record<string, string> = { a: 'int64', b: 'float64', c: 'object' };
-  const answer = (m: { id: number; params: { columns?: string[]; rows?: { offset: number; limit: number }; sort?: { column: string; descending?: boolean }[]; filter?: string } }) => {
+  const answer = (m: { id: number; params: { columns?: string[]; rows?: { offset: number; limit: number }; sort?: { column: string; descending?: boolean }[]; filter?: string; count?: boolean } }) => {
     if (w.__unavailable) return { name: 'big', error: { code: 'INVALID_ARGUMENT', message: 'browsing rows needs the Python probe (debugpy sessions)' } };
     const p = m.params;
     let order = Array.from({ length: n }, (_, i) => i);
@@ -79,13 +82,17 @@ function fakeExtension(n: number): void {
     const pos = order.slice(off, off + (p.rows?.limit ?? 100));
     // __nullEmpty: a page without rows as a sidecar before issue #28.7 answered it (rows: null).
     const none = w.__nullEmpty && !pos.length;
-    return { name: 'big', type: 'DataFrame', page: { kind: 'dataframe', total_rows: order.length, all_rows: n, offset: off, limit: p.rows?.limit ?? 100, positions: none ? null : pos, index: pos, columns: cols.map((c) => ({ name: c, dtype: dtypes[c] })), column_count: 3, rows: none ? null : pos.map((i) => cols.map((c) => cellOf(i, c))) } };
+    const limit = p.rows?.limit ?? 100;
+    // __uncounted: as a Spark page comes, its totals on request (count), unless it ends before its limit
+    const totals = !w.__uncounted || p.count || pos.length < limit ? { total_rows: order.length, all_rows: n } : { total_pending: 'counted on request (count: true)' };
+    return { name: 'big', type: 'DataFrame', page: { kind: 'dataframe', ...totals, offset: off, limit, positions: none ? null : pos, index: pos, columns: cols.map((c) => ({ name: c, dtype: dtypes[c] })), column_count: 3, rows: none ? null : pos.map((i) => cols.map((c) => cellOf(i, c))) } };
   };
   let state: unknown;
   w.acquireVsCodeApi = () => ({
-    postMessage: (m: { type: string; id: number; column: string; params: never }) => {
+    postMessage: (m: { type: string; id: number; column: string; params: { count?: boolean } }) => {
       w.__posted.push(m);
-      if (m.type === 'page') setTimeout(() => window.postMessage({ type: 'page', id: m.id, result: answer(m) }, '*'), 5);
+      if (m.type === 'page' && m.params.count && w.__holdCount) w.__held = () => window.postMessage({ type: 'page', id: m.id, result: answer(m as never) }, '*');
+      else if (m.type === 'page') setTimeout(() => window.postMessage({ type: 'page', id: m.id, result: answer(m as never) }, '*'), 5);
       if (m.type === 'stats') setTimeout(() => window.postMessage({ type: 'stats', column: m.column, result: { name: `big["${m.column}"]`, detected_type: 'series', statistics: { distinct: 13, top_values: [{ value: 'k0', count: 7693 }, { value: 'k1', count: 7693 }] } } }, '*'), 5);
     },
     getState: () => state,
@@ -289,6 +296,34 @@ test('an empty page: "no rows match" for a filter, "no rows" for an empty table,
   await post(page, { expression: 'big', generation: 1, updatedAt: '12:00:00', result: empty });
   await countIs(page, 'no rows');
   assert.equal(await page.textContent('.vtable tbody tr.vempty'), 'No rows: the table is empty.');
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('a page first, its total counted on request (Spark): "of ? (counting…)", paging forward, then the count', async () => {
+  const { page, posted, pageErrors } = await open();
+  await page.evaluate(() => Object.assign(window, { __uncounted: true, __holdCount: true }));
+  await post(page, { expression: 'big', generation: 1, updatedAt: '12:00:00', result: RESULT });
+  await firstRow(page, rowText(0));
+  await page
+    .waitForFunction(() => /^rows 1–\d+ of \? \(counting…\)$/.test(document.querySelector('.vcount')?.textContent ?? ''), undefined, { timeout: 5000 })
+    .catch(async () => assert.fail(`the count reads ${JSON.stringify(await page.textContent('.vcount'))}`));
+  const counts = (await posted()).filter((m) => m.type === 'page' && (m.params as { count?: boolean }).count);
+  assert.deepEqual(counts.map((m) => (m.params as { rows: unknown }).rows), [{ offset: 0, limit: 0 }], 'one count, asked after the first page');
+  // paging forward before the count: End goes to the last row seen, and the next block loads
+  await page.focus('.vscroll');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('End');
+  await page
+    .waitForFunction(() => Array.from(document.querySelectorAll('.vtable tbody tr.vrow:not(.vloading)')).some((tr) => Number(tr.getAttribute('data-row')) >= 200), undefined, { timeout: 5000 })
+    .catch(() => assert.fail('no row past the first block loaded before the count'));
+  assert.match((await page.textContent('.vcount')) ?? '', /of \? \(counting…\)$/);
+  // the count comes: the total, and "last row" reaches the end
+  await page.evaluate(() => (window as unknown as { __held: () => void }).__held());
+  await page.waitForFunction(() => /of 100,000$/.test(document.querySelector('.vcount')?.textContent ?? ''), undefined, { timeout: 5000 });
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('.vtable tbody tr.vrow:last-child:not(.vloading)')?.getAttribute('data-row') === '99999', undefined, { timeout: 5000 });
+  assert.equal((await posted()).filter((m) => m.type === 'page' && (m.params as { count?: boolean }).count).length, 1, 'counted once');
+  await page.screenshot({ path: join(artifacts, 'viewer-counting.png') });
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

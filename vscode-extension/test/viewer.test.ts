@@ -38,6 +38,33 @@ test('block cache: asks each missing block once, serves rows, drops the least re
   assert.equal(c.columnCount, 5);
 });
 
+test('block cache: a page first, its total counted on request (Spark): pages forward, then the count', () => {
+  const c = new BlockCache();
+  const uncounted = (offset: number, n: number, total: number): Page => {
+    const p = page(offset, n, total);
+    delete p.total_rows;
+    delete p.all_rows;
+    return { ...p, total_pending: 'counted on request (count: true)' };
+  };
+  c.put(0, uncounted(0, BLOCK, 1000));
+  assert.equal(c.counted, false);
+  assert.equal(c.total, BLOCK + 1, 'the rows seen, and one more: the next block can be asked for');
+  assert.equal(rowsLabel(0, 30, c.total, c.allRows, true), 'rows 1–30 of ? (counting…)');
+  assert.equal(rowsLabel(0, 30, c.total, c.allRows, false), 'rows 1–30 of ?', 'the count failed');
+  assert.deepEqual(c.missing(150, 260), [1], 'paging forward goes on');
+  c.put(1, uncounted(BLOCK, BLOCK, 1000));
+  assert.equal(c.total, 2 * BLOCK + 1);
+  assert.deepEqual(c.row(BLOCK + 3), { position: (BLOCK + 3) * 2, index: `i${BLOCK + 3}`, cells: [BLOCK + 3, `s${BLOCK + 3}`] });
+  c.setCount({ ...page(0, 0, 1000), limit: 0 });
+  assert.deepEqual([c.counted, c.total, c.allRows], [true, 1000, 2000]);
+  assert.deepEqual(c.missing(900, 1200), [4], 'the last block, known from the count');
+  c.put(2, uncounted(2 * BLOCK, BLOCK, 1000));
+  assert.equal(c.total, 1000, 'a later page without totals keeps the count');
+  assert.equal(rowsLabel(0, 30, c.total, c.allRows), 'rows 1–30 of 1,000 (filtered from 2,000)');
+  c.clear();
+  assert.deepEqual([c.counted, c.total, c.allRows], [true, undefined, undefined]);
+});
+
 test('scroll mapping: 1:1 for small tables, scaled for 10M rows, and its own inverse', () => {
   assert.equal(spacerHeight(1000, 22), 22_000);
   assert.equal(spacerHeight(10_000_000, 22), MAX_SCROLL_PX);

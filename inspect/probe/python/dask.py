@@ -400,13 +400,18 @@ def _dask_page_run(df, kind, sel, off, lim, B):
     bases = [sum(lens[:j]) for j in range(len(lens))]
     n, computes = sum(lens), 1
     x = df.map_partitions(_dask_with_pos, bases=tuple(bases), meta=meta.assign(__dapscope_pos=np.array([], dtype='int64')))
-    na, total = 0, n
+    na, total, pending = 0, n, None
     if mask is not None:
         keep = mask.fillna(False).astype(bool)
         x = x.loc[keep]  # (x[keep] comes back as a Series in dask 2026.8)
-        total, na = _dask_run(B, 'selection', keep.sum(), mask.isna().sum())
-        total, na, computes = int(total), int(na), computes + 1
-    if sort:
+        if sel.get('count'):
+            total, na = _dask_run(B, 'selection', keep.sum(), mask.isna().sum())
+            total, na, computes = int(total), int(na), computes + 1
+        else:  # the page first: the filter's counts read every partition, a compute of their own
+            total, pending = None, _DASK_PENDING
+    if not lim:
+        window = x._meta  # the count alone
+    elif sort:
         asc = [not k.get('descending') for k in sort]
         top = _dask_run(B, 'selection', x.map_partitions(_dask_sorted_head, by=tuple(by), ascending=tuple(asc), want=off + lim, meta=x._meta))[0]
         rows = top.sort_values('__dapscope_pos', kind='stable').sort_values(by, ascending=asc, kind='stable', na_position='last')
@@ -419,11 +424,14 @@ def _dask_page_run(df, kind, sel, off, lim, B):
         got = [g.assign(__dapscope_pos=np.arange(len(g), dtype='int64') + bases[j]) for g, j in zip(got, parts)]
         rows = _mod('pandas').concat(got) if got else x._meta
         window = rows[(rows['__dapscope_pos'] >= off) & (rows['__dapscope_pos'] < off + lim)]
-    computes += 1
+    computes += 1 if lim else 0
     out = [tuple(r) for r in window.iloc[:, cols].itertuples(index=False)]
     return {'names': [names[i] for i in cols], 'dtypes': [str(meta.dtypes.iloc[i]) for i in cols], 'all_rows': n, 'total': total,
-            'na': na, 'rows': out, 'positions': window['__dapscope_pos'].tolist(), 'column_count': len(names),
-            'computed': 'computed by Dask: %d computes, %.3g s' % (computes, time.perf_counter() - t0)}
+            'na': na, 'rows': out, 'positions': window['__dapscope_pos'].tolist(), 'column_count': len(names), 'pending': pending,
+            'computed': 'computed by Dask: %d compute%s, %.3g s' % (computes, '' if computes == 1 else 's', time.perf_counter() - t0)}
+
+
+_DASK_PENDING = 'counted on request: the filter read over every partition by a compute of its own'
 
 
 _ENGINE_PAGE.update(dask_df=_dask_page, dask_series=_dask_page)

@@ -11,7 +11,7 @@
 
 import weakref
 
-_SEL = {'gen': None, 'cache': {}, 'bytes': 0, 'tick': 0}
+_SEL = {'gen': None, 'cache': {}, 'bytes': 0, 'tick': 0, 'counts': {}}
 _SEL_LIMIT = _LIMITS['sel_cache_bytes']
 _MAX_PAGE = _LIMITS['max_page']
 _PREFIX = _LIMITS['prefix']          # rows of a one-column sort computed first, in O(n)
@@ -255,7 +255,7 @@ def _select(L, G, args_json):
     B = _Budget(float(args.get('timeout', 2.0)))
     pd, np = _mod('pandas'), _mod('numpy')
     if _SEL['gen'] != args.get('gen'):
-        _SEL.update(gen=args.get('gen'), cache={}, bytes=0)
+        _SEL.update(gen=args.get('gen'), cache={}, bytes=0, counts={})
     _SEL['resolving'] = True  # a DuckDB connection's table: one relation all the stop (duckdb.py)
     try:
         obj = _resolve(L, G, path)

@@ -3,7 +3,10 @@
 # shape (kind, total_rows, all_rows, positions, columns, rows…), so every
 # surface browses an engine's table as it browses a DataFrame. An engine's
 # page function returns {names, dtypes, rows, positions, total, all_rows,
-# na, cached}; orders it computed are kept in select.py's cache.
+# na, cached}; orders it computed are kept in select.py's cache. An engine
+# whose count is a job of its own (Spark; Dask's filter) returns total (and
+# all_rows) None unless the selection asks for the count, and says why in
+# pending: the page comes first, its totals on request.
 
 
 def _eng_cache_key(obj, sel):
@@ -78,6 +81,7 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         raise _ProbeError('INVALID_ARGUMENT', 'a %s cannot be browsed by rows' % _short(type(obj)))
     try:
         p = f(obj, kind, sel, off, lim, B)
+        _eng_counts(obj, sel, p)
     except _ProbeError:
         raise
     except Exception as e:
@@ -85,9 +89,10 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
             raise _ProbeError('INVALID_EXPRESSION', 'filter failed: %s: %s' % (_short(type(e)), _cut(str(e), 300, _Trunc())), _FL_HINT)
         raise
     tr = _Trunc()
+    total, all_rows = _eng_totals(p, sel, off, lim)
     page = {
         'kind': _ENGINE_DETECTED[kind] if _ENGINE_DETECTED[kind] != 'ndarray' else 'ndarray',
-        'total_rows': int(p['total']), 'all_rows': int(p['all_rows']), 'offset': off, 'limit': lim,
+        'total_rows': total, 'all_rows': all_rows, 'offset': off, 'limit': lim,
         'positions': [int(x) for x in p['positions']],
         'columns': [{'name': n, 'dtype': d} for n, d in zip(p['names'], p['dtypes'])],
         'column_count': int(p.get('column_count', len(p['names']))),
@@ -101,6 +106,11 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
         page['sort'] = sel['sort']
     if p.get('computed'):
         page['computed'] = p['computed']
+    for k in ('total_rows', 'all_rows'):
+        if page[k] is None:
+            del page[k]
+    if p.get('pending') or total is None or all_rows is None:  # not counted (a total the page proved may be there)
+        page['total_pending'] = p.get('pending') or 'counted on request'
     cols = p['cols'] if 'cols' in p else (list(zip(*p['rows'])) if p['rows'] else [])
     texts = [_eng_json_col(v, tr) for v in cols]
     n = len(page['positions'])
@@ -116,6 +126,33 @@ def _engine_select(obj, kind, sel, args, B, path, t0):
     page['rows'] = None  # last key of the last key: spliced in below, as select.py does
     text = json.dumps(res, ensure_ascii=False, allow_nan=False, default=str, separators=(',', ':'))
     return text[:-len('null}}')] + rows + '}}'
+
+
+def _eng_counts(obj, sel, p):
+    """A selection's counts asked for (count: true), kept for the stop: a
+    later page of it, counted on request, carries them without a job."""
+    key = (id(obj), sel.get('filter') or '')
+    if sel.get('count'):
+        if p.get('total') is not None and p.get('all_rows') is not None:
+            _SEL['counts'][key] = {'ref': _sel_hold(obj), 'version': _eng_version(obj), 'c': (p['total'], p['all_rows'], p.get('na') or 0)}
+        return
+    hit = _SEL['counts'].get(key) if p.get('pending') else None
+    if hit is not None and _sel_same(hit, obj, _eng_version(obj)):
+        p['total'], p['all_rows'], p['na'] = hit['c']
+        p['pending'] = None
+
+
+def _eng_totals(p, sel, off, lim):
+    """The page's totals (None: not counted, the engine answered its page
+    first); a page that ends before its limit tells the filtered total,
+    and without a filter that is every row."""
+    total, all_rows = p.get('total'), p.get('all_rows')
+    n = len(p['positions'])
+    if total is None and n < lim and (n or not off):
+        total = off + n
+    if all_rows is None and total is not None and not sel.get('filter'):
+        all_rows = total
+    return (None if total is None else int(total)), (None if all_rows is None else int(all_rows))
 
 
 def _eng_json_col(vals, tr):

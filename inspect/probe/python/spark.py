@@ -315,13 +315,22 @@ def _sp_page(df, kind, sel, off, lim, B):
     expr = _fl_compile(flt, kinds, b) if flt else None
     if b.derived:
         df = df.withColumns(dict(b.derived))
+    count = bool(sel.get('count'))
+    out = {'names': cols, 'dtypes': [types[x] for x in cols], 'all_rows': None, 'total': None, 'na': 0, 'rows': [],
+           'positions': [], 'column_count': len(names)}
+    if not count:
+        # the page first: its totals are a job of their own (every row
+        # read, beside or inside the page's), counted on request
+        out['pending'] = _SP_PENDING
+        if not lim:
+            return out  # the columns alone: no job
     jobs = _SpJobs(df.sparkSession, B)
     try:
         q = df
         got, th, obs, obs2 = {}, None, None, None
         rows_n = F.count(F.lit(1))
         n_all = _sp_op(rows_n, 'as', 'n')
-        if sort:
+        if count and sort and lim:
             # a sorted page reads every row of every partition (Spark's top-N,
             # or its sort): the counts are observed in that same job, the rows
             # before the filter and those after it; the unknown rows only where
@@ -335,20 +344,24 @@ def _sp_page(df, kind, sel, off, lim, B):
             if expr is not None:
                 obs2 = Obs('dapscope_page_matches')
                 q = q.where(expr).observe(obs2, _sp_op(rows_n, 'as', 't'))
-        else:
+        elif count:
             # a plain page reads only its rows: the counts' job runs beside
-            # the page's (a thread that inherits the job group)
+            # the page's (a thread that inherits the job group); the count
+            # alone (rows.limit 0) runs here
             counts = [n_all]
             if expr is not None:
                 counts += [F.count(F.when(expr, 1)).alias('t'), F.count(F.when(expr.isNull(), 1)).alias('na')]
 
-            def count():
+            def count_rows():
                 try:
                     got['c'] = df.agg(*counts).collect()[0].asDict()
                 except Exception as e:
                     got['e'] = e
-            th = __import__('pyspark').InheritableThread(target=count)
-            th.start()
+            if lim:
+                th = __import__('pyspark').InheritableThread(target=count_rows)
+                th.start()
+            else:
+                count_rows()
         if expr is not None and obs2 is None:
             q = q.where(expr)
         if sort:
@@ -357,13 +370,14 @@ def _sp_page(df, kind, sel, off, lim, B):
             q = q.orderBy(*(keys + [_sp_op(b.col(x), 'asc_nulls_last') for x in names if x not in by and kinds[x] != 'other']))
         if cols != names or b.derived:  # all columns: no projection to analyse
             q = q.select(*[b.col(x) for x in cols])
-        rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()]
+        rows = [tuple(r) for r in (q.offset(off) if off else q).limit(lim).collect()] if lim else []
         if th is not None:
             th.join()
         if 'e' in got:
             raise got['e']
-        c = got['c'] if obs is None else dict(obs.get, **(obs2.get if obs2 is not None else {}))
-        n, total, na = int(c['n']), int(c.get('t', c['n'])), int(c.get('na', 0))
+        if count:
+            c = got['c'] if obs is None else dict(obs.get, **(obs2.get if obs2 is not None else {}))
+            out.update(all_rows=int(c['n']), total=int(c.get('t', c['n'])), na=int(c.get('na', 0)))
     except Exception as e:
         if not B.ok('spark.jobs'):
             raise _ProbeError('INSPECTION_TIMEOUT', 'Spark jobs cancelled at the time budget (%s)' % _short(type(e)),
@@ -371,8 +385,11 @@ def _sp_page(df, kind, sel, off, lim, B):
         raise
     finally:
         note = jobs.close()
-    return {'names': cols, 'dtypes': [types[x] for x in cols], 'all_rows': n, 'total': total,
-            'na': na, 'rows': rows, 'positions': list(range(off, off + len(rows))), 'column_count': len(names), 'computed': note}
+    out.update(rows=rows, positions=list(range(off, off + len(rows))), computed=note)
+    return out
+
+
+_SP_PENDING = 'counted on request: every row read by a Spark job of its own'
 
 
 _ENGINE_PAGE.update(spark_df=_sp_page)

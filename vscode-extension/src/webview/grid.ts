@@ -38,6 +38,13 @@ export class BlockCache {
   private inflight = new Set<number>();
   total: number | undefined;
   allRows: number | undefined;
+  /**
+   * Whether total is counted. An engine whose count is a job of its own
+   * (Spark) answers its pages first, their totals left out (total_pending):
+   * until the count comes (setCount), total is the rows seen so far, one
+   * more while the last page seen was full, so paging forward goes on.
+   */
+  counted = true;
   columns: PageColumn[] = [];
   columnCount = 0;
 
@@ -45,18 +52,32 @@ export class BlockCache {
     this.blocks.clear();
     this.inflight.clear();
     this.total = undefined;
+    this.allRows = undefined;
+    this.counted = true;
   }
 
   /** Stores a page answered for block b (page.offset = b × BLOCK). */
   put(b: number, p: Page): void {
     this.inflight.delete(b);
-    this.total = p.total_rows;
-    this.allRows = p.all_rows;
+    if (p.total_rows !== undefined) this.setCount(p);
+    else if (!this.counted || this.total === undefined) {
+      const full = p.limit > 0 && p.rows.length >= p.limit;
+      this.total = Math.max(this.total ?? 0, p.offset + p.rows.length + (full ? 1 : 0));
+      this.counted = false;
+    }
     this.columns = p.columns;
     this.columnCount = p.column_count;
     this.blocks.delete(b);
     this.blocks.set(b, { positions: p.positions, index: p.index, rows: p.rows });
     while (this.blocks.size > MAX_BLOCKS) this.blocks.delete(this.blocks.keys().next().value as number);
+  }
+
+  /** The totals of a page that has them (a count asked for with count: true). */
+  setCount(p: Page): void {
+    if (p.total_rows === undefined) return;
+    this.total = p.total_rows;
+    this.allRows = p.all_rows;
+    this.counted = true;
   }
 
   failed(b: number): void {
@@ -172,10 +193,15 @@ export function renderGridRows(cache: BlockCache, first: number, count: number, 
   return out.join('');
 }
 
-/** "rows 1–30 of 1,234 (filtered from 5,000)"; "no rows match the filter (of 5,000)"; "no rows" (an empty table). */
-export function rowsLabel(first: number, shown: number, total: number | undefined, allRows: number | undefined): string {
+/**
+ * "rows 1–30 of 1,234 (filtered from 5,000)"; "no rows match the filter (of 5,000)"; "no rows" (an empty table);
+ * while an engine counts on request (counting: the count asked for, or undefined where it failed):
+ * "rows 1–30 of ? (counting…)", "rows 1–30 of ?".
+ */
+export function rowsLabel(first: number, shown: number, total: number | undefined, allRows: number | undefined, counting?: boolean): string {
   if (total === undefined) return 'loading rows…';
   const fmt = (n: number) => n.toLocaleString('en-US');
+  if (counting !== undefined) return `rows ${fmt(first + 1)}–${fmt(Math.min(total, first + shown))} of ?${counting ? ' (counting…)' : ''}`;
   const filtered = allRows !== undefined && allRows !== total;
   if (total === 0) return filtered ? `no rows match the filter (of ${fmt(allRows)})` : 'no rows';
   const range = `rows ${fmt(first + 1)}–${fmt(Math.min(total, first + shown))} of ${fmt(total)}`;

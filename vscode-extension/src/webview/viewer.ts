@@ -63,7 +63,9 @@ export class Viewer {
   private epoch = 0;
   private static nextId = 1; // one sequence for every viewer: a late answer never reaches another's request
   private restoreScroll = false;
-  private pending = new Map<number, { epoch: number; block?: number; stats?: string }>();
+  private pending = new Map<number, { epoch: number; block?: number; count?: boolean }>();
+  private counting = -1; // the epoch whose count was asked for (an engine that counts on request: Spark)
+  private countFailed = -1;
   private waiters: (() => void)[] = [];
   private first = 0;
   private rowH = 22;
@@ -114,7 +116,7 @@ export class Viewer {
     return p;
   }
 
-  private request(p: Partial<PageParams>, meta: { block?: number }): void {
+  private request(p: Partial<PageParams>, meta: { block?: number; count?: boolean }): void {
     const id = Viewer.nextId++;
     this.pending.set(id, { epoch: this.epoch, ...meta });
     this.post({ type: 'page', id, params: p });
@@ -132,6 +134,7 @@ export class Viewer {
     const req = this.pending.get(id);
     this.pending.delete(id);
     if (!req || req.epoch !== this.epoch) return;
+    if (req.count) return this.onCount(result, failure);
     const err = failure ?? (result?.error ? `${result.error.code ?? 'ERROR'}: ${result.error.message ?? ''}` : undefined);
     if (err || !result?.page) {
       if (req.block !== undefined) this.cache.failed(req.block);
@@ -151,6 +154,11 @@ export class Viewer {
     }
     this.showError('');
     this.cache.put(req.block, page);
+    if (!this.cache.counted && this.counting !== this.epoch) {
+      // the page came first, its totals on request: ONE count of the selection, asked after it
+      this.counting = this.epoch;
+      this.request({ ...this.params(), rows: { offset: 0, limit: 0 }, count: true }, { count: true });
+    }
     if (!this.widthsSet) this.setWidths(page.rows);
     this.wake();
     this.draw();
@@ -158,6 +166,13 @@ export class Viewer {
       this.restoreScroll = false;
       this.scroller.scrollTop = scrollTopFor(this.first, this.maxScroll(), this.cache.total ?? 0, this.visible());
     }
+  }
+
+  /** The selection's count, asked after its first page: the grid's total from now on ("of ?" if it failed). */
+  private onCount(result: PageResult | undefined, failure: string | undefined): void {
+    if (failure || result?.error || result?.page?.total_rows === undefined) this.countFailed = this.epoch;
+    else this.cache.setCount(settledPage(result.page));
+    this.draw();
   }
 
   /** Statistics of a column (inspected by the extension as expr["column"]). */
@@ -206,7 +221,7 @@ export class Viewer {
       total === 0 ? renderEmptyRows(this.cache.columns.length, this.cache.allRows !== 0) : renderGridRows(this.cache, this.first, vis + 1, this.cache.columns.length, range, this.cursor);
     const tr = this.q<HTMLElement>('.vtable tbody tr');
     if (tr?.offsetHeight && Math.abs(tr.offsetHeight - this.rowH) > 0.5) this.rowH = tr.offsetHeight;
-    this.q<HTMLElement>('.vcount').textContent = this.failed === this.epoch ? '' : rowsLabel(this.first, vis, this.cache.total, this.cache.allRows);
+    this.q<HTMLElement>('.vcount').textContent = this.failed === this.epoch ? '' : rowsLabel(this.first, vis, this.cache.total, this.cache.allRows, this.cache.counted ? undefined : this.countFailed !== this.epoch);
     this.fetchVisible();
   }
 
