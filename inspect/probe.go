@@ -328,13 +328,14 @@ func ProbeSource(lang Language) string {
 // inspectProbe is an inspection by the language's probe: ONE call of run.
 func inspectProbe(ctx context.Context, t Target, p *probe, frameID int, path Path, opts Options) (*Result, error) {
 	root, _ := path[0].Value.(string)
-	argsJSON := ProbeArgsJSON(path, opts)
+	args := probeArgs{Path: path, Opts: probeOptions(opts)}
 	if gen, ok := valuesGenOf(t); ok {
 		// the probe keeps what it learnt of a value (a table's rows were
 		// checked for getters) while the values are the same
-		b, _ := json.Marshal(probeArgs{Path: path, Opts: probeOptions(opts), Gen: &gen})
-		argsJSON = string(b)
+		args.Gen = &gen
 	}
+	b, _ := json.Marshal(args)
+	argsJSON := string(b)
 	out, err := p.call(ctx, t, frameID, "run", []string{root}, argsJSON)
 	if err != nil {
 		return nil, err

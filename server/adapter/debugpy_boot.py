@@ -47,5 +47,35 @@ try:
 except Exception:  # another debugpy: it describes as before
     pass
 
+# debugpy reads every message's headers from an unbuffered socket file,
+# one byte per read (its own TODO in JsonIOStream.from_socket says so): a
+# Python-level readinto and a recv (plus the quick ACK above) per byte of
+# "Content-Length: 563\r\n\r\n", on every client's and every pydevd
+# server's connection. With a tree of processes all their messages go
+# through this one adapter, so those calls serialise an "all processes"
+# question. Here the adapter reads each connection through a buffer: one
+# recv takes what has arrived. Writes are as before. The buffered reader's
+# close leaves the socket to the stream's cleanup, whose shutdown ends a
+# read blocked in another thread (closing the buffer would wait for it).
+try:
+    import io
+
+    from debugpy.common import messaging as _messaging
+
+    _from_socket = _messaging.JsonIOStream.from_socket.__func__
+
+    class _SocketReader(io.BufferedReader):
+        def close(self):
+            pass
+
+    def _from_socket_buffered(cls, sock, name=None):
+        stream = _from_socket(cls, sock, name)
+        stream._reader = _SocketReader(stream._writer)
+        return stream
+
+    _messaging.JsonIOStream.from_socket = classmethod(_from_socket_buffered)
+except Exception:  # another debugpy: it reads as before
+    pass
+
 sys.argv[0] = "debugpy.adapter"
 runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)

@@ -241,6 +241,8 @@ func (t *Table) Text() string {
 	return b.String()
 }
 
-func cell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
-}
+// cellEscapes keeps a cell on its row: one Replacer for every table (a
+// Replacer built per cell cost more than the rest of the text).
+var cellEscapes = strings.NewReplacer("|", "\\|", "\n", " ")
+
+func cell(s string) string { return cellEscapes.Replace(s) }

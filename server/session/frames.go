@@ -86,21 +86,6 @@ func (s *Session) checkFrame(ctx context.Context, id int) error {
 		Message: fmt.Sprintf("frame %d is not a frame of the current stop (frame ids are valid until the debuggee resumes)", id)}
 }
 
-// frameArgs reads the frame id and stack window a raw request names.
-type frameArgs struct {
-	FrameID    int `json:"frameId"`
-	ThreadID   int `json:"threadId"`
-	StartFrame int `json:"startFrame"`
-}
-
-func readFrameArgs(args any) frameArgs {
-	var fa frameArgs
-	if b, err := json.Marshal(args); err == nil {
-		_ = json.Unmarshal(b, &fa)
-	}
-	return fa
-}
-
 // framesRequest is Request for the commands that name or list frames: a
 // frame id is checked first, and a stackTrace's ids are the stop's.
 func (s *Session) framesRequest(ctx context.Context, command string, args, out any, call func(out any) error) error {

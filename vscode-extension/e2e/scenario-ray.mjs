@@ -3,9 +3,12 @@
 // (testdata/python/ray_tasks.py "shards", its HOME code-server's, so the
 // token Ray generates is where the sidecar looks) with two tasks paused at
 // breakpoint(), one on a shard whose price column is all NaN. The command
-// lists both in a QuickPick (name, function, pid, where they wait); both
-// picked are attached as dapscope sessions (debugpy, justMyCode off) and
-// stop in the task; Compare across Processes on `df` then shows both tasks'
+// lists both in a QuickPick (name, function, pid, where they wait), and so
+// does the Run and Debug view's "Ray: paused tasks" section (rayview.ts);
+// one is attached from the view's inline Attach (then marked attached
+// there), the other picked in the command's QuickPick, both as dapscope
+// sessions (debugpy, justMyCode off) under one root, and both stop in the
+// task; Compare across Processes on `df` then shows both tasks'
 // DataFrames, the NaN column named in one row only. Ending the sessions
 // lets the tasks finish; the driver then shuts the cluster down.
 import { spawn } from 'node:child_process';
@@ -94,9 +97,66 @@ async function main() {
     log(`QuickPick: ${texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ')}`);
     if (texts.length !== 2 || texts.some((t) => !/debugpy at 127\.0\.0\.1:\d+/.test(t))) throw new Error(`QuickPick items: ${JSON.stringify(texts)}`);
     await h.screenshot('quickpick');
-    // Pick both (a click toggles a row's checkbox), then OK.
-    for (let i = 0; i < 2; i++) await items.nth(i).click({ timeout: 10_000 });
-    await h.until('2 selected', async () => /2 Selected/i.test((await page.locator('.quick-input-widget').textContent()) ?? ''), 10_000, 500);
+    await page.keyboard.press('Escape');
+
+    // The Run and Debug view's "Ray: paused tasks" section lists both tasks too.
+    await h.runCommand('View: Show Run and Debug');
+    const header = page.locator('.pane-header', { hasText: 'Ray: paused tasks' });
+    await header.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const pane = page.locator('.pane', { has: header });
+    const viewTasks = pane.locator('.monaco-list-row', { hasText: /shard.*pid \d+/ });
+    await h.until('both paused tasks in the Ray view', async () => {
+      if ((await viewTasks.count()) === 2) return true;
+      await header.hover();
+      await header.locator('.action-label[aria-label*="Refresh"]').click({ timeout: 5_000 }).catch(() => {});
+      return false;
+    }, 120_000, 3_000);
+    const viewTexts = await viewTasks.allTextContents();
+    log(`Ray view: ${viewTexts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ')}`);
+    if (viewTexts.some((t) => !/debugpy|127\.0\.0\.1:\d+/.test(t))) throw new Error(`Ray view items: ${JSON.stringify(viewTexts)}`);
+    const pids = viewTexts.map((t) => /pid (\d+)/.exec(t)?.[1]);
+    if (new Set(pids).size !== 2 || !texts.every((t) => pids.some((p) => t.includes(`pid ${p}`)))) throw new Error(`the view's tasks ${pids} are not the QuickPick's`);
+    await h.screenshot('view');
+
+    // Attach the first task from the view (its inline Attach action): it stops in the task and is marked attached.
+    const first = pids[0];
+    await h.until(`Attach on task pid ${first} in the view`, async () => {
+      const row = viewTasks.filter({ hasText: `pid ${first}` }).first();
+      await row.hover();
+      try {
+        await row.locator('.action-label[aria-label="Attach"]').click({ timeout: 5_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 60_000, 1_000);
+    // (one session: the Call Stack shows its threads, not a session row)
+    const pausedFirst = page.locator('.debug-pane .monaco-list-row', { hasText: /paused on breakpoint/i });
+    await h.until(`task pid ${first} attached from the view and paused`, async () => (await pausedFirst.count()) >= 1, 90_000);
+    await h.until(`task pid ${first} marked attached in the view`, async () => {
+      if ((await pane.locator('.monaco-list-row', { hasText: new RegExp(`pid ${first}.*attached`) }).count()) === 1) return true;
+      await header.hover();
+      await header.locator('.action-label[aria-label*="Refresh"]').click({ timeout: 5_000 }).catch(() => {});
+      return false;
+    }, 60_000, 3_000);
+    log(`task pid ${first} attached from the Ray view`);
+    await h.screenshot('view-attached');
+
+    // The other through the command's QuickPick: it joins the view's session (the oldest Ray session), one tree.
+    const other = page.locator('.quick-input-list .monaco-list-row', { hasText: `pid ${pids[1]}` });
+    await h.until(`task pid ${pids[1]} in the QuickPick`, async () => {
+      await h.runCommand('dapscope: Attach to Paused Ray Tasks');
+      try {
+        await other.first().waitFor({ state: 'visible', timeout: 10_000 });
+        return true;
+      } catch {
+        await page.keyboard.press('Escape');
+        return false;
+      }
+    }, 120_000, 2_000);
+    await other.first().click({ timeout: 10_000 });
+    await h.until('1 selected', async () => /1 Selected/i.test((await page.locator('.quick-input-widget').textContent()) ?? ''), 10_000, 500);
     await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click({ timeout: 10_000 });
 
     // Both attached (debugpy, justMyCode off) and paused in the task.

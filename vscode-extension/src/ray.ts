@@ -111,8 +111,12 @@ export interface RayAttachOutcome<S> {
   skipped: string[];
 }
 
-/** Lists the paused tasks, lets the user pick, attaches each pick (the first is the others' parent). */
-export async function attachPausedTasks<S>(ui: RayUi<S>, params: RayListParams): Promise<RayAttachOutcome<S>> {
+/**
+ * Lists the paused tasks, lets the user pick, attaches each pick: under
+ * parent when given (this window's oldest Ray session, as the Ray view
+ * attaches, so one tree is compared), else the first is the others' parent.
+ */
+export async function attachPausedTasks<S>(ui: RayUi<S>, params: RayListParams, parent?: S): Promise<RayAttachOutcome<S>> {
   const out: RayAttachOutcome<S> = { attached: [], skipped: [] };
   let l: RayListResult;
   try {
@@ -128,7 +132,7 @@ export async function attachPausedTasks<S>(ui: RayUi<S>, params: RayListParams):
   }
   const picked = await ui.pick(taskItems(l), `${l.tasks.length} paused Ray task${l.tasks.length === 1 ? '' : 's'} at ${l.dashboard}: pick those to attach`);
   if (!picked?.length) return out;
-  return attachTasks(ui, picked.map((it) => it.task));
+  return attachTasks(ui, picked.map((it) => it.task), parent);
 }
 
 /**

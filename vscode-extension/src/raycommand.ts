@@ -3,7 +3,8 @@
 // the command's argument, the dapscope.ray.address setting, else Ray's
 // default), a QuickPick of them, and each picked task attached as a
 // `dapscope` debug session (debugpy at the task's listen address, through
-// the sidecar's proxy and its host rules). The model is ray.ts; the Run and
+// the sidecar's proxy and its host rules), under this window's oldest Ray
+// session when there is one (as the view attaches: one tree to compare). The model is ray.ts; the Run and
 // Debug view's "Ray: paused tasks" section (rayview.ts) attaches through
 // the same startRaySession.
 
@@ -35,6 +36,12 @@ export async function startRaySession(configuration: Record<string, unknown> & {
   }
 }
 
+/** The oldest live Ray task session (sessions in the order they started): the root the picks join. */
+function oldestRaySession(live: Iterable<vscode.DebugSession>): vscode.DebugSession | undefined {
+  for (const s of live) if (typeof s.configuration.rayWorker === 'string') return s;
+  return undefined;
+}
+
 export function registerRay(state: ExtensionState): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('dapscope.attachRayTasks', async (arg?: RayListParams) => {
@@ -50,6 +57,7 @@ export function registerRay(state: ExtensionState): vscode.Disposable[] {
           error: (m) => void vscode.window.showErrorMessage(m),
         },
         rayParams(arg),
+        oldestRaySession(state.liveSessions.values()),
       );
       state.log.info(`attached ${out.attached.length} paused Ray task(s)${out.skipped.length ? `; not attached: ${out.skipped.join('; ')}` : ''}`);
       return out.attached.length;

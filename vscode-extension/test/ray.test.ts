@@ -85,6 +85,14 @@ test('the picks are attached in order, each after the first as its child (one tr
   assert.deepEqual(out, { attached: [{ name: 'Ray: worker cccccccc (pid 103)', parent: undefined }, { name: 'Ray: shard (pid 101)', parent: 'Ray: worker cccccccc (pid 103)' }], skipped: [] });
 });
 
+test("with a Ray session already in the window, every pick joins it (the Ray view's root): one tree", async () => {
+  const f = fake({ dashboard: DASH, tasks: [B, UNNAMED] }, (items) => items);
+  const root: Session = { name: 'Ray: shard (pid 101)' };
+  const out = await attachPausedTasks(f.ui, {}, root);
+  assert.deepEqual(f.calls.slice(2), ['attach Ray: Loader.next (pid 102) under Ray: shard (pid 101)', 'attach Ray: worker cccccccc (pid 103) under Ray: shard (pid 101)']);
+  assert.deepEqual(out.attached.map((s) => s.parent), ['Ray: shard (pid 101)', 'Ray: shard (pid 101)']);
+});
+
 test('a task on a host not allowed is not attached, and the user is told why', async () => {
   const f = fake({ dashboard: DASH, tasks: [A, FAR] }, (items) => items);
   const out = await attachPausedTasks(f.ui, {});
