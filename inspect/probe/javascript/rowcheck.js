@@ -23,7 +23,7 @@ function hiddenText(x) {
 }
 
 function newCheck(a, n, proto, ncols) {
-  return { a, n, proto, rows: false, bad: -1, cols: new Uint8Array(ncols) };
+  return { a, n, proto, rows: false, bad: -1, cols: new Uint8Array(ncols), pos: null, hid: null };
 }
 
 // rowHidden: null when row i of a can be read (null, undefined, or a
@@ -43,17 +43,34 @@ function rowHidden(a, i, proto) {
 
 // recordCells reads field column c of v at rows pos, each row and cell
 // checked first (a placeholder where it cannot be read); a column checked
-// on every row is read by its compiled loop.
+// on every row is read by its compiled loop. The rows are checked once for
+// all the columns of a page (the same pos).
 function recordCells(v, c, pos) {
   const chk = v.check;
   if (chk.rows && chk.bad < 0 && chk.cols[c.j]) return columnAt(c, pos, v.n);
   const a = c.a, key = c.key, m = pos.length, out = new A(m);
+  if (chk.pos !== pos) {
+    chk.hid = chk.rows && chk.bad < 0 ? null : pageRowsHidden(a, pos, chk.proto);
+    chk.pos = pos;
+  }
+  const hid = chk.hid;
   for (let k = 0; k < m; k++) {
-    const i = pos[k];
-    const h = rowHidden(a, i, chk.proto);
+    const h = hid === null ? null : hid[k];
     if (h !== null) { out[k] = h; continue; }
-    const r = a[i];
+    const r = a[pos[k]];
     out[k] = r === null || r === undefined ? undefined : lookupGetter(r, key) !== undefined ? HID_GETTER : r[key];
+  }
+  return out;
+}
+
+// pageRowsHidden: rowHidden of each row at pos (null: all readable).
+function pageRowsHidden(a, pos, proto) {
+  let out = null;
+  for (let k = 0; k < pos.length; k++) {
+    const h = rowHidden(a, pos[k], proto);
+    if (h === null) continue;
+    if (out === null) out = new A(pos.length).fill(null);
+    out[k] = h;
   }
   return out;
 }
