@@ -133,18 +133,13 @@ function num(x, digits) {
   if (x === 0 || !digits || PREC.full) return x === 0 ? 0 : x;
   const a = M.abs(x);
   if (a >= 10 ** (digits - 1)) digits = M.min(17, M.floor(M.log10(a)) + 2);
-  // a short binary fraction at least 1 (123.25): a / 2^j has exactly j
-  // decimals, so with its integer part's digits it needs at most id + j
-  // significant digits; no more than digits is its own rounding (no
-  // string made; a page of such numbers formats several times faster)
+  // a short binary fraction >= 1 (123.25: a / 2^j, j decimals) of at most
+  // digits significant digits is its own rounding (no string made)
   if (a >= 1 && a < 1e15) {
-    let f = a, j = 0;
+    let f = a, j = 0, id = 1;
     while (j < 6 && f % 1 !== 0) { f *= 2; j++; }
-    if (f % 1 === 0) {
-      let id = 1;
-      for (let p = 10; p <= a; p *= 10) id++;
-      if (id + j <= digits) return x;
-    }
+    for (let p = 10; p <= a; p *= 10) id++;
+    if (f % 1 === 0 && id + j <= digits) return x;
   }
   // toPrecision rounds a tie away from zero, %g to the even digit: a tie
   // is a number whose exact expansion ends in a 5 right after the kept
