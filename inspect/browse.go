@@ -272,9 +272,7 @@ func selectCall(ctx, rctx context.Context, t Target, p *probe, frameID int, root
 		return nil, requestError(ctx, rctx, err, "selection")
 	}
 	var out pageAnswer
-	dec := json.NewDecoder(strings.NewReader(strings.TrimSpace(raw)))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
+	if err := decodePage(raw, &out); err != nil {
 		return nil, &errcode.Error{Code: errcode.Internal, Message: "undecodable page: " + clip.Bytes.Head(raw, 300)}
 	}
 	if out.Error != nil {

@@ -77,7 +77,8 @@ func FuzzRows(f *testing.F) {
 }
 
 // BenchmarkPageDecode: a page of 100 rows × 10 columns as the probe writes
-// it, decoded into a PageResult, beside the generic decoder's [][]any.
+// it, decoded into a PageResult (by encoding/json with Rows, and as
+// selectCall decodes it), beside the generic decoder's [][]any.
 func BenchmarkPageDecode(b *testing.B) {
 	rows := make([][]any, 100)
 	for i := range rows {
@@ -91,6 +92,15 @@ func BenchmarkPageDecode(b *testing.B) {
 			d := json.NewDecoder(bytes.NewReader(page))
 			d.UseNumber()
 			if err := d.Decode(&out); err != nil || len(out.Page.Rows) != 100 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("impl=page_decode", func(b *testing.B) { // as selectCall decodes it: one scan of the rows
+		b.SetBytes(int64(len(page)))
+		for b.Loop() {
+			var out pageAnswer
+			if err := decodePage(string(page), &out); err != nil || len(out.Page.Rows) != 100 {
 				b.Fatal(err)
 			}
 		}

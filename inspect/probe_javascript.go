@@ -22,7 +22,7 @@ import (
 // jsSections are the JavaScript probe's sections, in the order they are
 // joined.
 // guard.js is last: it wraps the entry points the others define.
-var jsSections = []string{"core.js", "heap.js", "dates.js", "values.js", "objects.js", "stats.js", "table.js", "libs.js", "order.js", "select.js", "filter.js", "summary.js", "guard.js"}
+var jsSections = []string{"core.js", "heap.js", "dates.js", "values.js", "objects.js", "stats.js", "table.js", "rowcheck.js", "libs.js", "order.js", "select.js", "filter.js", "summary.js", "guard.js"}
 
 // jsUsedKeys are the property names the probe's sources name after a dot
 // (USED_KEYS: the built-ins' properties guard.js keeps as installed).

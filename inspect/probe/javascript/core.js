@@ -133,6 +133,14 @@ function num(x, digits) {
   if (x === 0 || !digits || PREC.full) return x === 0 ? 0 : x;
   const a = M.abs(x);
   if (a >= 10 ** (digits - 1)) digits = M.min(17, M.floor(M.log10(a)) + 2);
+  // a short binary fraction >= 1 (123.25: a / 2^j, j decimals) of at most
+  // digits significant digits is its own rounding (no string made)
+  if (a >= 1 && a < 1e15) {
+    let f = a, j = 0, id = 1;
+    while (j < 6 && f % 1 !== 0) { f *= 2; j++; }
+    for (let p = 10; p <= a; p *= 10) id++;
+    if (f % 1 === 0 && id + j <= digits) return x;
+  }
   // toPrecision rounds a tie away from zero, %g to the even digit: a tie
   // is a number whose exact expansion ends in a 5 right after the kept
   // digits (toExponential(99) shows 100 exact significant digits). Only a

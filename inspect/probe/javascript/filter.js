@@ -59,6 +59,10 @@ function filterExpression(v, filter, slot) {
     }
     return '(' + r + ' == null ? undefined : ' + r + '[' + J.stringify(c.key) + '])';
   };
+  // the fields the filter reads, checked on every row first (rowcheck.js)
+  const reads = [];
+  for (let j = 0; j < v.names.length; j++) if (wantsRow || (bindable(v.names[j]) && named(filter, v.names[j]))) reads.push(j);
+  checkColumns(v, reads, 'filter ' + quoted(cut(filter, 200)));
   // a row with a getter is never handed to the filter (it could read the
   // getter): $row is then an object of the row's data fields
   const rowObj = v.kind !== 'records' || v.cols.some((c) => c.accessor);

@@ -22,10 +22,11 @@ function resetSel(gen) {
   SEL.gen = gen; SEL.views = new WeakMap(); SEL.lru = []; SEL.bytes = 0; SEL.pending.clear(); P.slots = O.create(null);
 }
 
-// A view is {kind, n, names, cols, type}; a column is {vals} (an
-// array-like of the n values), {a, key, accessor} (field key of the rows of
-// array a) or {lib, j, vals} (column j of a library source, read whole when
-// a sort or filter needs it).
+// A view is {kind, n, names, cols, type, check}; a column is {vals} (an
+// array-like of the n values), {a, key, j, accessor} (field key of the rows
+// of array a, column j: read as rowcheck.js checks them, v.check) or {lib,
+// j, vals} (column j of a library source, read whole when a sort or filter
+// needs it).
 function colGet(c, i) {
   if (c.vals) return c.vals[i];
   const r = c.a[i];
@@ -52,15 +53,15 @@ function columnAt(c, rows, n) {
   return out;
 }
 
-function fieldCols(a, rc) {
-  return rc.columns.map((key) => ({ a, key, accessor: rc.accessors.has(key) }));
+function fieldCols(a, rc, first) {
+  return rc.columns.map((key, q) => ({ a, key, j: first + q, accessor: rc.accessors.has(key) }));
 }
 
 function makeView(obj) {
   const k = tag(obj);
   if (k === 'Array') {
-    const n = obj.length, rc = recordColumns(obj, n);
-    if (rc) return { kind: 'records', n, names: rc.columns, cols: fieldCols(obj, rc), rows: obj };
+    const n = obj.length, rc = sampleColumns(obj, n);
+    if (rc) return { kind: 'records', n, names: rc.columns, cols: fieldCols(obj, rc, 0), rows: obj, check: newCheck(obj, n, rc.proto, rc.columns.length) };
     return { kind: 'list', n, names: ['value'], cols: [{ vals: dataElements(obj, n) }] };
   }
   if (k === 'TypedArray') {
@@ -78,9 +79,10 @@ function makeView(obj) {
       if (isMap) { keys[i] = r.value[0]; vals[i] = r.value[1]; } else vals[i] = r.value;
     }
     // entries whose values are records get the records' columns
-    const rc = recordColumns(vals, n);
+    const rc = sampleColumns(vals, n), first = isMap ? 1 : 0;
     return { kind: isMap ? 'map' : 'set', n, names: (isMap ? ['key'] : []).concat(rc ? rc.columns : ['value']),
-      cols: (isMap ? [{ vals: keys }] : []).concat(rc ? fieldCols(vals, rc) : [{ vals }]) };
+      cols: (isMap ? [{ vals: keys }] : []).concat(rc ? fieldCols(vals, rc, first) : [{ vals }]),
+      check: rc ? newCheck(vals, n, rc.proto, first + rc.columns.length) : null };
   }
   let src = null;
   if (k === 'Object' || k === 'Proxy') {
@@ -132,9 +134,13 @@ function dtypeOf(v, j, pageKind) {
   if (!kinds) {
     kinds = v.dtypes[j] = new Set();
     const n = v.n, step = n > ROW_SAMPLE ? M.floor(n / ROW_SAMPLE) : 1;
-    for (let i = 0, k = 0; i < n && k < ROW_SAMPLE && kinds.size < 2; i += step, k++) {
-      const x = c.lib && !c.vals ? c.lib.cells(c.j, i, i + 1)[0] : colGet(c, i);
-      if (x !== null && x !== undefined) kinds.add(valueKind(x));
+    const sample = [];
+    for (let i = 0, k = 0; i < n && k < ROW_SAMPLE; i += step, k++) sample.push(i);
+    const xs = c.a ? recordCells(v, c, sample) : null;
+    for (let k = 0; k < sample.length && kinds.size < 2; k++) {
+      const i = sample[k];
+      const x = xs ? xs[k] : c.lib && !c.vals ? c.lib.cells(c.j, i, i + 1)[0] : colGet(c, i);
+      if (x !== null && x !== undefined && hiddenText(x) === null) kinds.add(valueKind(x));
     }
   }
   const all = new Set(kinds);
@@ -159,6 +165,7 @@ function pageRows(values, m, tr, kinds) {
       else if (t === 'string') { c = x.length <= MAX_STR ? x : cut(x, MAX_STR, tr); kd = 'string'; }
       else if (t === 'boolean') { c = x; kd = 'boolean'; }
       else if (x === null || t === 'undefined') { c = null; kd = null; }
+      else if ((c = hiddenText(x)) !== null) kd = null; // a cell not read
       else { c = cell(x, 1, tr); kd = valueKind(x); }
       rows[r][k] = c;
       if (kd !== null && kd !== kind) kind = kind === null ? kd : 'mixed';
@@ -219,6 +226,7 @@ function chooseColumns(v, spec) {
 function sortKeysOf(v, spec) {
   const cols = chooseColumns(v, spec.map((k) => k.column));
   if (cols.length !== spec.length) throw new ProbeError('INVALID_ARGUMENT', 'sort names each column once');
+  checkColumns(v, cols, 'a sort by ' + cols.map((j) => quoted(v.names[j])).join(', '));
   return cols.map((j, i) => {
     const c = v.cols[j];
     if (c.accessor) {
@@ -263,6 +271,7 @@ function pageValues(v, j, pos, contiguous) {
     if (contiguous) return pos.length ? c.lib.cells(c.j, pos[0], pos[0] + pos.length) : [];
     return pos.map((p) => c.lib.cells(c.j, p, p + 1)[0]);
   }
+  if (c.a) return recordCells(v, c, pos);
   return columnAt(c, pos, v.n);
 }
 

@@ -3,14 +3,28 @@
 // estimated memory, head/tail), typed arrays (like numpy arrays) and
 // buffers.
 
-// recordColumns recognises an array of records: up to ROW_SAMPLE evenly
-// spaced rows are objects of one shape family (plain or one class), with
-// keys shared by most rows. Returns the column names (first-seen order) and
-// the keys that are accessors (never read), or null. A sampled row whose
-// own keys are those of the row before it, in the same order, is counted
-// without looking at its descriptors again (rows made alike, the common
-// case, cost a third as much).
+// recordColumns recognises an array of records (sampleColumns) whose
+// every row is checked for getters and proxies (verifyRows): what an
+// inspection, which reads every cell, needs. A browse checks only what a
+// page reads (rowcheck.js).
 function recordColumns(a, n, B) {
+  const rc = sampleColumns(a, n);
+  if (!rc) return null;
+  const checked = verifyRows(a, n, rc.proto, rc.columns, rc.accessors, B);
+  if (checked === 'bad') return null;
+  rc.partial = checked === 'partial';
+  return rc;
+}
+
+// sampleColumns: up to ROW_SAMPLE evenly spaced rows are objects of one
+// shape family (plain or one class, no Proxy on its prototypes), with keys
+// shared by most rows. Returns the column names (first-seen order), the
+// keys that are accessors on a sampled row (never read) and the rows'
+// prototype, or null. A sampled row whose own keys are those of the row
+// before it, in the same order, is counted without looking at its
+// descriptors again (rows made alike, the common case, cost a third as
+// much).
+function sampleColumns(a, n) {
   if (!n) return null;
   const step = n > ROW_SAMPLE ? M.floor(n / ROW_SAMPLE) : 1;
   const seen = new Map();
@@ -61,10 +75,10 @@ function recordColumns(a, n, B) {
   let best = 0;
   for (let j = 0; j < counts.length; j++) if (counts[j] > best) best = counts[j];
   if (best * 2 < rows) return null;
-  const columns = A.from(seen.keys());
-  const checked = verifyRows(a, n, proto, columns, accessors, B);
-  if (checked === 'bad') return null;
-  return { columns, accessors, partial: checked === 'partial' };
+  if (proto !== null && proto !== ObjectProto) {
+    for (let p = proto; p !== null && p !== ObjectProto; p = getProto(p)) if (isProxy(p)) return null;
+  }
+  return { columns: A.from(seen.keys()), accessors, proto };
 }
 
 // dataElements is a, or when an element of a is an accessor (own, or on a
@@ -92,9 +106,6 @@ function dataElements(a, n) {
 const VERIFIED = { gen: undefined, arrays: new WeakMap() };
 
 function verifyRows(a, n, proto, columns, accessors, B) {
-  if (proto !== null && proto !== ObjectProto) {
-    for (let p = proto; p !== null && p !== ObjectProto; p = getProto(p)) if (isProxy(p)) return 'bad';
-  }
   const key = columns.join('\u0000');
   if (VERIFIED.gen !== VG.gen || VG.gen === undefined) { VERIFIED.gen = VG.gen; VERIFIED.arrays = new WeakMap(); }
   let e = VERIFIED.arrays.get(a);
@@ -105,7 +116,7 @@ function verifyRows(a, n, proto, columns, accessors, B) {
   }
   while (!e.bad && e.next < n) {
     const to = M.min(n, e.next + 65536);
-    if (VERIFY(a, e.next, to, proto, columns, e.hits, lookupGetter, isProxy, getProto, ObjectProto) < 0) e.bad = true;
+    if (VERIFY(a, e.next, to, proto, columns, e.hits, true, lookupGetter, isProxy, getProto, ObjectProto) >= 0) e.bad = true;
     e.next = to;
     if (e.next < n && B && !B.ok('rows checked for getters')) return 'partial';
   }
@@ -115,18 +126,22 @@ function verifyRows(a, n, proto, columns, accessors, B) {
 }
 
 // VERIFY is verifyRows' loop over rows from..to-1, compiled once by new
-// Function (as the field loops below).
-const VERIFY = new Function('a', 'from', 'to', 'proto', 'cols', 'hits', 'lg', 'isP', 'getProto', 'OP',
+// Function (as the field loops below): hits[q] set where a row has a
+// getter for cols[q]; the first row that is not data (rows: checked
+// first; false: the rows were checked before) ends it, answered (-1: none).
+const VERIFY = new Function('a', 'from', 'to', 'proto', 'cols', 'hits', 'rows', 'lg', 'isP', 'getProto', 'OP',
   'const m = cols.length;\n' +
   'for (let i = from; i < to; i++) {\n' +
-  '  if (lg(a, i) !== undefined) return -1;\n' +
+  '  if (rows && lg(a, i) !== undefined) return i;\n' +
   '  const r = a[i];\n' +
   '  if (r === null || r === undefined) continue;\n' +
-  "  if (typeof r !== 'object' || isP(r)) return -1;\n" +
-  '  const p = getProto(r);\n' +
-  '  if (p !== proto && !(p === OP && proto === null) && !(p === null && proto === OP)) return -1;\n' +
+  '  if (rows) {\n' +
+  "    if (typeof r !== 'object' || isP(r)) return i;\n" +
+  '    const p = getProto(r);\n' +
+  '    if (p !== proto && !(p === OP && proto === null) && !(p === null && proto === OP)) return i;\n' +
+  '  }\n' +
   '  for (let q = 0; q < m; q++) if (hits[q] === 0 && lg(r, cols[q]) !== undefined) hits[q] = 1;\n' +
-  '}\nreturn 0;');
+  '}\nreturn -1;');
 
 // Field loops compiled per field name: a loop over rows reading one field
 // by a constant name, compiled once (new Function) and kept for the
