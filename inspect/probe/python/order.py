@@ -29,6 +29,7 @@ def _numpy_below(np, version):
 # AVX-512 machine: a 100K×50 frame's columns would take 350 ms) and 32-bit
 # ones with it (~0.7 ms). Columns from this size on go by _F32Order there.
 _F32_ORDER_MIN = 20000
+_LOW_HALF = 0 if sys.byteorder == 'little' else 1  # the uint16 of a float32's low mantissa bits
 
 
 class _F32Order(object):
@@ -37,18 +38,23 @@ class _F32Order(object):
     v itself unsorted. Rounding keeps the order (x <= y gives f32(x) <= f32(y)), so
     the values that round to the float32 at sorted position k hold the
     positions start..start+len of all values: v[k] is the (k - start)-th
-    of them, sorted (one pass over v32 finds those of the ends, of the
-    quantiles' neighbours and of every repeated float32 at once).
-    distinct: the float32 groups, each repeated one counted by its float64
-    values; None when too many repeat (then sort v itself). below(edges):
-    how many values lie under each edge."""
+    of them, sorted. One pass over v32 finds those of the ends, of the
+    quantiles' neighbours and of every repeated float32 at once; sorted,
+    they are in float32 order too, so every position's value is one
+    vectorised lookup. distinct: the float32 groups, each repeated one
+    counted by its float64 values; None when too many repeat (then sort v
+    itself). below(edges): how many values lie under each edge; zeros():
+    how many are zero."""
 
     def __init__(self, np, v):
         self.np, self.v, self.shape = np, v, v.shape
-        with np.errstate(over='ignore', under='ignore'):
-            self.v32 = v.astype(np.float32)
-        self.s32 = s = np.sort(self.v32)
         self.at = {}
+        with np.errstate(over='ignore', under='ignore'):
+            self._order(np, v)
+
+    def _order(self, np, v):
+        self.v32 = v.astype(np.float32)
+        self.s32 = s = np.sort(self.v32)
         if s[0] == 0 or s[-1] == 0:  # -0.0 or 0.0 as the min or max: the sort's choice
             self.distinct = None
             return
@@ -59,20 +65,32 @@ class _F32Order(object):
         if rep.shape[0] > 4096:
             self.distinct = None
             return
-        # one pass finds the values rounding like the repeated ones and like
-        # those at the ends and the quantiles' neighbours
         n = int(s.shape[0])
         ks = set([0, n - 1])
         for p in (5, 25, 50, 75, 95):
             lo = int(math.floor(p / 100.0 * (n - 1)))
             ks.update((lo, min(lo + 1, n - 1)))
-        ks = sorted(ks)
+        ks = np.array(sorted(ks), dtype=np.intp)
         fs = s[ks]
         cand = self._rounding_to(np.unique(np.concatenate((rep, fs))))
-        cv32, cv = self.v32[cand], v[cand]
+        # the candidates' values sorted: in float32 order too, each float32's
+        # values together (ties of equal floats only, which print alike but
+        # for 0.0 and -0.0: a position of the zero float32 by _fill, as before)
+        cv = v[cand]
+        sv = np.sort(cv)
+        sv32 = sv.astype(np.float32)
         if n_eq:
-            self.distinct += int(np.unique(cv[np.isin(cv32, rep)]).shape[0]) - int(rep.shape[0])
-        self._fill(ks, fs, cv32, cv)
+            j = np.minimum(np.searchsorted(rep, sv32), rep.shape[0] - 1)
+            mv = sv[rep[j] == sv32]  # the values of the repeated float32s, sorted
+            d = int(np.count_nonzero(mv[1:] != mv[:-1])) + 1 if mv.shape[0] else 0
+            self.distinct += d - int(rep.shape[0])
+        vals = sv[np.searchsorted(sv32, fs, 'left') + (ks - np.searchsorted(s, fs, 'left'))]
+        self.at = dict(zip(ks.tolist(), vals))
+        if not fs.all():  # a quantile of the zero float32
+            cv32 = self.v32[cand]
+            for k, f in zip(ks.tolist(), fs.tolist()):
+                if f == 0:
+                    self._fill([k], np.float32(f), cv32, cv)
 
     def __getitem__(self, k):
         n = self.shape[0]
@@ -80,29 +98,37 @@ class _F32Order(object):
         if k not in self.at:
             fs = self.s32[[k]]
             cand = self._rounding_to(fs)
-            self._fill([k], fs, self.v32[cand], self.v[cand])
+            self._fill([k], fs[0], self.v32[cand], self.v[cand])
         return self.at[k]
 
-    def _fill(self, ks, fs, cv32, cv):
-        """self.at[k] for each position k whose float32 is fs[i], from the
-        candidates cv (their float32s cv32)."""
-        np, s32 = self.np, self.s32
-        for k, f in zip(ks, fs.tolist()):
-            f = np.float32(f)
-            start = int(np.searchsorted(s32, f, 'left'))
-            self.at[k] = np.sort(cv[cv32 == f])[k - start]
+    def _fill(self, ks, f, cv32, cv):
+        """self.at[k] for each position k whose float32 is f, from the
+        candidates cv (their float32s cv32), in their order in v."""
+        np = self.np
+        start = int(np.searchsorted(self.s32, f, 'left'))
+        group = np.sort(cv[cv32 == f])
+        for k in ks:
+            self.at[k] = group[k - start]
 
     def _rounding_to(self, f32s):
         """The positions of the values whose float32 is one of f32s
-        (sorted, unique): a 64K-entry table of their low 16 bits picks
-        candidates (0.0 and -0.0 share them), an exact comparison keeps
-        them."""
+        (sorted, unique): a 64K-entry table of 16 of their bits (one
+        uint16 half of each, read in place: the low one, which 0.0 and
+        -0.0 share) picks candidates, an exact comparison keeps them."""
         np = self.np
-        lo16 = np.uint32(0xFFFF)
         table = np.zeros(65536, dtype=bool)
-        table[f32s.view(np.uint32) & lo16] = True
-        cand = np.flatnonzero(table[self.v32.view(np.uint32) & lo16])
-        return cand[np.isin(self.v32[cand], f32s)]
+        table[f32s.view(np.uint16)[_LOW_HALF::2]] = True
+        cand = np.flatnonzero(table.take(self.v32.view(np.uint16)[_LOW_HALF::2]))
+        c32 = self.v32[cand]
+        j = np.minimum(np.searchsorted(f32s, c32), f32s.shape[0] - 1)
+        return cand[f32s[j] == c32]
+
+    def zeros(self):
+        """How many values are zero: none unless a float32 is."""
+        np, s32 = self.np, self.s32
+        if np.searchsorted(s32, 0, 'right') == np.searchsorted(s32, 0, 'left'):
+            return 0
+        return int(np.count_nonzero(self.v == 0))
 
     def below(self, edges):
         """How many values are under each edge e: those whose float32 is

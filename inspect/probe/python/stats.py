@@ -114,6 +114,8 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     _set_moments(np, fin, res, _STAT, tot)
     if full and type(ss) is np.ndarray:  # zeros by two binary searches of the sorted values
         _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
+    elif full:  # an _F32Order: none unless a float32 is zero
+        _count(res, 'zeros', ss.zeros())
     else:
         _count(res, 'zeros', np.count_nonzero(fin == 0))
     if not want_quant:
