@@ -1,8 +1,46 @@
 # dapscope Python probe: the layout of numbers, so their statistics
 # (stats.py) make few passes: exact order statistics without a 64-bit sort
-# where numpy's is slow, and a frame's strided block copied dense once.
+# where numpy's is slow, a frame's strided block copied dense once, and
+# the temporaries of big columns in buffers reused from column to column.
 
 # ---------------------------------------------------------------- order
+
+# A fresh array past malloc's mmap threshold (128 KB) is new pages, each
+# faulted in and zeroed on first touch: on a VM that is ~0.35 ms for the
+# 800 KB of 100K float64s, more than the pass that fills them. The big
+# temporaries of one call (float32 copies, sorted copies, deviations) go
+# into buffers kept per thread for that call (_scratch), let go when it
+# ends (_scratch_release, entry.py).
+_SCRATCH = threading.local()
+_SCRATCH_MIN = 16384  # elements; smaller arrays are cheaper fresh
+
+
+def _scratch(np, name, n, dtype):
+    """A 1-D buffer of n elements of dtype, reused for name within one
+    probe call (its previous contents are garbage)."""
+    bufs = getattr(_SCRATCH, 'bufs', None)
+    if bufs is None:
+        bufs = _SCRATCH.bufs = {}
+    b = bufs.get(name)
+    if b is None or b.shape[0] < n or b.dtype != dtype:
+        b = bufs[name] = np.empty(n, dtype=dtype)
+    return b[:n]
+
+
+def _scratch_release():
+    _SCRATCH.bufs = None
+
+
+def _sorted_copy(np, v):
+    """np.sort(v), a big one sorted in a reused buffer (the same sort)."""
+    n = int(v.shape[0])
+    if n < _SCRATCH_MIN:
+        return np.sort(v)
+    s = _scratch(np, 'sorted', n, v.dtype)
+    s[...] = v
+    s.sort()
+    return s
+
 
 def _sorted_or_order(np, fin):
     """fin (finite numbers) sorted, or where numpy sorts 64-bit floats
@@ -15,7 +53,7 @@ def _sorted_or_order(np, fin):
                 return o
         except Exception:
             pass
-    return np.sort(fin)
+    return _sorted_copy(np, fin)
 
 
 def _numpy_below(np, version):
@@ -53,8 +91,12 @@ class _F32Order(object):
             self._order(np, v)
 
     def _order(self, np, v):
-        self.v32 = v.astype(np.float32)
-        self.s32 = s = np.sort(self.v32)
+        n = int(v.shape[0])
+        self.v32 = _scratch(np, 'v32', n, np.float32)
+        np.copyto(self.v32, v, casting='same_kind')
+        self.s32 = s = _scratch(np, 's32', n, np.float32)
+        s[...] = self.v32
+        s.sort()
         if s[0] == 0 or s[-1] == 0:  # -0.0 or 0.0 as the min or max: the sort's choice
             self.distinct = None
             return
@@ -118,7 +160,9 @@ class _F32Order(object):
         np = self.np
         table = np.zeros(65536, dtype=bool)
         table[f32s.view(np.uint16)[_LOW_HALF::2]] = True
-        cand = np.flatnonzero(table.take(self.v32.view(np.uint16)[_LOW_HALF::2]))
+        idx = _scratch(np, 'idx', self.shape[0], np.intp)  # take's indices, cast once into a kept buffer
+        np.copyto(idx, self.v32.view(np.uint16)[_LOW_HALF::2])
+        cand = np.flatnonzero(table.take(idx))
         c32 = self.v32[cand]
         j = np.minimum(np.searchsorted(f32s, c32), f32s.shape[0] - 1)
         return cand[f32s[j] == c32]

@@ -3,7 +3,9 @@
 
 # ---------------------------------------------------------------- pandas
 
-def _null_count(np, s):
+def _null_count(np, s, sums=None):
+    """The nulls of a column (sums: a float column's values and their sum,
+    kept for its statistics when the values are dense)."""
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
     if isinstance(dt, np.dtype) and kind in 'mM':
@@ -16,7 +18,10 @@ def _null_count(np, s):
         return 0
     if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
         v = s.to_numpy()
-        if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
+        tot = np.add.reduce(v, dtype='float64')
+        if sums is not None and v.flags.c_contiguous:
+            sums[id(s)] = (v, tot)
+        if math.isfinite(tot):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
     if type(v) is np.ndarray:  # object values: one isna, no Series built
@@ -261,12 +266,13 @@ def _inspect_dataframe(df, opts, B, res):
             st['memory_estimated'] = True
     except Exception:
         pass
-    # null counts: one vectorized pass
+    # null counts: one vectorized pass (a float column's sum kept for its mean)
+    sums = {}
     for i, c in enumerate(columns):
         if not B.ok('null_counts'):
             break
         try:
-            k = _null_count(np, series[i])
+            k = _null_count(np, series[i], sums)
             c['null_count'] = k
         except Exception:
             pass
@@ -299,7 +305,7 @@ def _inspect_dataframe(df, opts, B, res):
         cst = {'name': columns[i]['name']}
         try:
             s = col(i)
-            _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k)
+            _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k, sums.get(id(s)))
             _column_clues(pd, np, s, cst, srows, B, columns[i]['name'] in claimed)
             if cst.get('distinct') == srows and not cst.get('distinct_estimated') and not cst.get('nan_count') \
                     and not columns[i].get('null_count'):
