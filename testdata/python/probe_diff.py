@@ -142,9 +142,15 @@ def main():
                 L['a'] = col
                 if i % 10 == 0 and len(col) <= 20000:
                     L['l'] = col.tolist()
-        for name in L:
-            for precision in ('short', 'full'):
-                args = json.dumps({'path': [['name', name]], 'opts': {'timeout': 600.0, 'precision': precision}})
+        variants = [(name, {'precision': p}) for name in L for p in ('short', 'full')]
+        if df.shape[1] and i % 4 == 0:  # a frame's statistics narrowed, or left out
+            variants += [('df', {'stats_of': {'columns': [str(df.columns[-1])]}}), ('df', {'include_statistics': False})]
+            if df.shape[0] and df.dtypes.iloc[0].kind == 'f':
+                variants.append(('df', {'stats_of': {'filter': '%s > 0' % df.columns[0]}}))
+        for name, opts in variants:
+            if True:
+                precision = opts.get('precision', 'short')
+                args = json.dumps({'path': [['name', name]], 'opts': dict(opts, timeout=600.0)})
                 a, b = json.loads(old.run(L, {}, args)), json.loads(new.run(L, {}, args))
                 a.pop('probe_ms', None)
                 b.pop('probe_ms', None)

@@ -100,21 +100,20 @@ class _F32Order(object):
         if s[0] == 0 or s[-1] == 0:  # -0.0 or 0.0 as the min or max: the sort's choice
             self.distinct = None
             return
+        # (array methods and same-dtype keys throughout: np.searchsorted(s,
+        # 0) would cast all of s to float64 first)
         eq = s[1:] == s[:-1]
         n_eq = int(np.count_nonzero(eq))
-        self.distinct = int(s.shape[0]) - n_eq
-        rep = np.unique(s[1:][eq]) if n_eq else s[:0]  # the float32 values that repeat
+        self.distinct = n - n_eq
+        rep = _uniq_sorted(np, s[1:][eq]) if n_eq else s[:0]  # the float32 values that repeat
         if rep.shape[0] > 4096:
             self.distinct = None
             return
-        n = int(s.shape[0])
-        ks = set([0, n - 1])
-        for p in (5, 25, 50, 75, 95):
-            lo = int(math.floor(p / 100.0 * (n - 1)))
-            ks.update((lo, min(lo + 1, n - 1)))
-        ks = np.array(sorted(ks), dtype=np.intp)
+        ks = _order_positions(np, n)
         fs = s[ks]
-        cand = self._rounding_to(np.unique(np.concatenate((rep, fs))))
+        t = np.concatenate((rep, fs))
+        t.sort()
+        cand = self._rounding_to(_uniq_sorted(np, t))
         # the candidates' values sorted: in float32 order too, each float32's
         # values together (ties of equal floats only, which print alike but
         # for 0.0 and -0.0: a position of the zero float32 by _fill, as before)
@@ -122,11 +121,11 @@ class _F32Order(object):
         sv = np.sort(cv)
         sv32 = sv.astype(np.float32)
         if n_eq:
-            j = np.minimum(np.searchsorted(rep, sv32), rep.shape[0] - 1)
+            j = np.minimum(rep.searchsorted(sv32), rep.shape[0] - 1)
             mv = sv[rep[j] == sv32]  # the values of the repeated float32s, sorted
             d = int(np.count_nonzero(mv[1:] != mv[:-1])) + 1 if mv.shape[0] else 0
             self.distinct += d - int(rep.shape[0])
-        vals = sv[np.searchsorted(sv32, fs, 'left') + (ks - np.searchsorted(s, fs, 'left'))]
+        vals = sv[sv32.searchsorted(fs) + (ks - s.searchsorted(fs))]
         self.at = dict(zip(ks.tolist(), vals))
         if not fs.all():  # a quantile of the zero float32
             cv32 = self.v32[cand]
@@ -147,7 +146,7 @@ class _F32Order(object):
         """self.at[k] for each position k whose float32 is f, from the
         candidates cv (their float32s cv32), in their order in v."""
         np = self.np
-        start = int(np.searchsorted(self.s32, f, 'left'))
+        start = int(self.s32.searchsorted(np.float32(f)))
         group = np.sort(cv[cv32 == f])
         for k in ks:
             self.at[k] = group[k - start]
@@ -162,15 +161,16 @@ class _F32Order(object):
         table[f32s.view(np.uint16)[_LOW_HALF::2]] = True
         idx = _scratch(np, 'idx', self.shape[0], np.intp)  # take's indices, cast once into a kept buffer
         np.copyto(idx, self.v32.view(np.uint16)[_LOW_HALF::2])
-        cand = np.flatnonzero(table.take(idx))
+        cand = table.take(idx).nonzero()[0]
         c32 = self.v32[cand]
-        j = np.minimum(np.searchsorted(f32s, c32), f32s.shape[0] - 1)
+        j = np.minimum(f32s.searchsorted(c32), f32s.shape[0] - 1)
         return cand[f32s[j] == c32]
 
     def zeros(self):
         """How many values are zero: none unless a float32 is."""
         np, s32 = self.np, self.s32
-        if np.searchsorted(s32, 0, 'right') == np.searchsorted(s32, 0, 'left'):
+        z = np.float32(0)
+        if s32.searchsorted(z, 'right') == s32.searchsorted(z):
             return 0
         return int(np.count_nonzero(self.v == 0))
 
@@ -181,8 +181,8 @@ class _F32Order(object):
         np, s32 = self.np, self.s32
         with np.errstate(over='ignore', under='ignore'):
             e32 = edges.astype(np.float32)
-        lo = np.searchsorted(s32, e32, 'left').tolist()
-        hi = np.searchsorted(s32, e32, 'right').tolist()
+        lo = s32.searchsorted(e32).tolist()
+        hi = s32.searchsorted(e32, 'right').tolist()
         out = []
         for e, f, a, b in zip(edges.tolist(), e32.tolist(), lo, hi):
             if b > a:
@@ -191,29 +191,90 @@ class _F32Order(object):
         return out
 
 
-def _dense_columns(pd, np, df, series):
+def _uniq_sorted(np, x):
+    """The distinct values of a sorted 1-D array (np.unique's, without
+    its sort)."""
+    keep = np.empty(x.shape[0], dtype=bool)
+    keep[:1] = True
+    np.not_equal(x[1:], x[:-1], out=keep[1:])
+    return x[keep]
+
+
+_POSITIONS = {}
+
+
+def _order_positions(np, n):
+    """The sorted positions an order's statistics read: the ends and
+    each quantile's two neighbours (_quantile_sorted)."""
+    ks = _POSITIONS.get(n)
+    if ks is None:
+        got = set([0, n - 1])
+        for p in (5, 25, 50, 75, 95):
+            lo = int(math.floor(p / 100.0 * (n - 1)))
+            got.update((lo, min(lo + 1, n - 1)))
+        ks = np.array(sorted(got), dtype=np.intp)
+        if len(_POSITIONS) < 64:
+            _POSITIONS[n] = ks
+    return ks
+
+
+_GROUP_BYTES = 8 << 20  # a strided block's columns made dense at a time
+
+
+def _block_pass(pd, np, df, series, B, stats_for):
     """A frame made from one 2-D array (pandas before 3 keeps it as it
     is) holds each column strided, every value on its own cache line, so
     each pass over a column reads the whole block. Up to _DUP_ROWS rows
-    and 64 MB, such a block is copied once, transposed, and its columns'
-    Series (in series, by position) read the dense copy: the same values,
-    one read of the block instead of one per pass."""
-    if int(df.shape[0]) <= 4096 or int(df.shape[0]) > _DUP_ROWS:
-        return
+    and 64 MB, such a block's columns are copied dense a group at a time
+    (_GROUP_BYTES, one buffer for all groups: no fresh pages), and each
+    column's null count and, where stats_for(i), its statistics are
+    computed while it is in cache: the same values, one read of the block
+    instead of one per pass. Returns {i: (null count, statistics or None)}
+    for the columns done (the rest go the usual way)."""
+    out = {}
+    n = int(df.shape[0])
+    if n <= 4096 or n > _DUP_ROWS:
+        return out
     try:
         for b in df._mgr.blocks:
             v = b.values
             if type(v) is not np.ndarray or v.ndim != 2 or v.dtype.kind not in 'iuf' or v.flags.c_contiguous \
                     or v.nbytes > 1 << 26:
                 continue
-            # transposed in slices of 256 rows: each reads one dense run of
-            # the block and writes 256 values per column (~40% faster than
-            # one ascontiguousarray, which strides through the block)
-            dense = np.empty(v.shape, dtype=v.dtype)
-            for c in range(0, int(v.shape[1]), 256):
-                dense[:, c:c + 256] = v[:, c:c + 256]
-            for j, i in enumerate(b.mgr_locs.as_array.tolist()):
-                s = series[i]
-                series[i] = pd.Series(dense[j], index=s.index, name=s.name, copy=False)
+            locs = b.mgr_locs.as_array.tolist()
+            g = max(1, min(len(locs), _GROUP_BYTES // (n * v.dtype.itemsize)))
+            buf = np.empty((g, n), dtype=v.dtype)
+            for j0 in range(0, len(locs), g):
+                if not B.ok('null_counts'):
+                    return out
+                rows = v[j0:j0 + g]
+                dense = buf[:rows.shape[0]]
+                # in slices of 512 values: each reads one dense run of the
+                # block and writes 512 values per column (a third of one
+                # assignment's time, which strides through the block)
+                for c in range(0, n, 512):
+                    dense[:, c:c + 512] = rows[:, c:c + 512]
+                for r, i in enumerate(locs[j0:j0 + g]):
+                    out[i] = _dense_column(np, dense[r], B, stats_for(i))
     except Exception:
         pass
+    return out
+
+
+def _dense_column(np, v, B, label):
+    """The null count and (label: its budget label) the statistics of a
+    numeric column of a numpy block from its values copied dense, v: what
+    _null_count and _series_stats give for the column itself."""
+    k, tot = 0, None
+    if v.dtype.kind == 'f':
+        tot = np.add.reduce(v, dtype='float64')
+        if not math.isfinite(tot):
+            k = int(np.count_nonzero(np.isnan(v)))
+    if not label or not B.ok(label):
+        return k, None
+    st = {'count': int(v.shape[0])}
+    try:
+        _numeric_stats(np, v, st, distinct=True, B=B, repeated=True, total=tot)
+    except Exception:
+        return k, None  # the usual way says why
+    return k, st

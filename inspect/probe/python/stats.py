@@ -100,6 +100,8 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     # the exact sort while half the budget is left (an old numpy sorts
     # 100K floats in ~6 ms: 50 columns must not time the inspection out)
     full = repeated and want_quant and nf <= _DUP_ROWS and (B is None or nf <= _SAMPLE or B.left() > 0.5)
+    mom = {}  # the moments first, while the values are in cache; listed after min and max
+    _set_moments(np, fin, mom, _STAT, tot)
     if full:
         ss = _sorted_or_order(np, fin)
         mn, mx = ss[0], ss[-1]
@@ -111,9 +113,10 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     else:
         res['min'] = _exact(mn)
         res['max'] = _exact(mx)
-    _set_moments(np, fin, res, _STAT, tot)
+    res.update(mom)
     if full and type(ss) is np.ndarray:  # zeros by two binary searches of the sorted values
-        _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
+        z = ss.dtype.type(0)  # (a key of another dtype would cast all of ss first)
+        _count(res, 'zeros', int(ss.searchsorted(z, 'right')) - int(ss.searchsorted(z)))
     elif full:  # an _F32Order: none unless a float32 is zero
         _count(res, 'zeros', ss.zeros())
     else:
