@@ -229,8 +229,9 @@ def _block_pass(pd, np, df, series, B, stats_for):
     (_GROUP_BYTES, one buffer for all groups: no fresh pages), and each
     column's null count and, where stats_for(i), its statistics are
     computed while it is in cache: the same values, one read of the block
-    instead of one per pass. Returns {i: (null count, statistics or None)}
-    for the columns done (the rest go the usual way)."""
+    instead of one per pass. Numeric columns already dense likewise.
+    Returns {i: (null count, statistics or None)} for the columns done
+    (the rest go the usual way)."""
     out = {}
     n = int(df.shape[0])
     if n <= 4096 or n > _DUP_ROWS:
@@ -256,6 +257,16 @@ def _block_pass(pd, np, df, series, B, stats_for):
                     dense[:, c:c + 512] = rows[:, c:c + 512]
                 for r, i in enumerate(locs[j0:j0 + g]):
                     out[i] = _dense_column(np, dense[r], B, stats_for(i))
+        # columns held dense already (pandas 3 gives each its own array):
+        # the same, so each is read from memory once, not once for its
+        # null count and again for its statistics
+        for i, s in enumerate(series):
+            v = s._values
+            if i not in out and type(v) is np.ndarray and v.ndim == 1 and v.dtype.kind in 'iuf' \
+                    and v.flags.c_contiguous:
+                if not B.ok('null_counts'):
+                    return out
+                out[i] = _dense_column(np, v, B, stats_for(i))
     except Exception:
         pass
     return out
@@ -270,7 +281,7 @@ def _dense_column(np, v, B, label):
         tot = np.add.reduce(v, dtype='float64')
         if not math.isfinite(tot):
             k = int(np.count_nonzero(np.isnan(v)))
-    if not label or not B.ok(label):
+    if not label or B.left() <= 0.5 or not B.ok(label):  # short of time: null counts first
         return k, None
     st = {'count': int(v.shape[0])}
     try:
