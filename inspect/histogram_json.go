@@ -12,6 +12,7 @@ package inspect
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ func (h *Histogram) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if !d.byte('{') {
-		return d.typeErr("object")
+		return d.typeErr(reflect.TypeFor[Histogram]())
 	}
 	for d.space(); !d.byte('}'); d.space() {
 		key, err := d.str()
@@ -142,8 +143,9 @@ func (d *histDecoder) kind() string {
 	}
 }
 
-func (d *histDecoder) typeErr(want string) error {
-	return &json.UnmarshalTypeError{Value: d.kind(), Type: nil, Offset: int64(d.i), Field: want}
+// typeErr is encoding/json's error for a value of the wrong type.
+func (d *histDecoder) typeErr(want reflect.Type) error {
+	return &json.UnmarshalTypeError{Value: d.kind(), Type: want, Offset: int64(d.i)}
 }
 
 // number returns the next number's text.
@@ -168,7 +170,7 @@ func (d *histDecoder) number() (string, bool) {
 // str reads a string (escapes and invalid UTF-8 decoded as encoding/json does).
 func (d *histDecoder) str() (string, error) {
 	if !d.byte('"') {
-		return "", d.typeErr("string")
+		return "", d.typeErr(reflect.TypeFor[string]())
 	}
 	j, plain := d.i, true
 	for ; j < len(d.b) && d.b[j] != '"'; j++ {
@@ -198,11 +200,11 @@ func (d *histDecoder) optFloat(old *float64) (*float64, error) {
 	}
 	s, ok := d.number()
 	if !ok {
-		return old, d.typeErr("float64")
+		return old, d.typeErr(reflect.TypeFor[float64]())
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return old, &json.UnmarshalTypeError{Value: "number " + s, Offset: int64(d.i)}
+		return old, &json.UnmarshalTypeError{Value: "number " + s, Type: reflect.TypeFor[float64](), Offset: int64(d.i)}
 	}
 	return &f, nil
 }
@@ -215,7 +217,7 @@ func (d *histDecoder) boolean(v *bool) error {
 		*v = false
 	case d.literal("null"):
 	default:
-		return d.typeErr("bool")
+		return d.typeErr(reflect.TypeFor[bool]())
 	}
 	return nil
 }
@@ -237,7 +239,7 @@ func floatsOrInts[T float64 | int64](d *histDecoder, old []T, parse func(string,
 		return nil, nil
 	}
 	if !d.byte('[') {
-		return old, d.typeErr("array")
+		return old, d.typeErr(reflect.TypeFor[[]T]())
 	}
 	out := make([]T, 0, 10)
 	for d.space(); !d.byte(']'); d.space() {
@@ -249,11 +251,11 @@ func floatsOrInts[T float64 | int64](d *histDecoder, old []T, parse func(string,
 		}
 		s, ok := d.number()
 		if !ok {
-			return old, d.typeErr("number")
+			return old, d.typeErr(reflect.TypeFor[T]())
 		}
 		v, err := parse(s, 64)
 		if err != nil {
-			return old, &json.UnmarshalTypeError{Value: "number " + s, Offset: int64(d.i)}
+			return old, &json.UnmarshalTypeError{Value: "number " + s, Type: reflect.TypeFor[T](), Offset: int64(d.i)}
 		}
 		out = append(out, v)
 		d.space()

@@ -57,6 +57,9 @@ var histogramCases = []string{
 	`{"counts":[1.5]}`,
 	`{"counts":"x"}`,
 	`{"start":"inf","width":1,"counts":[1]}`,
+	`{"start":-1e308,"width":"inf","counts":[3,0,0,0,0,0,0,0,0,0]}`,
+	`{"counts":[1,"x"]}`,
+	`{"tails":5}`,
 	`{"start":1e400,"counts":[1]}`,
 	`{"tails_exact":1}`,
 	`[1,2]`,
@@ -71,9 +74,21 @@ func TestHistogramOnePassAgrees(t *testing.T) {
 			t.Errorf("%s: error %v, before %v", c, gerr, werr)
 			continue
 		}
+		if gerr != nil && gerr.Error() == "" { // the error must print (a json.UnmarshalTypeError needs its Type)
+			t.Errorf("%s: an error without words", c)
+		}
 		if werr == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, before %+v", c, got, want)
 		}
+	}
+}
+
+// An answer whose histogram does not decode is an error that says why
+// (a probe writes an infinite width as "inf").
+func TestHistogramErrorInAnswer(t *testing.T) {
+	_, err := DecodeProbeResult(`{"type":"Series","statistics":{"histogram":{"start":-1e308,"width":"inf","counts":[3]}}}`)
+	if err == nil || !strings.Contains(err.Error(), "float64") {
+		t.Fatalf("got %v", err)
 	}
 }
 
