@@ -221,7 +221,7 @@ def _order_positions(np, n):
 _GROUP_BYTES = 8 << 20  # a strided block's columns made dense at a time
 
 
-def _block_pass(pd, np, df, series, B, stats_for):
+def _block_pass(np, df, series, B, stats_for):
     """A frame made from one 2-D array (pandas before 3 keeps it as it
     is) holds each column strided, every value on its own cache line, so
     each pass over a column reads the whole block. Up to _DUP_ROWS rows

@@ -244,7 +244,7 @@ def _inspect_dataframe(df, opts, B, res):
         pass
     series = _series_list(df)
     whole = opts.get('include_statistics', True) and not _stats_chosen(opts.get('stats_of'))
-    pre = _block_pass(pd, np, df, series, B, lambda i: whole and i < _STAT_COLUMNS and 'statistics.columns[%d]' % i)
+    pre = _block_pass(np, df, series, B, lambda i: whole and i < _STAT_COLUMNS and 'statistics.columns[%d]' % i)
     dtypes = [_dtype_str(x.dtype) for x in series]  # df.dtypes' names, no Series built
     labels = cols.tolist()
     columns = []
