@@ -5,9 +5,6 @@
 package inspect
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/dapscope/dapscope/errcode"
 )
 
@@ -339,36 +336,6 @@ type Histogram struct {
 	// left them to the sample.
 	TailsExact bool   `json:"tails_exact,omitempty"`
 	Tails      string `json:"tails,omitempty"`
-}
-
-// UnmarshalJSON reads start/width/counts, and also edges/counts (the
-// JavaScript probe's form), kept as start and width.
-func (h *Histogram) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		Start      *float64  `json:"start"`
-		Width      *float64  `json:"width"`
-		Edges      []float64 `json:"edges"`
-		Counts     []int64   `json:"counts"`
-		TailsExact bool      `json:"tails_exact"`
-		Tails      string    `json:"tails"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	*h = Histogram{Counts: raw.Counts, TailsExact: raw.TailsExact, Tails: raw.Tails}
-	switch {
-	case raw.Start != nil:
-		h.Start = *raw.Start
-		if raw.Width != nil {
-			h.Width = *raw.Width
-		}
-	case len(raw.Edges) >= 2:
-		n := len(raw.Edges) - 1
-		h.Start = raw.Edges[0]
-		// 12 significant digits: no float noise from the subtraction
-		h.Width, _ = strconv.ParseFloat(strconv.FormatFloat((raw.Edges[n]-raw.Edges[0])/float64(n), 'g', 12, 64), 64)
-	}
-	return nil
 }
 
 // Edges returns the len(Counts)+1 bin edges.

@@ -28,7 +28,10 @@ def _set_moments(np, fin, res, digits, total=None):
     mean = float(total) / n
     res['mean'] = _num(mean, digits)
     if n >= 2:
-        d = fin - mean if fin.dtype == np.float64 else fin.astype('float64') - mean
+        if n >= _SCRATCH_MIN:  # into a reused buffer (order.py), the same values
+            d = np.subtract(fin, mean, out=_scratch(np, 'dev', n, np.float64), dtype=np.float64)
+        else:
+            d = fin - mean if fin.dtype == np.float64 else fin.astype('float64') - mean
         res['std'] = _num(math.sqrt(float(np.einsum('i,i', d, d)) / (n - 1)), digits)
         res['ddof'] = 1
     return mean

@@ -14,6 +14,7 @@ def run(L, G, args_json):
     try:
         return _run(L, G, args_json)
     finally:
+        _scratch_release()
         if tracer is not None:
             settrace(tracer)
 
@@ -30,6 +31,7 @@ def summarize(L, G, args_json):
     except Exception as e:
         return json.dumps({'error': {'code': 'INTERNAL', 'message': 'summaries failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)
     finally:
+        _scratch_release()
         if tracer is not None:
             settrace(tracer)
 
@@ -54,6 +56,7 @@ def select(L, G, args_json):
     except Exception as e:
         return json.dumps({'error': {'code': 'INTERNAL', 'message': 'selection failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)
     finally:
+        _scratch_release()
         if tracer is not None:
             settrace(tracer)
 

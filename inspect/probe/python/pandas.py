@@ -3,7 +3,9 @@
 
 # ---------------------------------------------------------------- pandas
 
-def _null_count(np, s):
+def _null_count(np, s, sums=None):
+    """The nulls of a column (sums: a float column's values and their sum,
+    kept for its statistics when the values are dense)."""
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
     if isinstance(dt, np.dtype) and kind in 'mM':
@@ -16,7 +18,10 @@ def _null_count(np, s):
         return 0
     if not hasattr(dt, 'na_value') and kind == 'f' and np is not None:
         v = s.to_numpy()
-        if math.isfinite(np.add.reduce(v, dtype='float64')):  # no NaN/inf: one reduction, no temporary
+        tot = np.add.reduce(v, dtype='float64')
+        if sums is not None and v.flags.c_contiguous:
+            sums[id(s)] = (v, tot)
+        if math.isfinite(tot):  # no NaN/inf: one reduction, no temporary
             return 0
         return int(np.count_nonzero(np.isnan(v)))
     if type(v) is np.ndarray:  # object values: one isna, no Series built
@@ -238,7 +243,8 @@ def _inspect_dataframe(df, opts, B, res):
     except Exception:
         pass
     series = _series_list(df)
-    _dense_columns(pd, np, df, series)
+    whole = opts.get('include_statistics', True) and not _stats_chosen(opts.get('stats_of'))
+    pre = _block_pass(np, df, series, B, lambda i: whole and i < _STAT_COLUMNS and 'statistics.columns[%d]' % i)
     dtypes = [_dtype_str(x.dtype) for x in series]  # df.dtypes' names, no Series built
     labels = cols.tolist()
     columns = []
@@ -261,12 +267,13 @@ def _inspect_dataframe(df, opts, B, res):
             st['memory_estimated'] = True
     except Exception:
         pass
-    # null counts: one vectorized pass
+    # null counts: one vectorized pass (a float column's sum kept for its mean)
+    sums = {}
     for i, c in enumerate(columns):
         if not B.ok('null_counts'):
             break
         try:
-            k = _null_count(np, series[i])
+            k = pre[i][0] if i in pre else _null_count(np, series[i], sums)
             c['null_count'] = k
         except Exception:
             pass
@@ -299,7 +306,10 @@ def _inspect_dataframe(df, opts, B, res):
         cst = {'name': columns[i]['name']}
         try:
             s = col(i)
-            _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k)
+            if frame is df and pre.get(i, (0, None))[1] is not None:
+                cst.update(pre[i][1])  # computed with the column dense (_block_pass)
+            else:
+                _series_stats(pd, np, s, B, opts, cst, 'statistics.columns[%d]' % k, sums.get(id(s)))
             _column_clues(pd, np, s, cst, srows, B, columns[i]['name'] in claimed)
             if cst.get('distinct') == srows and not cst.get('distinct_estimated') and not cst.get('nan_count') \
                     and not columns[i].get('null_count'):
@@ -362,7 +372,7 @@ def _stats_scope(df, sel, np, B, stats, series):
     select.py), labelled in stats. Returns the frame the rows come from,
     the column positions, the row count and a column getter."""
     nrows, ncols = (int(x) for x in df.shape)
-    if not sel or not (sel.get('columns') or sel.get('filter')):
+    if not _stats_chosen(sel):
         return df, list(range(ncols)), nrows, lambda i: series[i]
     scols = _sel_columns(df, sel.get('columns')) if sel.get('columns') else list(range(ncols))
     frame, srows = df, nrows
@@ -378,6 +388,11 @@ def _stats_scope(df, sel, np, B, stats, series):
     if frame is df:
         return df, scols, srows, lambda i: series[i]
     return frame, scols, srows, lambda i: _column(frame, i)
+
+
+def _stats_chosen(sel):
+    """Whether a selection narrows a frame's statistics."""
+    return bool(sel and (sel.get('columns') or sel.get('filter')))
 
 
 def _inspect_series(s, opts, B, res):

@@ -67,14 +67,14 @@ def _quantile_sorted(ss, p):
     return float(ss[lo]) + (float(ss[hi]) - float(ss[lo])) * (pos - lo)
 
 
-def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated=False):
+def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated=False, total=None):
     """v: 1-D numpy array of ints/uints/floats (full data). Exact: count,
     NaN/inf, min, max, mean, std (ddof=1, as pandas), zeros. Up to
     _DUP_ROWS finite values, one sort of all of them gives exact quantiles,
     histogram, distinct and (repeated=True) the repeated-value count;
     beyond, one sorted evenly spaced sample of at most _SAMPLE values
     (flagged sampled) gives them, the histogram's tails exact
-    (_histogram)."""
+    (_histogram). total: np.add.reduce(v, dtype='float64'), when known."""
     n = int(v.shape[0])
     res['count'] = n
     if n > 4096 and not v.flags.c_contiguous:
@@ -85,7 +85,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     tot = None
     if v.dtype.kind == 'f':
         # one reduction: a finite sum means no NaN or inf (and is the mean's)
-        tot = np.add.reduce(v, dtype='float64') if n else 0.0
+        tot = total if total is not None else np.add.reduce(v, dtype='float64') if n else 0.0
         if not math.isfinite(tot):
             tot = None
             # counters are left out when zero
@@ -100,6 +100,8 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     # the exact sort while half the budget is left (an old numpy sorts
     # 100K floats in ~6 ms: 50 columns must not time the inspection out)
     full = repeated and want_quant and nf <= _DUP_ROWS and (B is None or nf <= _SAMPLE or B.left() > 0.5)
+    mom = {}  # the moments first, while the values are in cache; listed after min and max
+    _set_moments(np, fin, mom, _STAT, tot)
     if full:
         ss = _sorted_or_order(np, fin)
         mn, mx = ss[0], ss[-1]
@@ -111,9 +113,12 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     else:
         res['min'] = _exact(mn)
         res['max'] = _exact(mx)
-    _set_moments(np, fin, res, _STAT, tot)
+    res.update(mom)
     if full and type(ss) is np.ndarray:  # zeros by two binary searches of the sorted values
-        _count(res, 'zeros', int(np.searchsorted(ss, 0, 'right')) - int(np.searchsorted(ss, 0, 'left')))
+        z = ss.dtype.type(0)  # (a key of another dtype would cast all of ss first)
+        _count(res, 'zeros', int(ss.searchsorted(z, 'right')) - int(ss.searchsorted(z)))
+    elif full:  # an _F32Order: none unless a float32 is zero
+        _count(res, 'zeros', ss.zeros())
     else:
         _count(res, 'zeros', np.count_nonzero(fin == 0))
     if not want_quant:
@@ -121,7 +126,7 @@ def _numeric_stats(np, v, res, want_quant=True, distinct=False, B=None, repeated
     sampled = False
     if not full:
         s, sampled = _stride_sample(fin, _SAMPLE)
-        ss = np.sort(s)
+        ss = _sorted_copy(np, s)
     m = int(ss.shape[0])
     if sampled and not res.get('sampled'):
         res['sampled'] = True
@@ -169,8 +174,9 @@ def _types_of(it, limit=_TYPE_SAMPLE):
     return out
 
 
-def _series_stats(pd, np, s, B, opts, res, label):
-    """Per-column / Series statistics. `res` receives the fields."""
+def _series_stats(pd, np, s, B, opts, res, label, pre=None):
+    """Per-column / Series statistics. `res` receives the fields. pre: a
+    float column's values and their sum, when known (_null_count)."""
     n = int(len(s))
     dt = s.dtype
     kind = getattr(dt, 'kind', 'O')
@@ -204,7 +210,8 @@ def _series_stats(pd, np, s, B, opts, res, label):
         _count(res, 'repeated', n - res['distinct'])
         return
     if kind in 'iuf' and not hasattr(dt, 'na_value'):
-        _numeric_stats(np, s.to_numpy(), res, distinct=True, B=B, repeated=True)
+        v, tot = pre if pre is not None else (s.to_numpy(), None)
+        _numeric_stats(np, v, res, distinct=True, B=B, repeated=True, total=tot)
         return
     if kind in 'iuf':  # nullable extension dtypes (Int64, Float64)
         v = s.to_numpy(dtype='float64', na_value=float('nan'))
