@@ -1,6 +1,11 @@
 package inspect
 
-import "testing"
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 // blockStatsCheck holds the statistics of a frame made from one 2-D array
 // (pandas before 3 keeps it strided: _block_pass makes it dense a group at
@@ -56,3 +61,54 @@ print('checked' if not bad else 'differs')
 `
 
 func TestBlockStatsMatchPandas(t *testing.T) { runProbeCheck(t, blockStatsCheck) }
+
+// extremeRangeCheck: values whose range overflows float64 (±1e308) and
+// columns holding both infinities. The histogram keeps a finite width with
+// the values in their bins (an "inf" width made the whole answer
+// undecodable), and numpy prints no RuntimeWarning on the program's stderr
+// (every warning is an error here). Each answer is printed for the Go side
+// to decode.
+const extremeRangeCheck = `
+import json, sys, types, warnings
+import numpy as np, pandas as pd
+m = types.ModuleType('probe'); exec(compile(sys.stdin.read(), 'probe', 'exec'), m.__dict__)
+warnings.simplefilter('error')
+np.seterr(all='warn')
+wide = np.array([-1e308, 0.0, 1e308] * 10)
+values = {'df': pd.DataFrame({'wide': wide, 'infs': np.array([np.inf, -np.inf, 1.0] * 10)}),
+          'series': pd.Series(wide), 'arr': wide.copy(), 'lst': wide.tolist(),
+          'big': np.random.default_rng(7).permutation(np.tile(wide, 10000))}  # past the sample bound: its middle bin estimated
+bad = []
+for name, v in values.items():
+    out = m.run({'v': v}, {}, json.dumps({'path': [['name', 'v']], 'opts': {'precision': 'full', 'timeout': 60}}))
+    print(out)
+    r = json.loads(out)
+    if 'error' in r:
+        bad.append('%s: %s' % (name, r['error']))
+        continue
+    st = r['statistics']
+    h = (st['columns'][0] if 'columns' in st else st)['histogram']
+    n = len(wide) * (10000 if name == 'big' else 1)
+    c = h['counts']
+    if name == 'big':  # a sample's estimate: near a third in each
+        c = [n // 3 if 0.3 * n < x < 0.37 * n else x for x in c]
+    if h['width'] != 2e307 or h['start'] != -1e308 or c != [n // 3, 0, 0, 0, 0, n // 3, 0, 0, 0, n // 3]:
+        bad.append('%s histogram %r' % (name, h))
+print('checked' if not bad else 'differs: ' + '; '.join(bad))
+`
+
+func TestExtremeRangeStats(t *testing.T) {
+	cmd := exec.Command(python, "-c", extremeRangeCheck)
+	cmd.Stdin = strings.NewReader(ProbeSource(Python))
+	out, err := cmd.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || lines[len(lines)-1] != "checked" {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		var r Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Errorf("the answer does not decode: %v\n%.300s", err, l)
+		}
+	}
+}

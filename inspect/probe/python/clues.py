@@ -55,14 +55,20 @@ def _histogram(np, ss, lo, hi, digits, fin=None, B=None):
     mn, mx = lo, hi
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
-    # numpy.linspace(lo, hi, 11)'s very operations, without its overhead
-    edges = np.arange(11.0) * ((hi - lo) / 10.0) + lo
+    width = (hi - lo) / 10.0
+    if width - width == 0:
+        # numpy.linspace(lo, hi, 11)'s very operations, without its overhead
+        edges = np.arange(11.0) * width + lo
+    else:  # hi - lo overflows float64 (values near ±1.8e308): each end weighted
+        t = np.arange(11.0) / 10.0
+        edges = lo * (1.0 - t) + hi * t
+        width = hi / 10.0 - lo / 10.0
     edges[10] = hi
     m = int(ss.shape[0])
     idx = ss.below(edges[1:-1]) if hasattr(ss, 'below') else np.searchsorted(ss, edges[1:-1], side='left').tolist()
     cuts = [0] + idx + [m]
     counts = [cuts[i + 1] - cuts[i] for i in range(10)]
-    h = {'start': _num(lo, digits), 'width': _num((hi - lo) / 10.0, digits), 'counts': counts}
+    h = {'start': _num(lo, digits), 'width': _num(width, digits), 'counts': counts}
     if fin is None or m >= fin.shape[0]:
         return h
     total = int(fin.shape[0])

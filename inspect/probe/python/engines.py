@@ -255,7 +255,11 @@ def _eng_quantiles(sample, lo, hi, total, r):
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     step = (hi - lo) / 10.0
-    cuts = [0] + [bisect.bisect_left(ss, i * step + lo) for i in range(1, 10)] + [m]  # numpy.linspace's edges
+    if step - step == 0:
+        cuts = [0] + [bisect.bisect_left(ss, i * step + lo) for i in range(1, 10)] + [m]  # numpy.linspace's edges
+    else:  # hi - lo overflows float64: each end weighted (clues.py's _histogram)
+        step = hi / 10.0 - lo / 10.0
+        cuts = [0] + [bisect.bisect_left(ss, lo * (1.0 - i / 10.0) + hi * (i / 10.0)) for i in range(1, 10)] + [m]
     counts = [cuts[i + 1] - cuts[i] for i in range(10)]
     if m < total:
         counts = [int(math.floor(c * total / m + 0.5)) for c in counts]

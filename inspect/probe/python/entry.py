@@ -1,6 +1,23 @@
 # dapscope Python probe: the entry points the sidecar calls (run, summarize,
 # select), each with the debugger's trace function paused.
 
+class _Quiet(object):
+    """numpy's floating-point warnings off while the probe runs (numpy's
+    errstate, only when the program has numpy loaded): a column holding
+    +inf and -inf, or spanning past float64's range, must not print a
+    RuntimeWarning on the program's stderr."""
+
+    def __enter__(self):
+        np = sys.modules.get('numpy')
+        self.es = np.errstate(all='ignore') if np is not None else None
+        if self.es is not None:
+            self.es.__enter__()
+
+    def __exit__(self, *exc):
+        if self.es is not None:
+            self.es.__exit__(*exc)
+
+
 def run(L, G, args_json):
     """Inspect the value at args.path in a frame (L: the frame's names as
     pydevd exposes them, G: its globals). Returns one JSON string.
@@ -12,7 +29,8 @@ def run(L, G, args_json):
     if tracer is not None:
         settrace(None)
     try:
-        return _run(L, G, args_json)
+        with _Quiet():
+            return _run(L, G, args_json)
     finally:
         _scratch_release()
         if tracer is not None:
@@ -27,7 +45,8 @@ def summarize(L, G, args_json):
     if tracer is not None:
         settrace(None)
     try:
-        return _summarize(L, G, args_json)
+        with _Quiet():
+            return _summarize(L, G, args_json)
     except Exception as e:
         return json.dumps({'error': {'code': 'INTERNAL', 'message': 'summaries failed: %s: %s' % (_short(type(e)), str(e)[:300])}}, default=str)
     finally:
@@ -45,7 +64,8 @@ def select(L, G, args_json):
     if tracer is not None:
         settrace(None)
     try:
-        return _select(L, G, args_json)
+        with _Quiet():
+            return _select(L, G, args_json)
     except _ProbeError as e:
         err = {'code': e.code, 'message': e.message}
         if e.hint:

@@ -183,7 +183,7 @@ def _tensor_numbers(torch, b, f, sampled_from, stats):
         counts = [bounds[i + 1] - bounds[i] for i in range(10)]
         if sampled:
             counts = [int(math.floor(c * fin / mm + 0.5)) for c in counts]
-        stats['histogram'] = {'start': _num(fv[4], _STAT), 'width': _num((fv[5] - fv[4]) / 10.0, _STAT), 'counts': counts}
+        stats['histogram'] = {'start': _num(fv[4], _STAT), 'width': _num(fv[5] / 10.0 - fv[4] / 10.0 if abs(fv[5] - fv[4]) == float('inf') else (fv[5] - fv[4]) / 10.0, _STAT), 'counts': counts}
         if sampled and missed:
             counts[0], counts[9] = tlo, thi
             stats['histogram']['tails_exact'] = True
