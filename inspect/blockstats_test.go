@@ -2,8 +2,6 @@ package inspect
 
 import (
 	"encoding/json"
-	"os/exec"
-	"strings"
 	"testing"
 )
 
@@ -98,14 +96,7 @@ print('checked' if not bad else 'differs: ' + '; '.join(bad))
 `
 
 func TestExtremeRangeStats(t *testing.T) {
-	cmd := exec.Command(python, "-c", extremeRangeCheck)
-	cmd.Stdin = strings.NewReader(ProbeSource(Python))
-	out, err := cmd.CombinedOutput()
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err != nil || lines[len(lines)-1] != "checked" {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	for _, l := range lines[:len(lines)-1] {
+	for _, l := range runProbeCheck(t, extremeRangeCheck) {
 		var r Result
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Errorf("the answer does not decode: %v\n%.300s", err, l)

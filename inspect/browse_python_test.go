@@ -48,7 +48,7 @@ print('checked' if not bad else 'differs')
 // runProbeCheck runs a check script in the tables' Python (the probe's
 // source on its stdin): it passes when its last line is "checked"; lines
 // before it are logged (what an interpreter had, e.g. its devices).
-func runProbeCheck(t *testing.T, script string) {
+func runProbeCheck(t *testing.T, script string) []string {
 	t.Helper()
 	cmd := exec.Command(python, "-c", script)
 	cmd.Stdin = strings.NewReader(ProbeSource(Python))
@@ -60,6 +60,7 @@ func runProbeCheck(t *testing.T, script string) {
 	if len(lines) > 1 {
 		t.Logf("%s: %s", python, strings.Join(lines[:len(lines)-1], "\n"))
 	}
+	return lines[:len(lines)-1]
 }
 
 func TestPageCellsAsJSONText(t *testing.T) { runProbeCheck(t, pageCellsCheck) }
