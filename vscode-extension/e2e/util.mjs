@@ -5,7 +5,7 @@
 // Alt-hover, Inspect with dapscope from the Variables view, the extension's
 // log, the webview's document and MCP calls. makeHelpers binds them to one page.
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LONG = 120_000;
@@ -311,6 +311,17 @@ export async function runScenario(name, prefix, body) {
   } catch (e) {
     log(`FAIL: ${e?.stack ?? e}`);
     if (h) await h.screenshot('failure');
+    // The extension's and sidecar's log of the failed scenario (a later
+    // scenario's window writes its own).
+    const ud = process.env.E2E_USERDATA;
+    const art = process.env.E2E_ARTIFACTS;
+    if (ud && art) {
+      try {
+        writeFileSync(join(art, `${prefix}failure-dapscope.log`), extensionLog(ud));
+      } catch (err) {
+        log(`no extension log: ${err}`);
+      }
+    }
     process.exitCode = 1;
   } finally {
     await browser.close();
