@@ -103,3 +103,18 @@ func TestExtremeRangeStats(t *testing.T) {
 		}
 	}
 }
+
+// extremeRangeJSCheck: the JavaScript probe's histogram of the same
+// values past float64's range: the same finite width and bins as the
+// Python probe's (the fact both probes report).
+const extremeRangeJSCheck = `
+const P = (0, eval)(require('fs').readFileSync(0, 'utf8'));
+const wide = [];
+for (let i = 0; i < 10; i++) wide.push(-1e308, 0, 1e308);
+const r = JSON.parse(P.run(() => wide, JSON.stringify({ path: [['name', 'wide']], opts: { precision: 'full' } })));
+const h = r.statistics && r.statistics.histogram;
+const want = JSON.stringify({ start: -1e308, width: 2e307, counts: [10, 0, 0, 0, 0, 10, 0, 0, 0, 10] });
+console.log(h && JSON.stringify({ start: h.start, width: h.width, counts: h.counts }) === want ? 'checked' : 'histogram ' + JSON.stringify(r));
+`
+
+func TestExtremeRangeStatsJS(t *testing.T) { runJSProbeCheck(t, extremeRangeJSCheck) }

@@ -73,18 +73,7 @@ func TestLLDBProbeNdarray(t *testing.T) {
 		t.Errorf("every_other counted the NaN it skips: %s", js)
 	}
 	names := []string{"line", "grid", "every_other"}
-	paths := make([]inspect.Path, len(names))
-	for i, n := range names {
-		p, err := inspect.ParsePathFor(inspect.Native, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths[i] = p
-	}
-	got, err := inspect.Summaries(testCtx(t), s, 0, paths, 0)
-	if err != nil || len(got) != len(names) {
-		t.Fatalf("summaries: %+v, %v", got, err)
-	}
+	got := nativeSummaries(t, s, names)
 	for i, want := range []string{
 		"Array1<f64> float64 (1,000,) · 1 NaN · min 100 max 149",
 		"Array2<f64> float64 3 × 4 · min 0 max 11",

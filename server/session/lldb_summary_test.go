@@ -17,18 +17,7 @@ import (
 func TestLLDBSummaries(t *testing.T) {
 	s := stopAt(t, nativetest.Rust, "// break here")
 	names := []string{"prices", "slice", "arr", "name", "counts", "seen", "some", "nothere"}
-	paths := make([]inspect.Path, len(names))
-	for i, n := range names {
-		p, err := inspect.ParsePathFor(inspect.Native, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths[i] = p
-	}
-	got, err := inspect.Summaries(testCtx(t), s, 0, paths, 0)
-	if err != nil || len(got) != len(names) {
-		t.Fatalf("summaries: %+v, %v", got, err)
-	}
+	got := nativeSummaries(t, s, names)
 	for i, want := range []string{
 		"Vec<f64> float64 (1,000,) · 1 NaN · min 100 max 149",
 		"&[f64] float64 (10,) · 1 NaN · min 100 max 109",
@@ -64,4 +53,23 @@ func TestLLDBSummaries(t *testing.T) {
 			t.Errorf("SummaryType(%q) != %v", typ, want)
 		}
 	}
+}
+
+// nativeSummaries is the probe's one-line summaries of names in the
+// session's top frame, one per name.
+func nativeSummaries(t *testing.T, s *Session, names []string) []inspect.ValueSummary {
+	t.Helper()
+	paths := make([]inspect.Path, len(names))
+	for i, n := range names {
+		p, err := inspect.ParsePathFor(inspect.Native, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[i] = p
+	}
+	got, err := inspect.Summaries(testCtx(t), s, 0, paths, 0)
+	if err != nil || len(got) != len(names) {
+		t.Fatalf("summaries: %+v, %v", got, err)
+	}
+	return got
 }

@@ -102,14 +102,16 @@ function numStats(xs, n, res, ints, B, label) {
   // Ten bins [e0, e1) … [e9, e10]: on sorted values, a bin's count is the
   // difference of two lower bounds (binary searches, not a pass).
   const edges = [], counts = new A(10);
-  for (let i = 0; i <= 10; i++) edges.push(lo + (hi - lo) * i / 10);
+  // hi - lo overflows past ±1.8e308: each end weighted (as the Python probe)
+  const wide = (hi - lo) - (hi - lo) !== 0;
+  for (let i = 0; i <= 10; i++) edges.push(wide ? lo * (1 - i / 10) + hi * (i / 10) : lo + (hi - lo) * i / 10);
   const below = (e) => { let l = 0, h = m; while (l < h) { const mid = (l + h) >> 1; if (sorted[mid] < e) l = mid + 1; else h = mid; } return l; };
   let prev = 0;
   for (let b = 0; b < 9; b++) { const at = below(edges[b + 1]); counts[b] = at - prev; prev = at; }
   counts[9] = m - prev;
   // A sampled histogram is scaled to all values, halves rounded up (as
   // the Python probe).
-  res.histogram = { start: num(lo, STAT), width: num((hi - lo) / 10, STAT), counts: sampled ? counts.map((c) => M.floor(c * cnt / m + 0.5)) : counts };
+  res.histogram = { start: num(lo, STAT), width: num(wide ? hi / 10 - lo / 10 : (hi - lo) / 10, STAT), counts: sampled ? counts.map((c) => M.floor(c * cnt / m + 0.5)) : counts };
   if (!sampled) { res.distinct = d; } else {
     const est = d > 0.9 * m ? d / m * cnt : M.sqrt(cnt / m) * f1 + (d - f1);
     res.distinct = M.min(cnt, M.max(d, M.round(est)));
