@@ -170,15 +170,16 @@ if [ -n "${E2E_KEEP:-}" ]; then
   exit 0
 fi
 rc=0
+failed=()
 scenario() { # name file: runs one scenario against this window, adds its failure to rc
   local s0=$SECONDS r
   log "running the $1 scenario"
   E2E_URL="http://127.0.0.1:$PORT/?folder=$T/ws" E2E_WS="$T/ws" E2E_USERDATA="$T/ud" E2E_ARTIFACTS="$ARTIFACTS" E2E_HOME="$T/home" \
     E2E_KERNEL_FILE="$KERNEL_FILE" CHROMIUM=/usr/bin/chromium NODE_PATH="$ROOT/node_modules" \
-    node "$HERE/$2"
-  r=$?
+    node "$HERE/$2" 2>&1 | tee "$T/scenario-$1.out"
+  r=${PIPESTATUS[0]}
   log "the $1 scenario took $((SECONDS - s0)) s"
-  [ $rc = 0 ] && rc=$r
+  if [ "$r" != 0 ]; then failed+=("$1"); [ $rc = 0 ] && rc=$r; fi
 }
 want python && scenario Python scenario.mjs
 # VS Code's own js-debug joined through the bridge, same window.
@@ -211,5 +212,11 @@ if want ray; then
     log "no ray in $PY: the Ray scenario is skipped"
   fi
 fi
-if [ $rc = 0 ]; then echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"; else echo "E2E FAIL: scenario failed (rc=$rc; screenshots and logs in $ARTIFACTS)"; fi
+if [ $rc = 0 ]; then
+  echo "E2E PASS: dapscope in code-server (screenshots in $ARTIFACTS)"
+else
+  # The failed scenarios' last lines again, where a CI log's tail shows them.
+  for f in "${failed[@]}"; do echo "---- the $f scenario's last lines"; tail -n 25 "$T/scenario-$f.out"; done
+  echo "E2E FAIL: the ${failed[*]} scenario(s) failed (rc=$rc; screenshots and logs in $ARTIFACTS)"
+fi
 exit $rc

@@ -32,41 +32,16 @@ const bpLine = src.findIndex((l) => l.includes('# BREAKPOINT')) + 1;
 
 let page;
 // Helpers shared with the other scenarios (util.mjs), bound to the page once it exists.
-let screenshot, until, runCommand, setBreakpoint, webview;
+let screenshot, until, runCommand, setBreakpoint, webview, sharedAltHover;
 const extensionLog = () => readExtensionLog(UD);
 
 async function webviewColumns() {
   return webview().locator('.coltable tbody th.colname').allTextContents();
 }
 
-/** Alt-hovers `word` on the marked line until a hover matching `re` shows; returns its text. */
-async function altHover(editor, marker, word, re, name) {
-  const hover = page.locator('.monaco-hover', { hasText: re }).first();
-  // The editor must have focus: VS Code reads the Alt key from the editor's
-  // key events to switch from its debug hover to the language hover.
-  await editor.locator('.view-line', { hasText: marker }).click();
-  for (let attempt = 1; attempt <= 6; attempt++) {
-    const box = await wordBox(editor, marker, word);
-    await page.mouse.move(5, 600);
-    await page.waitForTimeout(500);
-    // While paused VS Code shows its debug hover; holding Alt shows the
-    // language hover, which is where dapscope's summary appears.
-    await page.keyboard.down('Alt');
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
-    try {
-      // The very first Alt-hover after the stop reliably shows VS Code's debug
-      // hover instead; a short first wait, then generous ones.
-      await hover.waitFor({ state: 'visible', timeout: attempt === 1 ? 4_000 : 10_000 });
-      const text = (await hover.textContent()) ?? '';
-      if (name) await screenshot(name);
-      return text;
-    } catch {
-      log(`hover ${word} attempt ${attempt}: no dapscope hover yet`);
-    } finally {
-      await page.keyboard.up('Alt');
-    }
-  }
-  return '';
+/** Alt-hovers `word` on the marked line until a language hover matching `re` shows (util.mjs altHover); returns its text. */
+function altHover(editor, marker, word, re, name) {
+  return sharedAltHover(editor, marker, word, page.locator('.monaco-hover', { hasText: re }).first(), { name });
 }
 
 async function main() {
@@ -78,7 +53,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(URL_).origin });
     page = await context.newPage();
-    ({ screenshot, until, runCommand, setBreakpoint, webview } = makeHelpers(page, log, ART, ''));
+    ({ screenshot, until, runCommand, setBreakpoint, webview, altHover: sharedAltHover } = makeHelpers(page, log, ART, ''));
     page.setDefaultTimeout(LONG);
 
     log(`opening ${URL_}`);
@@ -149,7 +124,7 @@ async function main() {
     // Hover df on the stopped line: the markdown smart summary.
     const dfBox = () => wordBox(editor, '# BREAKPOINT', 'df');
     const hover = page.locator('.monaco-hover', { hasText: /rows ×/ }).first();
-    const hoverText = await altHover(editor, '# BREAKPOINT', 'df', /rows ×/, 'hover-df');
+    const hoverText = await altHover(editor, '# BREAKPOINT', 'df', /rows ×/, 'df');
     if (!/DataFrame/.test(hoverText) || !/500 rows × 3 columns/.test(hoverText)) throw new Error(`hover on df lacks the shape: ${JSON.stringify(hoverText)}`);
     for (const c of ['city', 'price', 'qty']) if (!hoverText.includes(c)) throw new Error(`hover lacks column ${c}`);
     log(`hover shows: ${hoverText.slice(0, 90).replace(/\s+/g, ' ')}…`);
@@ -385,7 +360,7 @@ async function main() {
     await until('the child session paused', async () => (await page.locator('.debug-pane .monaco-list-row', { hasText: /Subprocess \d+.*Paused on breakpoint/ }).count()) > 0);
     log('debugpy subprocess: child session paused on its breakpoint');
     await screenshot('child-stopped');
-    const childHover = await altHover(childEditor, '# CHILD BREAKPOINT', 'settings', /dict/, 'child-hover');
+    const childHover = await altHover(childEditor, '# CHILD BREAKPOINT', 'settings', /dict/, 'child');
     if (!/settings/.test(childHover) || !/3/.test(childHover)) throw new Error(`hover on the child's dict: ${JSON.stringify(childHover)}`);
     log(`child hover (proxied child session): ${childHover.slice(0, 80).replace(/\s+/g, ' ')}…`);
     if (!/startProxy for "Subprocess \d+"/.test(extensionLog())) throw new Error('the child session did not go through the sidecar (no startProxy for "Subprocess N" in the extension log)');

@@ -200,40 +200,56 @@ export function makeHelpers(page, log, art, prefix) {
 
   /**
    * dapscope's language hover on `word` (the line holding `marker`), with Alt
-   * held: the mouse on the word, or with `keyboard` (a function of the
-   * attempt number) first VS Code's debug hover from the keyboard (Show or
-   * Focus Hover) and then Alt. Retried until `hover` (a locator) shows and
+   * held, the way VS Code switches from its debug hover to the language
+   * hover: the debug hover shown on the word (by the mouse, or with
+   * `keyboard`, a function of the attempt number, from the keyboard: Show
+   * or Focus Hover), then Alt. Retried until `hover` (a locator) shows and
    * accept(its text) holds; returns the text.
+   *
+   * The mouse comes to the word in single steps, from the start of its own
+   * line: VS Code (debugEditorContribution's onEditorMouseMove) turns the
+   * editor hover off whenever the mouse reaches a new text position, Alt
+   * held or not, so a path over other text with Alt held leaves no
+   * language hover at all (the Rust scenario's intermittent failure, seen
+   * when the panel's height put the path over the lines above).
    */
   async function altHover(editor, marker, word, hover, { accept = () => true, keyboard = () => false, name = word, timeout = 120_000 } = {}) {
     let attempt = 0;
     let text = '';
+    const debugHover = page.locator('.debug-hover-widget').first();
     await until(`the Alt-hover on ${name}`, async () => {
       attempt++;
       const box = await wordBox(editor, marker, word);
+      const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      const line = await editor.locator('.view-line', { hasText: marker }).first().boundingBox();
       const viaKeyboard = keyboard(attempt);
       await page.keyboard.press('Escape');
-      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.click(at.x, at.y);
       await page.mouse.move(5, 600);
       await page.waitForTimeout(300);
       try {
         if (viaKeyboard) {
           await page.keyboard.press('Control+K');
           await page.keyboard.press('Control+I');
-          const shown = await page.locator('.debug-hover-widget').first().waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
-          log(`hover attempt ${attempt} (keyboard): debug hover ${shown ? 'shown' : 'not shown'}`);
-          await page.keyboard.down('Alt');
         } else {
-          await page.keyboard.down('Alt');
-          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+          await page.mouse.move(line.x + 3, at.y);
+          await page.mouse.move(at.x, at.y);
         }
-        const ok = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+        const shown = await debugHover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+        await page.keyboard.down('Alt');
+        // With the debug hover shown, Alt shows the language hover at once;
+        // without it, a move within the word (the same text position) asks for it.
+        if (!viaKeyboard && !(await hover.waitFor({ state: 'visible', timeout: 1_500 }).then(() => true, () => false))) {
+          await page.mouse.move(at.x + 1, at.y);
+        }
+        // (the language hover, never VS Code's debug hover with the same text)
+        const ok = await hover.waitFor({ state: 'visible', timeout: 10_000 }).then(() => hover.evaluate((el) => !el.closest('.debug-hover-widget')), () => false);
         if (ok) {
           text = (await hover.textContent()) ?? '';
           await screenshot(`hover-${name}`); // while Alt is held: the hover is still shown
         } else {
           const any = await page.locator('.monaco-hover:visible').allTextContents().catch(() => []);
-          log(`hover attempt ${attempt} (${viaKeyboard ? 'keyboard' : 'mouse'}): no dapscope hover; visible hovers: ${JSON.stringify(any.map((t) => t.slice(0, 80)))}`);
+          log(`hover attempt ${attempt} (${viaKeyboard ? 'keyboard' : 'mouse'}; debug hover ${shown ? 'shown' : 'not shown'} before Alt): no dapscope hover; visible hovers: ${JSON.stringify(any.map((t) => t.slice(0, 80)))}`);
         }
         return ok && accept(text);
       } finally {
