@@ -10,7 +10,10 @@ import (
 // a time) to pandas' own, column by column: 50,000 rows, so under numpy
 // before 1.25 its float64 columns go by the float32 order (order.py), with
 // float32 rounding collisions, exact duplicates, zeros of both signs, NaN,
-// ±inf and values past float32's range.
+// ±inf and values past float32's range. Twice: the 6 columns in one
+// thread, then 24 (the same four times) shared among 3 threads
+// (_pass_threads, forced: the machine may have one CPU), which must have
+// done columns of their own.
 const blockStatsCheck = `
 import json, math, sys, types
 import numpy as np, pandas as pd
@@ -26,17 +29,23 @@ cols = [
     np.where(rng.random(N) < 0.01, np.nan, rng.standard_normal(N) * 1e39),
     np.where(rng.random(N) < 0.001, np.inf, rng.exponential(2.0, N)),
 ]
-df = pd.DataFrame(np.stack(cols, axis=1), columns=['c%d' % i for i in range(len(cols))])
-assert not df['c0'].to_numpy().flags.c_contiguous or int(pd.__version__.split('.')[0]) >= 3
-r = json.loads(m.run({'v': df}, {}, json.dumps({'path': [['name', 'v']], 'opts': {'precision': 'full', 'timeout': 60}})))
 bad = []
+helped = []
+helper = m._pass_helper
+def counted(*a):
+    helped.append(1)
+    helper(*a)
+m._pass_helper = counted
 def close(a, b, what):
     if a is None or b is None or not math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-300):
         bad.append('%s: probe %r, pandas %r' % (what, a, b))
 def same(a, b, what):
     if a != b:
         bad.append('%s: probe %r, pandas %r' % (what, a, b))
-for c, info in zip(r['statistics']['columns'], r['structure']['columns']):
+def check(df):
+  r = json.loads(m.run({'v': df}, {}, json.dumps({'path': [['name', 'v']], 'opts': {'precision': 'full', 'timeout': 60}})))
+  same(len(r['statistics']['columns']), df.shape[1], 'columns with statistics')
+  for c, info in zip(r['statistics']['columns'], r['structure']['columns']):
     s = df[c['name']]
     fin = s[np.isfinite(s)]
     same(info['null_count'], int(s.isna().sum()), c['name'] + ' null_count')
@@ -53,6 +62,16 @@ for c, info in zip(r['statistics']['columns'], r['structure']['columns']):
     same(c.get('zeros', 0), int((s == 0).sum()), c['name'] + ' zeros')
     f = fin.to_numpy()
     same(c['histogram']['counts'], np.histogram(f, 10, (f.min(), f.max()))[0].tolist(), c['name'] + ' histogram')
+df = pd.DataFrame(np.stack(cols, axis=1), columns=['c%d' % i for i in range(len(cols))])
+assert not df['c0'].to_numpy().flags.c_contiguous or int(pd.__version__.split('.')[0]) >= 3
+check(df)
+if helped:
+    bad.append('a 6-column frame was shared among threads')
+m._pass_threads = lambda cells: 3
+wide = pd.DataFrame(np.stack(cols * 4, axis=1), columns=['c%d' % i for i in range(4 * len(cols))])
+check(wide)
+if len(helped) != 2:
+    bad.append('%d helper threads for 24 columns, want 2' % len(helped))
 for b in bad:
     print(b)
 print('checked' if not bad else 'differs')

@@ -8,7 +8,8 @@ at the new one), in the Python of the leg under test:
 Random DataFrames (a strided 2-D float or int block, NaN, ±inf, -0.0,
 values below float32's smallest and above its largest, float32 rounding
 collisions, exact duplicates, many repeats, Int64 and Float64 with NA,
-categoricals, datetimes with NaT, booleans, strings; 0 to 120,000 rows),
+categoricals, datetimes with NaT, booleans, strings; 0 to 120,000 rows;
+some of up to 100,000 rows and 39 columns, which threads share),
 Series, numpy arrays and lists are inspected by both probes, in short and
 full precision, with a budget no run reaches. Every leaf of the two
 answers (probe_ms aside) is a fact; the last line says how many differed."""
@@ -97,6 +98,12 @@ def column(r, n):
 
 
 def frame(r):
+    if r.random() < 0.05:  # long and wide: a block pass shared among threads (order.py _pass_threads)
+        n, k = int(r.choice([50000, 99999, 100000])), int(r.integers(11, 40))
+        cols = [floats(r, n) if r.random() < 0.8 else r.integers(-100, 100, n) for _ in range(k)]
+        if r.random() < 0.5:  # one strided block (floats only)
+            return pd.DataFrame(np.stack([c.astype(float) for c in cols], axis=1), columns=['c%d' % i for i in range(k)])
+        return pd.DataFrame({'c%d' % i: c for i, c in enumerate(cols)})
     n = int(r.choice(SIZES, p=WEIGHTS / WEIGHTS.sum()))
     if r.random() < 0.35:  # one 2-D block, each column strided
         k = int(r.integers(1, 8))

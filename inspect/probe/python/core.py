@@ -7,6 +7,8 @@
 # after a _LIMITS header (inspect/limits.go). Entry points: entry.py.
 # This section: imports, bounds, the budget, numbers, bounded reprs and cells.
 
+import collections
+import os
 import sys
 import time
 import json
@@ -41,6 +43,9 @@ class _ProbeError(Exception):
         self.available = available
 
 
+_BUDGET_LOCK = threading.Lock()
+
+
 class _Budget(object):
     def __init__(self, seconds):
         self.seconds = seconds
@@ -54,8 +59,9 @@ class _Budget(object):
     def ok(self, what):
         if time.perf_counter() < self.deadline:
             return True
-        if what not in self.timed_out:
-            self.timed_out.append(what)
+        with _BUDGET_LOCK:  # (the threads of a block pass share one budget)
+            if what not in self.timed_out:
+                self.timed_out.append(what)
         return False
 
 

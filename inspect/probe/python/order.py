@@ -219,6 +219,8 @@ def _order_positions(np, n):
 
 
 _GROUP_BYTES = 8 << 20  # a strided block's columns made dense at a time
+_PARALLEL_CELLS = 1 << 20  # from this many cells the columns are shared out
+_PARALLEL_MAX = 4  # threads, the calling one included
 
 
 def _block_pass(np, df, series, B, stats_for):
@@ -226,50 +228,123 @@ def _block_pass(np, df, series, B, stats_for):
     is) holds each column strided, every value on its own cache line, so
     each pass over a column reads the whole block. Up to _DUP_ROWS rows
     and 64 MB, such a block's columns are copied dense a group at a time
-    (_GROUP_BYTES, one buffer for all groups: no fresh pages), and each
-    column's null count and, where stats_for(i), its statistics are
-    computed while it is in cache: the same values, one read of the block
-    instead of one per pass. Numeric columns already dense likewise.
-    Returns {i: (null count, statistics or None)} for the columns done
-    (the rest go the usual way)."""
+    (_GROUP_BYTES, one buffer per thread for all its groups: no fresh
+    pages), and each column's null count and, where stats_for(i), its
+    statistics are computed while it is in cache: the same values, one
+    read of the block instead of one per pass. Numeric columns already
+    dense likewise. From _PARALLEL_CELLS cells the groups and columns are
+    shared out among threads (_pass_threads). Returns {i: (null count,
+    statistics or None)} for the columns done (the rest go the usual way)."""
     out = {}
     n = int(df.shape[0])
     if n <= 4096 or n > _DUP_ROWS:
         return out
+    jobs = []  # (block values, its column positions, their frame indices) or (None, v, i)
     try:
+        workers = _pass_threads(n * df.shape[1])
+        in_blocks = set()
         for b in df._mgr.blocks:
             v = b.values
             if type(v) is not np.ndarray or v.ndim != 2 or v.dtype.kind not in 'iuf' or v.flags.c_contiguous \
                     or v.nbytes > 1 << 26:
                 continue
             locs = b.mgr_locs.as_array.tolist()
+            in_blocks.update(locs)
             g = max(1, min(len(locs), _GROUP_BYTES // (n * v.dtype.itemsize)))
-            buf = np.empty((g, n), dtype=v.dtype)
+            if workers > 1:  # groups small enough to keep every thread busy to the end
+                g = max(1, min(g, -(-len(locs) // (4 * workers))))
             for j0 in range(0, len(locs), g):
-                if not B.ok('null_counts'):
-                    return out
-                rows = v[j0:j0 + g]
-                dense = buf[:rows.shape[0]]
-                # in slices of 512 values: each reads one dense run of the
-                # block and writes 512 values per column (a third of one
-                # assignment's time, which strides through the block)
-                for c in range(0, n, 512):
-                    dense[:, c:c + 512] = rows[:, c:c + 512]
-                for r, i in enumerate(locs[j0:j0 + g]):
-                    out[i] = _dense_column(np, dense[r], B, stats_for(i))
+                jobs.append((v, (j0, min(j0 + g, len(locs))), locs[j0:j0 + g]))
         # columns held dense already (pandas 3 gives each its own array):
         # the same, so each is read from memory once, not once for its
         # null count and again for its statistics
         for i, s in enumerate(series):
             v = s._values
-            if i not in out and type(v) is np.ndarray and v.ndim == 1 and v.dtype.kind in 'iuf' \
+            if i not in in_blocks and type(v) is np.ndarray and v.ndim == 1 and v.dtype.kind in 'iuf' \
                     and v.flags.c_contiguous:
-                if not B.ok('null_counts'):
-                    return out
-                out[i] = _dense_column(np, v, B, stats_for(i))
+                jobs.append((None, v, i))
+    except Exception:
+        return out
+    if not jobs:
+        return out
+    todo = collections.deque(jobs)
+    helpers = []
+    # slices of a strided block copied at a time (_pass_jobs): in threads,
+    # fewer and longer, for each copy's Python holds the GIL the others wait for
+    step = 512
+    if workers > 1 and len(jobs) > 1:
+        step = 4096
+        prec = (getattr(_PREC, 'full', False), getattr(_PREC, 'cell', _CELL))
+        for _ in range(min(workers, len(jobs)) - 1):
+            t = threading.Thread(target=_pass_helper, args=(np, todo, out, n, B, stats_for, step, prec), name='dapscope-probe')
+            # pydevd neither traces nor lists nor suspends its own threads
+            t.daemon = t.pydev_do_not_trace = t.is_pydev_daemon_thread = True
+            try:
+                t.start()
+            except Exception:
+                break
+            helpers.append(t)
+    _pass_jobs(np, todo, out, n, B, stats_for, step)
+    for t in helpers:
+        t.join(max(1.0, B.deadline - time.perf_counter() + 1.0))
+    return dict(out)  # (a helper past its join writes into the old one)
+
+
+def _pass_threads(cells):
+    """How many threads share a block pass of cells values: one below
+    _PARALLEL_CELLS, else one per CPU this process may use, at most
+    _PARALLEL_MAX."""
+    if cells < _PARALLEL_CELLS:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except Exception:
+        cpus = os.cpu_count() or 1
+    return max(1, min(_PARALLEL_MAX, cpus))
+
+
+def _pass_helper(np, todo, out, n, B, stats_for, step, prec):
+    """A helper thread of _block_pass: untraced, numpy quiet, the caller's
+    precision, its own scratch buffers."""
+    try:
+        _raw_settrace()(None)
+        _set_precision(*prec)
+        with np.errstate(all='ignore'):
+            _pass_jobs(np, todo, out, n, B, stats_for, step)
     except Exception:
         pass
-    return out
+    finally:
+        _scratch_release()
+
+
+def _pass_jobs(np, todo, out, n, B, stats_for, step):
+    """Takes _block_pass's jobs from todo until none is left or the time
+    runs out. numpy's copies, sums and sorts let go of the GIL, so the
+    threads' columns are computed side by side."""
+    bufs = {}
+    while B.ok('null_counts'):
+        try:
+            v, where, locs = todo.popleft()
+        except IndexError:
+            return
+        try:
+            if v is None:
+                out[locs] = _dense_column(np, where, B, stats_for(locs))
+                continue
+            rows = v[where[0]:where[1]]
+            buf = bufs.get(v.dtype.str)  # one per dtype for all groups (the first is the largest)
+            if buf is None or buf.shape[0] < rows.shape[0]:
+                buf = bufs[v.dtype.str] = np.empty((rows.shape[0], n), dtype=v.dtype)
+            dense = buf[:rows.shape[0]]
+            # in slices of step values: each reads one dense run of the
+            # block and writes step values per column (with 512, a third
+            # of one assignment's time, which strides through the block)
+            for c in range(0, n, step):
+                dense[:, c:c + step] = rows[:, c:c + step]
+            for r, i in enumerate(locs):
+                out[i] = _dense_column(np, dense[r], B, stats_for(i))
+        except Exception:
+            pass  # these columns go the usual way
 
 
 def _dense_column(np, v, B, label):
