@@ -239,7 +239,7 @@ def _block_pass(np, df, series, B, stats_for):
     n = int(df.shape[0])
     if n <= 4096 or n > _DUP_ROWS:
         return out
-    jobs = []  # (block values, its column positions, their frame indices) or (None, v, i)
+    jobs = []  # (values, their columns' indices in the frame, first row of a 2-D block)
     try:
         workers = _pass_threads(n * df.shape[1])
         in_blocks = set()
@@ -254,7 +254,7 @@ def _block_pass(np, df, series, B, stats_for):
             if workers > 1:  # groups small enough to keep every thread busy to the end
                 g = max(1, min(g, -(-len(locs) // (4 * workers))))
             for j0 in range(0, len(locs), g):
-                jobs.append((v, (j0, min(j0 + g, len(locs))), locs[j0:j0 + g]))
+                jobs.append((v, locs[j0:j0 + g], j0))
         # columns held dense already (pandas 3 gives each its own array):
         # the same, so each is read from memory once, not once for its
         # null count and again for its statistics
@@ -262,7 +262,7 @@ def _block_pass(np, df, series, B, stats_for):
             v = s._values
             if i not in in_blocks and type(v) is np.ndarray and v.ndim == 1 and v.dtype.kind in 'iuf' \
                     and v.flags.c_contiguous:
-                jobs.append((None, v, i))
+                jobs.append((v, [i], 0))
     except Exception:
         return out
     if not jobs:
@@ -324,14 +324,14 @@ def _pass_jobs(np, todo, out, n, B, stats_for, step):
     bufs = {}
     while B.ok('null_counts'):
         try:
-            v, where, locs = todo.popleft()
+            v, locs, j0 = todo.popleft()
         except IndexError:
             return
         try:
-            if v is None:
-                out[locs] = _dense_column(np, where, B, stats_for(locs))
+            if v.ndim == 1:  # a column held dense
+                out[locs[0]] = _dense_column(np, v, B, stats_for(locs[0]))
                 continue
-            rows = v[where[0]:where[1]]
+            rows = v[j0:j0 + len(locs)]
             buf = bufs.get(v.dtype.str)  # one per dtype for all groups (the first is the largest)
             if buf is None or buf.shape[0] < rows.shape[0]:
                 buf = bufs[v.dtype.str] = np.empty((rows.shape[0], n), dtype=v.dtype)
