@@ -121,7 +121,7 @@ test: setup test-probe test-go test-debian test-fuzz test-cross test-windows tes
 ## The tables need numpy and pandas; torch for the tensor and model cases
 ## (xarray and dask only for theirs); node for the JavaScript side of the
 ## parity table (without it, Python's side alone).
-PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster|TestEnginesDaskStops|TestEnginesDuckDBTableByName
+PROBE_TABLES := TestProbeGoldens|TestProbeLibraryGoldens|TestProbesParity|TestTensorStatsMatchNumpy|TestBrowseFilterKindsAgainstPandas|TestBrowseSortKindsAgainstPandas|TestPageCellsAsJSONText|TestBrowseCacheBounded|TestPrecisionAndCompactJSON|TestBrowsePrecision|TestProbeWithoutPandas|TestProbeIPythonNamespace|TestStatsMatchPandas|TestBlockStatsMatchPandas|TestFingerprintFollowsContent|TestBrowseFilterRegexNeverBlocks|TestEnginesParity|TestEnginesPagesParity|TestEnginesLazyNotRun|TestEnginesSummaries|TestEnginesDaskCluster|TestEnginesDaskStops|TestEnginesDuckDBTableByName
 test-probe:
 ifneq ($(PYTHON),)
 	DAPSCOPE_PYTHON=$(PYTHON) $(GO) test -count=1 -run '^($(PROBE_TABLES))$$' ./inspect
@@ -153,10 +153,11 @@ test-go: check-size
 	$(MODERN) $(GO) test -race -count=1 -timeout 25m ./...
 
 ## test-debian: Debian's leg (the oldest supported Python stack): the probe
-## tables run in test-probe; here the debugpy session suite and the kernel
-## suite.
+## tables run in test-probe; here the debugpy session suite, the kernel
+## suite, and the probe's threaded block pass under debugpy 1.6's pydevd.
 test-debian:
 	$(DEBIAN) $(GO) test -race -count=1 -timeout 15m ./server/session/ ./server/kernel/...
+	$(DEBIAN) $(GO) test -race -count=1 -run '^TestDebugpyThreadedBlockPass$$' ./inspect
 
 ## test-fuzz: the fuzz targets of the readers that face hostile input, each
 ## for a short time (their seed corpora also run in test-go): source maps,
