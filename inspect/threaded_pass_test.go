@@ -7,7 +7,6 @@ package inspect_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -55,8 +54,7 @@ func TestDebugpyThreadedBlockPass(t *testing.T) {
 	if _, err := inspect.Inspect(ctx, s, fr.Id, "wide.shape", inspect.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	const probe = "[m for k, m in list(__import__('sys').modules.items()) if k.startswith('_dapscope_probe_')][0]"
-	eval("__import__('builtins').__dict__.__setitem__('_dapscope_test_probe', " + probe + ")")
+	eval("__import__('builtins').__dict__.__setitem__('_dapscope_test_probe', __import__('sys').modules['" + inspect.ProbeModule + "'])")
 	eval("_dapscope_test_probe._pass_threads = lambda cells: 3")
 	eval("_dapscope_test_probe.helped = []")
 	eval("_dapscope_test_probe._pass_helper = (lambda h: lambda *a: (_dapscope_test_probe.helped.append(1), h(*a)))(_dapscope_test_probe._pass_helper)")
@@ -74,7 +72,7 @@ func TestDebugpyThreadedBlockPass(t *testing.T) {
 		t.Fatalf("pandas' facts %q: %v", raw, err)
 	}
 	for i, c := range res.Statistics.Columns {
-		got := [4]float64{0, num(c.Min), num(c.Max), num(c.Mean)}
+		got := [4]float64{0, num(t, c.Min), num(t, c.Max), num(t, c.Mean)}
 		if c.NaNCount != nil {
 			got[0] = float64(*c.NaNCount)
 		}
@@ -98,20 +96,19 @@ func TestDebugpyThreadedBlockPass(t *testing.T) {
 	}
 }
 
-// num reads a statistic (a number, or its text) as a float64.
-func num(v any) float64 {
+// num reads a statistic as a float64; anything else fails the test.
+func num(t *testing.T, v any) float64 {
+	t.Helper()
 	switch x := v.(type) {
 	case float64:
 		return x
 	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case string:
-		var f float64
-		_, _ = fmt.Sscan(x, &f)
-		return f
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
 	}
-	return math.NaN()
+	t.Fatalf("not a number: %#v", v)
+	return 0
 }
 
 // unquotePy is a Python str repr's text (debugpy answers a repl evaluate
