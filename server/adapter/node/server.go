@@ -273,13 +273,42 @@ func (s *Server) settleEnd() {
 
 // respond writes a successful response with body (nil: none).
 func (s *Server) respond(req *godap.Request, body any) {
+	head := func(seq int) godap.Response {
+		return godap.Response{ProtocolMessage: godap.ProtocolMessage{Seq: seq, Type: "response"},
+			RequestSeq: req.Seq, Command: req.Command, Success: true}
+	}
+	if rb, ok := body.(rawBody); ok {
+		s.writeRaw(func(seq int) any { return head(seq) }, rb)
+		return
+	}
 	s.write(func(seq int) any {
 		return struct {
 			godap.Response
 			Body any `json:"body,omitempty"`
-		}{godap.Response{ProtocolMessage: godap.ProtocolMessage{Seq: seq, Type: "response"},
-			RequestSeq: req.Seq, Command: req.Command, Success: true}, body}
+		}{head(seq), body}
 	})
+}
+
+// rawBody is a body that writes its own JSON (appended to dst): one that
+// holds text already encoded (a clipboard answer, kilobytes to megabytes)
+// that encoding/json would scan again to compact it.
+type rawBody interface{ appendJSON(dst []byte) []byte }
+
+// writeRaw is write for a message whose body is a rawBody: the envelope
+// encoded by encoding/json, the body appended as it writes itself.
+func (s *Server) writeRaw(build func(seq int) any, body rawBody) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.seq++
+	b, err := json.Marshal(build(s.seq))
+	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
+		s.log.Error("encoding a DAP message", "err", err)
+		return
+	}
+	b = append(body.appendJSON(append(b[:len(b)-1], `,"body":`...)), '}')
+	if err := s.w.WriteFrame(b); err != nil {
+		s.log.Debug("writing to the client", "err", err)
+	}
 }
 
 // fail writes an error response.
