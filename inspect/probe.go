@@ -22,6 +22,8 @@ import (
 	"io/fs"
 	"strings"
 
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+
 	"github.com/dapscope/dapscope/errcode"
 	"github.com/dapscope/dapscope/inspect/clip"
 )
@@ -272,6 +274,20 @@ type evaluateBody struct {
 	Result             string `json:"result"`
 	Type               string `json:"type,omitempty"`
 	VariablesReference int    `json:"variablesReference"`
+}
+
+// UnmarshalJSON decodes the body in one pass (jsontext's decoder: a probe's
+// answer is kilobytes of escaped text, which encoding/json scans twice); a
+// body that decoder refuses and encoding/json accepts (invalid UTF-8, which
+// encoding/json replaces; a repeated name) is decoded as encoding/json does.
+func (b *evaluateBody) UnmarshalJSON(data []byte) error {
+	type plain evaluateBody
+	var p plain
+	if err := jsonv2.Unmarshal(data, &p); err != nil {
+		return json.Unmarshal(data, (*plain)(b))
+	}
+	*b = evaluateBody(p)
+	return nil
 }
 
 func (d dapTransport) EvaluateProbe(ctx context.Context, req EvalRequest) (string, error) {

@@ -80,11 +80,22 @@ func (m *Mux) Call(ctx context.Context, command string, args any, out any) error
 		return err
 	}
 	if out != nil && len(resp.Body) > 0 {
-		if err := json.Unmarshal(resp.Body, out); err != nil {
+		if err := decodeBody(resp.Body, out); err != nil {
 			return fmt.Errorf("%s: decoding response body: %w", command, err)
 		}
 	}
 	return nil
+}
+
+// decodeBody decodes a response body into out. The body was validated as
+// its message was read (dap.PeekBody), so an out that decodes itself
+// (json.Unmarshaler: the probe's evaluate answer, kilobytes of escaped
+// text) gets it without encoding/json's validating scan in front.
+func decodeBody(body []byte, out any) error {
+	if u, ok := out.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(body)
+	}
+	return json.Unmarshal(body, out)
 }
 
 func (m *Mux) forget(seq int) {
