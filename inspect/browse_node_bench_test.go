@@ -5,7 +5,10 @@
 // dropped before each fetch; later pages: the cached order), unsorted, and
 // filtered. Later pages report x_page_size: their time over that of an
 // evaluate answering a string of the page's size (floor_page_size, the
-// same run).
+// same run). Beside them, the parts of a later page: the probe's call for
+// it evaluated again as it is, its answer fetched raw (call_raw: no Go
+// decoding), and with only the answer's length coming back (call_in_v8:
+// V8's share, nothing sent).
 //
 //	go test -run '^$' -bench BrowseNode1M -benchtime 20x ./inspect
 
@@ -18,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/dapscope/dapscope/inspect"
+	"github.com/dapscope/dapscope/server/session"
 )
 
 func BenchmarkBrowseNode1M(b *testing.B) {
@@ -80,6 +84,20 @@ func BenchmarkBrowseNode1M(b *testing.B) {
 				b.ReportMetric(float64(size), "bytes")
 				pageSizeNs = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 			})
+			rec := &callRecorder{Session: s}
+			get(b, rec, c.sel())
+			for _, part := range []struct{ name, expr string }{{"call_raw", rec.expr}, {"call_in_v8", "(" + rec.expr + ").length"}} {
+				b.Run(part.name, func(b *testing.B) {
+					args := map[string]any{"expression": part.expr, "frameId": top.Id, "context": "clipboard"}
+					for b.Loop() {
+						var out struct{ Result string }
+						if err := s.Request(ctx, "evaluate", args, &out); err != nil || len(out.Result) < 4 {
+							b.Fatalf("answer %.80q, %v", out.Result, err)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/pageSizeNs, "x_page_size")
+				})
+			}
 		}
 		b.Run(c.name, func(b *testing.B) {
 			get(b, c.t, c.sel()) // the probe installed and the order computed before the timing
@@ -93,6 +111,21 @@ func BenchmarkBrowseNode1M(b *testing.B) {
 			}
 		})
 	}
+}
+
+// callRecorder is the session as the probe's Transport, keeping the last
+// call's expression (it holds the stop's values generation: evaluated again
+// with no browse between, it finds the probe's cached view).
+type callRecorder struct {
+	*session.Session
+	expr string
+}
+
+func (c *callRecorder) EvaluateProbe(ctx context.Context, req inspect.EvalRequest) (string, error) {
+	c.expr = req.Expression
+	var out struct{ Result string }
+	err := c.Session.Request(ctx, "evaluate", map[string]any{"expression": req.Expression, "frameId": req.FrameID, "context": req.Context}, &out)
+	return out.Result, err
 }
 
 func mustJSON(tb testing.TB, v any) []byte {
