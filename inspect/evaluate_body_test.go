@@ -14,8 +14,8 @@ func TestEvaluateBodyDecodesAsEncodingJSON(t *testing.T) {
 		`{"result":"{\"page\":{\"rows\":[[1,\"Île\",null]]}}","type":"string","variablesReference":0}`,
 		`{"result":"","variablesReference":0}`,
 		`{"variablesReference":3,"result":"tab\there \u2028 \ud83d\ude00 \\u0041","type":"string","presentationHint":{"kind":"data"}}`,
-		"{\"result\":\"bad \xff utf-8\",\"variablesReference\":0}", // encoding/json replaces it with U+FFFD
-		`{"result":"\ud800 alone","variablesReference":0}`,          // a lone surrogate: U+FFFD as well
+		"{\"result\":\"bad \xff utf-8\",\"variablesReference\":0}",    // encoding/json replaces it with U+FFFD
+		`{"result":"\ud800 alone","variablesReference":0}`,            // a lone surrogate: U+FFFD as well
 		`{"result":"first","result":"second","variablesReference":0}`, // the later one wins
 		`{"result":null,"variablesReference":0}`,
 	} {
