@@ -278,7 +278,14 @@ func (s *Server) respond(req *godap.Request, body any) {
 			RequestSeq: req.Seq, Command: req.Command, Success: true}
 	}
 	if rb, ok := body.(rawBody); ok {
-		s.writeRaw(func(seq int) any { return head(seq) }, rb)
+		// the envelope by encoding/json, the body appended as it writes itself
+		s.send(func(seq int) ([]byte, error) {
+			b, err := json.Marshal(head(seq)) // an object: its last byte is '}'
+			if err != nil {
+				return nil, err
+			}
+			return append(rb.appendJSON(append(b[:len(b)-1], `,"body":`...)), '}'), nil
+		})
 		return
 	}
 	s.write(func(seq int) any {
@@ -293,23 +300,6 @@ func (s *Server) respond(req *godap.Request, body any) {
 // holds text already encoded (a clipboard answer, kilobytes to megabytes)
 // that encoding/json would scan again to compact it.
 type rawBody interface{ appendJSON(dst []byte) []byte }
-
-// writeRaw is write for a message whose body is a rawBody: the envelope
-// encoded by encoding/json, the body appended as it writes itself.
-func (s *Server) writeRaw(build func(seq int) any, body rawBody) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.seq++
-	b, err := json.Marshal(build(s.seq))
-	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
-		s.log.Error("encoding a DAP message", "err", err)
-		return
-	}
-	b = append(body.appendJSON(append(b[:len(b)-1], `,"body":`...)), '}')
-	if err := s.w.WriteFrame(b); err != nil {
-		s.log.Debug("writing to the client", "err", err)
-	}
-}
 
 // fail writes an error response.
 func (s *Server) fail(req *godap.Request, err error) {
@@ -333,10 +323,15 @@ func (s *Server) event(name string, body any) {
 
 // write encodes and sends one message; build gets its seq.
 func (s *Server) write(build func(seq int) any) {
+	s.send(func(seq int) ([]byte, error) { return json.Marshal(build(seq)) })
+}
+
+// send sends the message encode writes for the next seq.
+func (s *Server) send(encode func(seq int) ([]byte, error)) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.seq++
-	b, err := json.Marshal(build(s.seq))
+	b, err := encode(s.seq)
 	if err != nil {
 		s.log.Error("encoding a DAP message", "err", err)
 		return
